@@ -1,0 +1,576 @@
+"""The rules engine: deal, legal moves, play, end of round.
+
+The whole state of a round is one `bytearray(SIZE)` (133 bytes) that copies
+with ``bytearray(st)`` or ``dst[:] = st``; the computer players search over
+it. Layout:
+
+- ``st[c]`` for card c in 0..39: where c is: MAZZO, TABLE, HAND + seat,
+  PILE + side.
+- ``st[DECK:DECK+40]``: the deal order of this round (the mazzo).
+- ``st[TAB:TAB+st[NTAB]]``: the table cards in the order they were laid.
+- counters: DP (cards dealt so far), TURN (seat to play), DEALER, LAST
+  (side that captured last, 255 for none), SCOPE..SCOPE+2 (scope per side,
+  Cirulla's declarations included), INHAND (cards in all hands), OVER (1
+  when the round is over), BONUS (dealer's scope from the first table).
+
+A move is a card played and the table cards it takes. Move lists are
+written into a preallocated `Moves` buffer as ``card, n, taken * n``; a move
+is named by its offset there. No list, dict or long int is built per move.
+
+Sources for the rules: pagat.com "Scopa" and "Scopone"; Parlett, The
+Penguin Book of Card Games, pp. 136-138; the seed documents of
+shared/rules (000 Scopa Regeln, 001 Scopone Spielanleitung, 003 Regler for
+kortspillet Scopa).
+"""
+
+from micropython import const
+
+from scopa import rules as R
+
+MAZZO = const(0)
+TABLE = const(1)
+HAND = const(2)  # + seat (0..5)
+PILE = const(8)  # + side (0..2)
+
+DECK = const(40)
+TAB = const(80)
+NTAB = const(120)
+DP = const(121)
+TURN = const(122)
+DEALER = const(123)
+LAST = const(124)
+SCOPE = const(125)
+INHAND = const(128)
+OVER = const(129)
+BONUS = const(130)
+PLY = const(131)
+SIZE = const(133)
+
+NONE = const(255)
+
+# Flags returned by `apply`.
+CAPTURE = const(1)
+SCOPA = const(2)
+SWEEP = const(4)  # an Ace took the whole table
+DEALT = const(8)  # new hands were dealt after this play
+ROUND_OVER = const(16)
+
+
+class IllegalMove(ValueError):
+    """A move the rules do not allow. The message names the rule broken."""
+
+
+class Moves:
+    """A preallocated move list: ``buf`` holds ``card, n, taken * n`` per
+    move, ``end`` is the used length in bytes and ``n`` the number of moves.
+
+    `size` is the initial buffer in bytes; it grows (rarely) when a crowded
+    table gives more options.
+    """
+
+    def __init__(self, size=512):
+        self.buf = bytearray(size)
+        self.end = 0
+        self.n = 0
+
+    def clear(self):
+        self.end = 0
+        self.n = 0
+
+    def _room(self, need):
+        if self.end + need > len(self.buf):
+            b = bytearray(2 * len(self.buf) + need)
+            b[: self.end] = self.buf[: self.end]
+            self.buf = b
+
+    def offsets(self):
+        """Offsets of the moves in ``buf`` (a list; for tests and screens)."""
+        out = []
+        o = 0
+        b = self.buf
+        while o < self.end:
+            out.append(o)
+            o += 2 + b[o + 1]
+        return out
+
+    def move(self, off):
+        """Move at `off` as ``(card, (taken, ...))``."""
+        b = self.buf
+        n = b[off + 1]
+        return b[off], tuple(b[off + 2 : off + 2 + n])
+
+    def tuples(self):
+        """Every move as ``(card, (taken, ...))``, in enumeration order."""
+        return [self.move(o) for o in self.offsets()]
+
+
+# Scratch for the enumeration (module level: allocated once).
+_cnt = bytearray(11)  # table cards per value 1..10
+_start = bytearray(12)  # start of each value's cards in _byv
+_fill = bytearray(12)
+_byv = bytearray(40)  # table cards grouped by value
+_k = bytearray(11)  # cards of each value in the sum being built
+_pick = bytearray(40)  # the table cards of the option being built
+
+
+def new_state():
+    """A fresh state buffer (bytearray of SIZE bytes, all cards in the mazzo)."""
+    st = bytearray(SIZE)
+    for i in range(40):
+        st[DECK + i] = i
+    st[LAST] = NONE
+    return st
+
+
+# --------------------------------------------------------------------------
+# Dealing
+
+
+def start_round(st, rules, rng, dealer):
+    """Shuffle with `rng` and deal a new round with `dealer` (seat) dealing.
+
+    Redeals (same dealer, a new shuffle) while the first table breaks the
+    redeal rule. Scopa a 15 and Cirulla give the dealer the first table when
+    it adds up to 15 (1 scopa) or 30 (2 scope). Returns the number of
+    redeals.
+    """
+    redeals = 0
+    while True:
+        for i in range(40):
+            st[DECK + i] = i
+        rng.shuffle(memoryview(st)[DECK : DECK + 40])
+        for i in range(40):
+            st[i] = MAZZO
+        st[NTAB] = 0
+        st[DP] = 0
+        st[DEALER] = dealer
+        st[TURN] = (dealer + 1) % rules.players
+        st[LAST] = NONE
+        st[SCOPE] = st[SCOPE + 1] = st[SCOPE + 2] = 0
+        st[INHAND] = 0
+        st[OVER] = 0
+        st[BONUS] = 0
+        st[PLY] = 0
+        _deal_hands(st, rules)
+        for _ in range(rules.table):
+            c = st[DECK + st[DP]]
+            st[DP] += 1
+            st[c] = TABLE
+            st[TAB + st[NTAB]] = c
+            st[NTAB] += 1
+        if not initial_redeal(rules, st[TAB : TAB + st[NTAB]]):
+            break
+        redeals += 1
+    g = rules.game
+    if g == R.SCOPA_15 or g == R.CIRULLA:
+        sc = dealer_scope(rules, st[TAB : TAB + st[NTAB]])
+        if sc:
+            side = rules.side(dealer)
+            for i in range(st[NTAB]):
+                st[st[TAB + i]] = PILE + side
+            st[NTAB] = 0
+            st[SCOPE + side] += sc
+            st[BONUS] = sc
+            st[LAST] = side
+    return redeals
+
+
+def _deal_hands(st, rules):
+    p = rules.players
+    h = rules.hand
+    d = st[DEALER]
+    for i in range(1, p + 1):
+        seat = (d + i) % p
+        for _ in range(h):
+            st[st[DECK + st[DP]]] = HAND + seat
+            st[DP] += 1
+        if rules.game == R.CIRULLA:
+            st[SCOPE + rules.side(seat)] += declaration(hand_of(st, seat))
+    st[INHAND] = h * p
+
+
+def initial_redeal(rules, table):
+    """True when the first table `table` (cards) forces a new deal: three or
+    more Kings (redeal_kings; pagat.com Scopa), or in Cirulla two or more
+    Aces (Parlett p.138)."""
+    if rules.game == R.CIRULLA:
+        aces = 0
+        for c in table:
+            aces += c % 10 == 0
+        return aces >= 2
+    if not rules.redeal_kings:
+        return False
+    kings = 0
+    for c in table:
+        kings += c % 10 == 9
+    return kings >= 3
+
+
+def dealer_scope(rules, table):
+    """Scope the dealer scores by taking a first `table` adding up to 15 (1)
+    or 30 (2): Scopa a 15 and Cirulla only (Parlett p.138)."""
+    if rules.game != R.SCOPA_15 and rules.game != R.CIRULLA:
+        return 0
+    s = 0
+    for c in table:
+        s += c % 10 + 1
+    return 1 if s == 15 else 2 if s == 30 else 0
+
+
+def declaration(hand):
+    """Points a Cirulla hand of three cards is worth when declared: three of
+    a kind 10, a total under 10 3, else 0. The 7 of coppe (matta) is wild:
+    it counts 1 towards the total and matches any value. Source: Parlett
+    p.138, regoledelgioco.com Cirulla."""
+    if len(hand) != 3:
+        return 0
+    vals = [c % 10 + 1 for c in hand if c != 16]
+    wild = 3 - len(vals)
+    if wild == 0:
+        tris = vals[0] == vals[1] == vals[2]
+    else:
+        tris = len(vals) < 2 or vals[0] == vals[1]
+    if tris:
+        return 10
+    return 3 if sum(vals) + wild < 10 else 0
+
+
+def hand_of(st, seat):
+    """Cards (list, ascending) in the hand of `seat`."""
+    h = HAND + seat
+    return [c for c in range(40) if st[c] == h]
+
+
+def table_of(st):
+    """Cards (list) on the table, in the order laid."""
+    return list(st[TAB : TAB + st[NTAB]])
+
+
+def pile_of(st, side):
+    """Cards (list, ascending) taken by `side` so far."""
+    p = PILE + side
+    return [c for c in range(40) if st[c] == p]
+
+
+# --------------------------------------------------------------------------
+# Legal moves
+
+
+def _group(st):
+    n = st[NTAB]
+    for v in range(11):
+        _cnt[v] = 0
+    for i in range(n):
+        _cnt[st[TAB + i] % 10 + 1] += 1
+    s = 0
+    for v in range(1, 11):
+        _start[v] = s
+        s += _cnt[v]
+    _start[11] = s
+    for v in range(12):
+        _fill[v] = _start[v]
+    for i in range(n):
+        c = st[TAB + i]
+        v = c % 10 + 1
+        _byv[_fill[v]] = c
+        _fill[v] += 1
+
+
+def _emit(mv, c, n):
+    mv._room(2 + n)
+    b = mv.buf
+    e = mv.end
+    b[e] = c
+    b[e + 1] = n
+    for i in range(n):
+        b[e + 2 + i] = _pick[i]
+    mv.end = e + 2 + n
+    mv.n += 1
+
+
+def _choose(mv, c, v, i, left, pos):
+    # choose `left` more cards of value v from _byv[i:], then go on to v + 1
+    if left == 0:
+        _expand(mv, c, v + 1, pos)
+        return
+    end = _start[v] + _cnt[v]
+    while i + left <= end:
+        _pick[pos] = _byv[i]
+        _choose(mv, c, v, i + 1, left - 1, pos + 1)
+        i += 1
+
+
+def _expand(mv, c, v, pos):
+    while v <= 10 and _k[v] == 0:
+        v += 1
+    if v > 10:
+        _emit(mv, c, pos)
+        return
+    _choose(mv, c, v, _start[v], _k[v], pos)
+
+
+def _sums(mv, c, v, rem, count, minc):
+    # every choice of counts per value (v..10) adding up to rem
+    if rem == 0:
+        if count >= minc:
+            _expand(mv, c, 1, 0)
+        return
+    if v > 10 or v > rem:
+        return
+    top = _cnt[v]
+    if top * v > rem:
+        top = rem // v
+    for k in range(top + 1):
+        _k[v] = k
+        _sums(mv, c, v + 1, rem - k * v, count + k, minc)
+    _k[v] = 0
+
+
+def _gen_card(st, rules, c, mv):
+    v = c % 10 + 1
+    n = st[NTAB]
+    first = mv.end
+    n0 = mv.n
+    g = rules.game
+    if n:
+        if v == 1 and rules.ace_takes_all and (_cnt[1] == 0 or rules.ace_on_ace_all):
+            for i in range(n):
+                _pick[i] = st[TAB + i]
+            _emit(mv, c, n)
+            return
+        if g == R.SCOPA_15:
+            _sums(mv, c, 1, 15 - v, 0, 1)
+        else:
+            if _cnt[v]:
+                for i in range(_start[v], _start[v] + _cnt[v]):
+                    _pick[0] = _byv[i]
+                    _emit(mv, c, 1)
+            if not _cnt[v] or not rules.strict:
+                _sums(mv, c, 1, v, 0, 2)
+            if g == R.CIRULLA:
+                _sums(mv, c, 1, 15 - v, 0, 1)
+        if rules.fewest and mv.n - n0 > 1:
+            _keep_fewest(mv, first)
+    if mv.n == n0 or not rules.mandatory:
+        mv._room(2)
+        mv.buf[mv.end] = c
+        mv.buf[mv.end + 1] = 0
+        mv.end += 2
+        mv.n += 1
+
+
+def _keep_fewest(mv, first):
+    b = mv.buf
+    least = 99
+    before = 0
+    o = first
+    while o < mv.end:
+        if b[o + 1] < least:
+            least = b[o + 1]
+        o += 2 + b[o + 1]
+        before += 1
+    o = w = first
+    kept = 0
+    while o < mv.end:
+        n = b[o + 1]
+        if n == least:
+            for i in range(2 + n):
+                b[w + i] = b[o + i]
+            w += 2 + n
+            kept += 1
+        o += 2 + n
+    mv.n -= before - kept
+    mv.end = w
+
+
+def gen_moves(st, rules, mv, seat=-1):
+    """Write every legal move of `seat` (default: the seat to play) into
+    `mv` (a Moves, cleared first). Returns the number of moves.
+
+    Captures (pagat.com Scopa; FORMAT.md options): a card takes one table
+    card of equal value or, when none is down (or always, with free
+    priority), table cards adding up to its value; with fewest, only the
+    options with the fewest cards. Scopa a 15: the card and the cards taken
+    add up to 15. Cirulla: both, plus captures to 15. Scopa d'Assi and
+    Cirulla: an Ace takes the whole table when no Ace is on it. A card that
+    takes nothing is laid; with capture optional it may always be laid.
+    """
+    mv.clear()
+    if seat < 0:
+        seat = st[TURN]
+    _group(st)
+    h = HAND + seat
+    for c in range(40):
+        if st[c] == h:
+            _gen_card(st, rules, c, mv)
+    return mv.n
+
+
+def gen_card_moves(st, rules, c, mv):
+    """Write the legal moves of card `c` alone into `mv` (cleared first);
+    returns their number. `c` need not be in a hand (rule cases)."""
+    mv.clear()
+    _group(st)
+    _gen_card(st, rules, c, mv)
+    return mv.n
+
+
+# --------------------------------------------------------------------------
+# Playing
+
+
+def apply(st, rules, buf, off):
+    """Play the move at `off` in `buf` (``card, n, taken * n``) for the seat
+    to play, without checking it (the computer players' fast path: only
+    moves from `gen_moves`). Returns flags: CAPTURE, SCOPA, SWEEP, DEALT,
+    ROUND_OVER.
+    """
+    seat = st[TURN]
+    players = rules.players
+    side = seat % rules.sides
+    c = buf[off]
+    n = buf[off + 1]
+    flags = 0
+    ntab = st[NTAB]
+    if n == 0:
+        st[c] = TABLE
+        st[TAB + ntab] = c
+        st[NTAB] = ntab + 1
+    else:
+        flags = CAPTURE
+        pile = PILE + side
+        if c % 10 == 0 and rules.ace_takes_all and n == ntab:
+            aces = 0
+            for i in range(ntab):
+                aces += st[TAB + i] % 10 == 0
+            if aces == 0 or rules.ace_on_ace_all:
+                flags |= SWEEP
+        for i in range(n):
+            st[buf[off + 2 + i]] = pile
+        st[c] = pile
+        w = 0
+        for i in range(ntab):
+            t = st[TAB + i]
+            if st[t] == TABLE:
+                st[TAB + w] = t
+                w += 1
+        st[NTAB] = w
+        st[LAST] = side
+    st[INHAND] -= 1
+    st[PLY] += 1
+    st[TURN] = (seat + 1) % players
+    more = 40 - st[DP] >= rules.hand * players
+    if flags and st[NTAB] == 0 and (st[INHAND] or more):
+        if not (flags & SWEEP) or rules.ace_sweep_scopa:
+            flags |= SCOPA
+            st[SCOPE + side] += 1
+    if st[INHAND] == 0:
+        if more:
+            _deal_hands(st, rules)
+            flags |= DEALT
+        else:
+            _end_round(st, rules)
+            flags |= ROUND_OVER
+    return flags
+
+
+def _end_round(st, rules):
+    last = st[LAST]
+    if last != NONE:
+        for i in range(st[NTAB]):
+            st[st[TAB + i]] = PILE + last
+        st[NTAB] = 0
+    if rules.game == R.SCOPONE_10:
+        side = PILE + rules.side(st[DEALER])
+        while st[DP] < 40:
+            st[st[DECK + st[DP]]] = side
+            st[DP] += 1
+    st[OVER] = 1
+
+
+def find_move(st, rules, card, taken, mv):
+    """Offset in `mv` of the legal move playing `card` and taking the cards
+    `taken` (any order), after `gen_moves` filled `mv`; -1 when none."""
+    b = mv.buf
+    o = 0
+    k = len(taken)
+    while o < mv.end:
+        n = b[o + 1]
+        if b[o] == card and n == k:
+            ok = True
+            for i in range(n):
+                if b[o + 2 + i] not in taken:
+                    ok = False
+                    break
+            if ok:
+                return o
+        o += 2 + n
+    return -1
+
+
+def explain(st, rules, card, taken, mv):
+    """Why playing `card` and taking `taken` is not legal: the message of an
+    IllegalMove naming the rule. `mv` holds the card's legal moves."""
+    from scopa import cards as C
+
+    seat = st[TURN]
+    nm = C.name(card)
+    if st[OVER]:
+        return "the round is over"
+    if not 0 <= card < 40 or st[card] != HAND + seat:
+        return "%s is not in the hand of seat %d, whose turn it is" % (nm, seat)
+    for t in taken:
+        if not 0 <= t < 40 or st[t] != TABLE:
+            return "%s is not on the table" % (C.name(t) if 0 <= t < 40 else t,)
+    if len(set(taken)) != len(taken):
+        return "a table card is named twice"
+    gen_card_moves(st, rules, card, mv)
+    opts = [mv.move(o)[1] for o in mv.offsets()]
+    caps = [o for o in opts if o]
+    v = card % 10 + 1
+    total = 0
+    for t in taken:
+        total += t % 10 + 1
+    g = rules.game
+    if not taken:
+        return "%s can capture, and a card that can capture must (capture_mandatory)" % nm
+    if v == 1 and rules.ace_takes_all and caps and len(caps[0]) == st[NTAB] and len(caps) == 1:
+        return "the Ace takes the whole table (%s)" % R.GAMES[g]
+    if g == R.SCOPA_15:
+        if total + v != 15:
+            return "in scopa a 15 the card played and the cards taken add up to 15, not %d" % (
+                total + v
+            )
+    elif not (g == R.CIRULLA and total + v == 15):
+        if len(taken) == 1 and total != v:
+            return "%s takes a card of value %d, not %d" % (nm, v, total)
+        if total != v:
+            return "the cards taken add up to %d, not %d (the value of %s)" % (total, v, nm)
+        if len(taken) > 1 and rules.strict:
+            for o in caps:
+                if len(o) == 1 and o[0] % 10 + 1 == v:
+                    return (
+                        "%s must take the %s: a single card of equal value is taken"
+                        " before any sum (match_priority strict)" % (nm, C.name(o[0]))
+                    )
+    if not caps:
+        return "%s cannot capture here: it is laid on the table" % nm
+    if rules.fewest:
+        return "only the combination with the fewest cards may be taken (sum_choice fewest)"
+    return "%s cannot take %s" % (nm, C.names(taken))
+
+
+def play(st, rules, card, taken, mv):
+    """Play `card` taking the table cards `taken` (iterable of cards; empty
+    to lay the card) for the seat to play, checked against the rules.
+
+    Returns the flags of `apply`. Raises IllegalMove, whose message names
+    the rule broken, and then leaves the state unchanged. `mv` is scratch.
+    """
+    taken = tuple(taken)
+    if not st[OVER]:
+        gen_moves(st, rules, mv)
+        o = find_move(st, rules, card, taken, mv)
+        if o >= 0:
+            return apply(st, rules, mv.buf, o)
+    raise IllegalMove(explain(st, rules, card, taken, mv))

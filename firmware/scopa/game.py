@@ -1,0 +1,202 @@
+"""A match: rounds dealt from a seed, moves checked, points added up.
+
+`Game` wraps the engine's state buffer with the match around it: the
+ruleset, the seeded shuffle, match points, best of three, and the list of
+moves that a replay code (scopa.replay) rebuilds the game from.
+"""
+
+from scopa import engine as E
+from scopa import scoring
+from scopa.rng import Rng
+
+
+class Game:
+    """One match (or best of three) of `rules` from `seed` (int 0..2**30-1).
+
+    Seats are 0..players-1 in playing order; the first dealer is the last
+    seat, so seat 0 leads the first round, and the deal passes to the next
+    seat each round. Attributes: rules, seed, st (the engine state), totals
+    (match points per side), round_no (from 1), score (the last round's
+    Score or None), over (match over), winner (side or None), wins
+    (matches won per side, best of three), history (bytearray of move
+    indices, for replay codes).
+    """
+
+    def __init__(self, rules, seed=1):
+        self.rules = rules
+        self.seed = seed & 0x3FFFFFFF
+        self.rng = Rng(self.seed)
+        self.st = E.new_state()
+        self.mv = E.Moves()
+        self.history = bytearray()
+        self.wins = [0] * rules.sides
+        self.match_no = 1
+        self._new_match(rules.players - 1)
+
+    def _new_match(self, dealer):
+        self.totals = [0] * self.rules.sides
+        self.round_no = 0
+        self.over = False
+        self.winner = None
+        self._deal(dealer)
+
+    def _deal(self, dealer):
+        self.round_no += 1
+        self.score = None
+        self.round_over = False
+        E.start_round(self.st, self.rules, self.rng, dealer)
+
+    # Reading the state ---------------------------------------------------
+
+    @property
+    def turn(self):
+        """Seat to play."""
+        return self.st[E.TURN]
+
+    @property
+    def dealer(self):
+        return self.st[E.DEALER]
+
+    def hand(self, seat):
+        """Cards in the hand of `seat` (list, ascending)."""
+        return E.hand_of(self.st, seat)
+
+    def table(self):
+        """Cards on the table (list, in the order laid)."""
+        return E.table_of(self.st)
+
+    def pile(self, side):
+        """Cards taken by `side` this round (list)."""
+        return E.pile_of(self.st, side)
+
+    def scope(self, side):
+        """Scope of `side` this round."""
+        return self.st[E.SCOPE + side]
+
+    def deck_left(self):
+        """Cards still in the mazzo."""
+        return 40 - self.st[E.DP]
+
+    def legal_moves(self):
+        """Legal moves of the seat to play: list of ``(card, (taken, ...))``
+        in enumeration order (the order replay codes index)."""
+        if self.round_over:
+            return []
+        E.gen_moves(self.st, self.rules, self.mv)
+        return self.mv.tuples()
+
+    def options(self, card):
+        """The legal captures of `card` for the seat to play: list of tuples
+        of table cards (``()`` for laying it)."""
+        return [t for c, t in self.legal_moves() if c == card]
+
+    # Playing ------------------------------------------------------------
+
+    def play(self, card, taken=None):
+        """Play `card` (int) for the seat to play, taking the table cards
+        `taken` (iterable; ``()`` lays it). With `taken` None the card's
+        only legal outcome is played.
+
+        Returns the engine flags (E.CAPTURE, E.SCOPA, E.SWEEP, E.DEALT,
+        E.ROUND_OVER). Raises E.IllegalMove naming the rule broken (the game
+        is then unchanged), also when `taken` is None and the card has
+        several outcomes.
+        """
+        if self.round_over:
+            raise E.IllegalMove("the round is over: deal the next one")
+        if taken is None:
+            opts = self.options(card)
+            if len(opts) != 1:
+                if not opts:
+                    E.gen_moves(self.st, self.rules, self.mv)
+                    raise E.IllegalMove(E.explain(self.st, self.rules, card, (), self.mv))
+                raise E.IllegalMove("choose what to take: the card has %d options" % len(opts))
+            taken = opts[0]
+        taken = tuple(taken)
+        E.gen_moves(self.st, self.rules, self.mv)
+        off = E.find_move(self.st, self.rules, card, taken, self.mv)
+        if off < 0:
+            raise E.IllegalMove(E.explain(self.st, self.rules, card, taken, self.mv))
+        return self._apply(off)
+
+    def play_index(self, i):
+        """Play the `i`-th move of `legal_moves()`. Raises IllegalMove when
+        there is no such move."""
+        if self.round_over:
+            raise E.IllegalMove("the round is over: deal the next one")
+        n = E.gen_moves(self.st, self.rules, self.mv)
+        if not 0 <= i < n:
+            raise E.IllegalMove("no move %d: %d legal moves" % (i, n))
+        off = 0
+        b = self.mv.buf
+        for _ in range(i):
+            off += 2 + b[off + 1]
+        return self._apply(off)
+
+    def _apply(self, off):
+        b = self.mv.buf
+        idx = 0
+        o = 0
+        while o < off:
+            o += 2 + b[o + 1]
+            idx += 1
+        self._log(idx)
+        flags = E.apply(self.st, self.rules, b, off)
+        if flags & E.ROUND_OVER:
+            self._score_round()
+        return flags
+
+    def _log(self, idx):
+        # varint, 7 bits a byte
+        while idx >= 128:
+            self.history.append(128 | (idx & 127))
+            idx >>= 7
+        self.history.append(idx)
+
+    def _score_round(self):
+        r = self.rules
+        sides = r.sides
+        piles = [self.pile(s) for s in range(sides)]
+        sc = scoring.score_piles(r, piles, [self.scope(s) for s in range(sides)])
+        self.score = sc
+        self.round_over = True
+        before = list(self.totals)
+        for i in range(sides):
+            self.totals[i] += sc.total[i]
+        if sc.napoleone >= 0:
+            self.over, self.winner = True, sc.napoleone
+        else:
+            cats = sc.as_dict()
+            self.over, self.winner = scoring.match_result(r, self.totals, cats, before)
+        if self.over and self.winner is not None:
+            self.wins[self.winner] += 1
+
+    @property
+    def finished(self):
+        """True when the whole game is over: the match, or with best of
+        three, the second match won by one side."""
+        if not self.over:
+            return False
+        return self.rules.best_of == 1 or max(self.wins) * 2 > self.rules.best_of
+
+    def next_round(self):
+        """Deal the next round (the deal passes to the next seat), or the
+        next match of a best of three. Raises ValueError when the round is
+        not over or the game is finished."""
+        if not self.round_over:
+            raise ValueError("the round is not over")
+        if self.finished:
+            raise ValueError("the game is over")
+        dealer = (self.dealer + 1) % self.rules.players
+        if self.over:
+            self.match_no += 1
+            self._new_match(dealer)
+        else:
+            self._deal(dealer)
+
+    def moves_played(self):
+        """Number of moves played so far in the whole game."""
+        n = 0
+        for b in self.history:
+            n += b < 128
+        return n

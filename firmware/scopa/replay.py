@@ -1,0 +1,126 @@
+"""Replay codes: a game as a short text that rebuilds it on either
+interpreter. Save/resume and bug reports use them.
+
+Format: ``S1.<rules>.<seed>.<moves>.<check>``: rules is `Rules.code()`,
+seed in base 36, moves the index of each move among the legal moves in
+engine order (5 bits a char, high digits first marked), check two chars of
+a hash of the rest. Rounds follow each other when the moves go on past a
+round's end.
+"""
+
+from scopa import engine as E
+from scopa.game import Game
+from scopa.rules import Rules
+
+_B64 = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-_"
+_B36 = "0123456789abcdefghijklmnopqrstuvwxyz"
+VERSION = "S1"
+
+
+class ReplayError(ValueError):
+    """A replay code that cannot be read or replayed; the message says why."""
+
+
+def _check(body):
+    h = 0
+    for ch in body:
+        h = (h * 31 + ord(ch)) % 4093
+    return _B64[h >> 6] + _B64[h & 63]
+
+
+def _b36(n):
+    if n == 0:
+        return "0"
+    s = ""
+    while n:
+        s = _B36[n % 36] + s
+        n //= 36
+    return s
+
+
+def indices(game):
+    """The move indices of `game` (list of ints) from its history."""
+    out = []
+    v = 0
+    sh = 0
+    for b in game.history:
+        v |= (b & 127) << sh
+        sh += 7
+        if b < 128:
+            out.append(v)
+            v = 0
+            sh = 0
+    return out
+
+
+def encode(game):
+    """The replay code (str) of `game` as it is now."""
+    mv = ""
+    for i in indices(game):
+        digits = ""
+        while i >= 32:
+            digits += _B64[32 + (i & 31)]
+            i >>= 5
+        mv += digits + _B64[i]
+    body = "%s.%s.%s.%s" % (VERSION, game.rules.code(), _b36(game.seed), mv)
+    return body + "." + _check(body)
+
+
+def decode(code):
+    """The Game that `code` describes, rebuilt move by move.
+
+    Raises ReplayError when the code is malformed, damaged (check), of an
+    unknown version, or names a move that is not legal.
+    """
+    if not isinstance(code, str):
+        raise ReplayError("a replay code is text")
+    code = code.strip()
+    parts = code.split(".")
+    if len(parts) != 5:
+        raise ReplayError("not a replay code: expected 5 parts separated by '.'")
+    if parts[0] != VERSION:
+        raise ReplayError("replay code version %r is not %s" % (parts[0], VERSION))
+    body = code[: code.rfind(".")]
+    if _check(body) != parts[4]:
+        raise ReplayError("replay code damaged: the check does not match")
+    try:
+        rules = Rules.from_code(parts[1])
+    except ValueError as e:
+        raise ReplayError("replay code: " + str(e)) from None
+    seed = 0
+    for ch in parts[2]:
+        d = _B36.find(ch)
+        if d < 0:
+            raise ReplayError("replay code: bad seed")
+        seed = seed * 36 + d
+    if not parts[2] or seed >= 1 << 30:
+        raise ReplayError("replay code: bad seed")
+    g = Game(rules, seed)
+    i = 0
+    sh = 0
+    k = 0
+    for ch in parts[3]:
+        d = _B64.find(ch)
+        if d < 0:
+            raise ReplayError("replay code: bad move character %r" % ch)
+        if d >= 32:
+            i |= (d - 32) << sh
+            sh += 5
+            if sh > 25:
+                raise ReplayError("replay code: move index too large")
+            continue
+        i |= d << sh
+        k += 1
+        if g.round_over:
+            if g.finished:
+                raise ReplayError("replay code: move %d after the end of the game" % k)
+            g.next_round()
+        try:
+            g.play_index(i)
+        except E.IllegalMove as e:
+            raise ReplayError("replay code: move %d: %s" % (k, e)) from None
+        i = 0
+        sh = 0
+    if sh:
+        raise ReplayError("replay code: truncated move")
+    return g

@@ -1,0 +1,87 @@
+"""Seeded random games with a digest of every move, for comparing CPython
+with the MicroPython unix port. Runs on both.
+
+`digest(n, seed)` plays `n` games over every family and option mix and
+returns a hex-like int digest plus counts.
+"""
+
+from scopa import engine as E
+from scopa.game import Game
+from scopa.rng import Rng
+from scopa.rules import GAMES, Rules
+
+_PLAYERS = {
+    "scopa": (2, 3, 4, 6),
+    "scopone": (4,),
+    "scopone_scientifico": (4,),
+    "scopa_d_assi": (2, 3, 4, 6),
+    "scopa_15": (2, 3, 4, 6),
+    "cirulla": (2, 3, 4),
+    "scopone_10": (4,),
+}
+
+
+def random_rules(rng):
+    """A random ruleset: any family, player count and option."""
+    game = GAMES[rng.below(len(GAMES))]
+    ps = _PLAYERS[game]
+    opts = {
+        "players": ps[rng.below(len(ps))],
+        "match_priority": ("strict", "free")[rng.below(2)],
+        "capture_mandatory": rng.below(4) != 0,
+        "sum_choice": ("any", "fewest")[rng.below(2)],
+        "primiera_missing_suit": ("excluded", "zero")[rng.below(2)],
+        "tie_at_target": ("play_on", "recount")[rng.below(2)],
+        "napola": rng.below(2) == 1,
+        "re_bello": (None, "10D", "6D")[rng.below(3)],
+        "target": (11, 16, 21, 31)[rng.below(4)] if game != "cirulla" else 51,
+        "ace_on_ace": ("ace", "all")[rng.below(2)],
+        "ace_sweep_scopa": rng.below(2) == 1,
+        "redeal_kings": rng.below(3) != 0,
+        "best_of": 3 if rng.below(5) == 0 else 1,
+    }
+    return Rules(game, **opts)
+
+
+def play_game(rules, seed, rng, h, max_rounds=3):
+    """Play `rules` from `seed` with uniformly random legal moves chosen by
+    `rng` for up to `max_rounds` rounds; fold every move into digest `h`.
+    Returns ``(h, game, moves)``."""
+    g = Game(rules, seed)
+    moves = 0
+    rounds = 0
+    while True:
+        n = E.gen_moves(g.st, rules, g.mv)
+        i = rng.below(n)
+        off = 0
+        b = g.mv.buf
+        for _ in range(i):
+            off += 2 + b[off + 1]
+        c = b[off]
+        k = b[off + 1]
+        h = (h * 131 + c + 1) % 1000000007
+        for j in range(k):
+            h = (h * 131 + b[off + 2 + j] + 41) % 1000000007
+        flags = g.play_index(i)
+        h = (h * 131 + flags) % 1000000007
+        moves += 1
+        if flags & E.ROUND_OVER:
+            rounds += 1
+            for t in g.score.total:
+                h = (h * 131 + t) % 1000000007
+            if g.finished or rounds >= max_rounds:
+                return h, g, moves
+            g.next_round()
+
+
+def digest(n, seed=12345, max_rounds=2):
+    """Digest of `n` random games; returns ``(digest, moves)``."""
+    rng = Rng(seed)
+    h = 7
+    total = 0
+    for k in range(n):
+        rules = random_rules(rng)
+        h = (h * 131 + sum(ord(ch) for ch in rules.code())) % 1000000007
+        h, _, m = play_game(rules, rng.below(30000) * 30000 + k, rng, h, max_rounds)
+        total += m
+    return h, total
