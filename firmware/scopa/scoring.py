@@ -86,15 +86,22 @@ class Score:
     def __init__(self, sides):
         z = [0] * sides
         self.sides = sides
-        for k in CATEGORIES:
-            setattr(self, k, list(z))
+        self.cards = list(z)
+        self.coins = list(z)
+        self.settebello = list(z)
+        self.primiera = list(z)
+        self.scope = list(z)
+        self.re_bello = list(z)
+        self.napola = list(z)
+        self.piccola = list(z)
+        self.grande = list(z)
         self.total = list(z)
         self.taken = list(z)
         self.denari = list(z)
         self.primiera_total = [None] * sides
         self.primiera_cards = [[-1, -1, -1, -1] for _ in range(sides)]
         self.napoleone = -1
-        self.categories = ()
+        self.categories = tuple(CATEGORIES[:5])
 
     def as_dict(self):
         """The categories in play, ``total`` and ``napoleone`` (1 for the
