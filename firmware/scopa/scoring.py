@@ -101,7 +101,7 @@ class Score:
         self.primiera_total = [None] * sides
         self.primiera_cards = [[-1, -1, -1, -1] for _ in range(sides)]
         self.napoleone = -1
-        self.categories = tuple(CATEGORIES[:5])
+        self.categories: tuple = CATEGORIES[:5]
 
     def as_dict(self):
         """The categories in play, ``total`` and ``napoleone`` (1 for the
