@@ -1,0 +1,117 @@
+"""The engine on the MicroPython unix port: same games as CPython, and a
+whole Scopone scientifico match in a 64 KiB heap from .mpy files."""
+
+import shutil
+import sys
+
+import pytest
+
+import mpy
+from selfplay import digest
+
+HOST_TESTS = mpy.ROOT / "host_tests"
+
+
+@pytest.mark.mpy
+def test_500_random_games_match_cpython_move_by_move():
+    n = 500
+    want = digest(n)
+    out = mpy.run_mpy(
+        "from selfplay import digest\nprint(digest(%d))\n" % n,
+        path=(mpy.FIRMWARE, HOST_TESTS),
+        timeout=300,
+    )
+    assert out.strip() == str(want)
+    assert want[1] > 500 * 20  # moves played in all
+
+
+@pytest.mark.mpy
+def test_every_family_is_in_the_random_games():
+    from scopa.rng import Rng
+    from selfplay import random_rules
+
+    rng = Rng(12345)
+    seen = set()
+    for _ in range(500):
+        r = random_rules(rng)
+        seen.add((r.game, r.players))
+        rng.below(30000)
+    assert {g for g, _ in seen} == set(range(7))
+    assert {p for _, p in seen} == {2, 3, 4, 6}
+
+
+@pytest.mark.mpy
+def test_scopone_scientifico_match_in_64k_heap_from_mpy(mpy_firmware, tmp_path):
+    """Compiled by mpy-cross as a board gets it; the selfplay driver too."""
+    shutil.copy(HOST_TESTS / "selfplay.py", tmp_path / "selfplay.py")
+    code = """
+import gc, micropython
+from scopa.rules import Rules
+from scopa.rng import Rng
+from scopa.game import Game
+gc.collect()
+base = micropython.mem_current()
+micropython.mem_peak_reset() if hasattr(micropython, 'mem_peak_reset') else None
+rng = Rng(77)
+g = Game(Rules('scopone_scientifico'), 2024)
+moves = 0
+while not g.finished:
+    while not g.round_over:
+        ms = g.legal_moves()
+        g.play(*ms[rng.below(len(ms))])
+        moves += 1
+    if not g.finished:
+        g.next_round()
+print('done', g.round_no, moves, g.winner, max(g.totals))
+"""
+    out = mpy.run_mpy(code, heapsize="64K", path=(mpy_firmware,))
+    done, rounds, moves, winner, top = out.split()
+    assert done == "done" and int(rounds) >= 1 and int(moves) == 40 * int(rounds)
+    assert int(top) >= 11 and winner in ("0", "1")
+
+
+@pytest.mark.slow
+def test_no_int_reaches_2_to_the_30_in_thousands_of_games():
+    """32-bit boards keep small ints below 2**30; anything larger is a heap
+    object. Trace every line the engine runs over 2,000 random games
+    (every family) and check every int held in a local variable, the state
+    and the game's attributes."""
+    from scopa.game import Game
+    from scopa.rng import Rng
+    from selfplay import random_rules
+
+    limit = 1 << 30
+    worst = [0]
+
+    def locals_ok(frame):
+        for v in frame.f_locals.values():
+            if type(v) is int and not -limit <= v < limit:
+                raise AssertionError("int %d in %s" % (v, frame.f_code.co_name))
+            if type(v) is int and abs(v) > worst[0]:
+                worst[0] = abs(v)
+
+    def tracer(frame, event, arg):
+        if "firmware" not in frame.f_code.co_filename:
+            return None
+
+        def local(frame, event, arg):
+            locals_ok(frame)
+            return local
+
+        return local
+
+    rng = Rng(31337)
+    sys.settrace(tracer)
+    try:
+        for k in range(2000):
+            rules = random_rules(rng)
+            g = Game(rules, rng.below(30000) * 30000 + k)
+            while not g.round_over:
+                n = len(g.legal_moves())
+                g.play_index(rng.below(n))
+            for v in list(g.__dict__.values()) + list(g.rng.state()):
+                if type(v) is int:
+                    assert -limit <= v < limit
+    finally:
+        sys.settrace(None)
+    assert 0 < worst[0] < limit
