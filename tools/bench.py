@@ -1,0 +1,188 @@
+"""Engine benchmark: speed on CPython and on the MicroPython unix port, heap
+on the unix port with the firmware compiled by mpy-cross.
+
+    python tools/bench.py [--rounds N] [--markdown]
+
+Reports random full rounds per second (2-player Scopa and Scopone
+scientifico), the time to enumerate the legal moves on a crowded table (16
+low cards, free priority, capture optional: hundreds of options), and the
+heap of a whole Scopone scientifico match from the .mpy firmware: the heap
+in use after the imports, the peak of live data (`gc.mem_alloc()` after a
+collection at every move) and the smallest `-X heapsize` that completes it.
+(`micropython.mem_peak()` adds up allocations the GC frees, so it is not
+used.). A benchmark, not a test:
+the README shows its latest output.
+"""
+
+import argparse
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from host_tests import mpy  # noqa: E402
+
+# Runs on both interpreters: prints "name value unit" lines.
+BODY = """
+import gc
+try:
+    from time import ticks_us, ticks_diff
+except ImportError:
+    from time import perf_counter
+    def ticks_us():
+        return int(perf_counter() * 1000000)
+    def ticks_diff(a, b):
+        return a - b
+from scopa import engine as E
+from scopa.rules import Rules
+from scopa.rng import Rng
+
+def rounds(game, n):
+    rules = Rules(game)
+    rng = Rng(1)
+    st = E.new_state()
+    mv = E.Moves()
+    t = ticks_us()
+    for k in range(n):
+        E.start_round(st, rules, rng, k % rules.players)
+        while not st[E.OVER]:
+            m = E.gen_moves(st, rules, mv)
+            i = rng.below(m)
+            off = 0
+            for _ in range(i):
+                off += 2 + mv.buf[off + 1]
+            E.apply(st, rules, mv.buf, off)
+    return n * 1000000 // max(1, ticks_diff(ticks_us(), t))
+
+def crowded(reps):
+    rules = Rules("scopa", match_priority="free", capture_mandatory=False)
+    st = E.new_state()
+    for c in range(40):
+        st[c] = E.MAZZO
+    n = 0
+    for c in range(40):
+        if c % 10 < 4 and c != 33:
+            st[c] = E.TABLE
+            st[E.TAB + n] = c
+            n += 1
+    st[E.NTAB] = n
+    for c in (9, 19, 29):  # three Kings in hand
+        st[c] = E.HAND
+    mv = E.Moves(8192)
+    t = ticks_us()
+    for _ in range(reps):
+        k = E.gen_moves(st, rules, mv, 0)
+    return ticks_diff(ticks_us(), t) // reps, n, k
+
+print("rounds_scopa", rounds("scopa", ROUNDS), "rounds/s")
+print("rounds_scientifico", rounds("scopone_scientifico", ROUNDS), "rounds/s")
+us, n, k = crowded(REPS)
+print("crowded_us", us, "us", n, k)
+"""
+
+HEAP = """
+import gc
+gc.collect()
+from scopa.rules import Rules
+from scopa.rng import Rng
+from scopa.game import Game
+from scopa import scoring, replay
+gc.collect()
+base = gc.mem_alloc()
+live = base
+rng = Rng(77)
+g = Game(Rules("scopone_scientifico"), 2024)
+while not g.finished:
+    while not g.round_over:
+        g.play_index(rng.below(len(g.legal_moves())))
+        gc.collect()
+        live = max(live, gc.mem_alloc())
+    if not g.finished:
+        g.next_round()
+code = replay.encode(g)
+print("heap_code", base, "bytes")
+print("heap_live", live, "bytes")
+"""
+
+
+def smallest_heap(fw):
+    """Smallest heap (KiB, to 1 KiB) in which the match completes."""
+    lo, hi = 4, 64
+    while lo < hi:
+        mid = (lo + hi) // 2
+        try:
+            mpy.run_mpy(HEAP, heapsize="%dK" % mid, path=(fw,))
+            hi = mid
+        except mpy.MicroPythonError:
+            lo = mid + 1
+    return lo
+
+
+def parse(out):
+    res = {}
+    for line in out.splitlines():
+        parts = line.split()
+        if parts:
+            res[parts[0]] = parts[1:]
+    return res
+
+
+def run_cpython(code):
+    import contextlib
+    import io
+
+    mpy.setup_cpython_path()
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        exec(compile(code, "bench", "exec"), {"__name__": "bench"})
+    return buf.getvalue()
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--rounds", type=int, default=300, help="random rounds per family")
+    ap.add_argument("--reps", type=int, default=20, help="crowded-table enumerations")
+    ap.add_argument("--heapsize", default="64K", help="unix port heap for the match")
+    ap.add_argument("--markdown", action="store_true", help="print a README table")
+    a = ap.parse_args(argv)
+    code = "ROUNDS = %d\nREPS = %d\n" % (a.rounds, a.reps) + BODY
+    cpy = parse(run_cpython(code))
+    upy = parse(mpy.run_mpy(code, timeout=600))
+    with tempfile.TemporaryDirectory() as tmp:
+        fw = mpy.compile_firmware(Path(tmp) / "fw", mpy.UNIX_MPY_CROSS_ARGS)
+        heap = parse(mpy.run_mpy(HEAP, heapsize=a.heapsize, path=(fw,)))
+        least = smallest_heap(fw)
+    rows = [
+        ("random rounds/s, Scopa 2 players", cpy["rounds_scopa"][0], upy["rounds_scopa"][0]),
+        (
+            "random rounds/s, Scopone scientifico",
+            cpy["rounds_scientifico"][0],
+            upy["rounds_scientifico"][0],
+        ),
+        (
+            "legal moves on a crowded table (%s cards, %s moves), us"
+            % (upy["crowded_us"][2], upy["crowded_us"][3]),
+            cpy["crowded_us"][0],
+            upy["crowded_us"][0],
+        ),
+        ("heap in use after importing the engine (.mpy), bytes", "", heap["heap_code"][0]),
+        ("peak live heap during a Scopone scientifico match (.mpy), bytes", "",
+         heap["heap_live"][0]),
+        ("smallest -X heapsize that completes that match (.mpy), KiB", "", least),
+    ]
+    if a.markdown:
+        print("| engine benchmark | CPython %d.%d | MicroPython unix port |" % sys.version_info[:2])
+        print("|---|---:|---:|")
+        for name, c, u in rows:
+            print("| %s | %s | %s |" % (name, c, u))
+    else:
+        for name, c, u in rows:
+            print("%-75s %10s %10s" % (name, c, u))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
