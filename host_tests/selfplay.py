@@ -21,9 +21,11 @@ _PLAYERS = {
 }
 
 
-def random_rules(rng):
-    """A random ruleset: any family, player count and option."""
-    game = GAMES[rng.below(len(GAMES))]
+def random_rules(rng, game=None, **fixed):
+    """A random ruleset: any family (or `game`), player count and option;
+    `fixed` options override the random ones."""
+    if game is None:
+        game = GAMES[rng.below(len(GAMES))]
     ps = _PLAYERS[game]
     opts = {
         "players": ps[rng.below(len(ps))],
@@ -40,6 +42,8 @@ def random_rules(rng):
         "redeal_kings": rng.below(3) != 0,
         "best_of": 3 if rng.below(5) == 0 else 1,
     }
+    for k in fixed:
+        opts[k] = fixed[k]
     return Rules(game, **opts)
 
 
@@ -74,13 +78,14 @@ def play_game(rules, seed, rng, h, max_rounds=3):
             g.next_round()
 
 
-def digest(n, seed=12345, max_rounds=2):
-    """Digest of `n` random games; returns ``(digest, moves)``."""
+def digest(n, seed=12345, max_rounds=2, game=None, **fixed):
+    """Digest of `n` random games (of `game` with the `fixed` options when
+    given); returns ``(digest, moves)``."""
     rng = Rng(seed)
     h = 7
     total = 0
     for k in range(n):
-        rules = random_rules(rng)
+        rules = random_rules(rng, game, **fixed)
         h = (h * 131 + sum(ord(ch) for ch in rules.code())) % 1000000007
         h, _, m = play_game(rules, rng.below(30000) * 30000 + k, rng, h, max_rounds)
         total += m

@@ -115,3 +115,26 @@ def test_no_int_reaches_2_to_the_30_in_thousands_of_games():
     finally:
         sys.settrace(None)
     assert 0 < worst[0] < limit
+
+
+VARIANTS = {
+    "scopa_d_assi": ("scopa_d_assi", {}),
+    "scopa_15": ("scopa_15", {}),
+    "cirulla": ("cirulla", {}),
+    "re_bello": ("scopa", {"re_bello": "10D"}),
+    "napola": ("scopa", {"napola": True}),
+    "scopone_10": ("scopone_10", {}),
+}
+
+
+@pytest.mark.mpy
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_200_games_of_each_variant_match_cpython(variant):
+    game, fixed = VARIANTS[variant]
+    want = digest(200, 99, 2, game, **fixed)
+    out = mpy.run_mpy(
+        "from selfplay import digest\nprint(digest(200, 99, 2, %r, **%r))\n" % (game, fixed),
+        path=(mpy.FIRMWARE, HOST_TESTS),
+        timeout=300,
+    )
+    assert out.strip() == str(want)
