@@ -1,0 +1,108 @@
+"""store.py: atomic saves, damage and truncation found, fallbacks."""
+
+import os
+
+import pytest
+
+import store
+
+
+def test_round_trip(tmp_path):
+    obj = {"code": "S1.abc", "levels": [3, 1]}
+    store.save("game", obj, str(tmp_path))
+    assert store.load("game", str(tmp_path)) == (obj, store.OK, "")
+    assert not (tmp_path / "game.tmp").exists()
+
+
+def test_nothing_saved(tmp_path):
+    assert store.load("game", str(tmp_path)) == (None, store.NONE, "")
+
+
+def test_second_save_keeps_the_first_as_bak(tmp_path):
+    d = str(tmp_path)
+    store.save("game", {"n": 1}, d)
+    store.save("game", {"n": 2}, d)
+    assert store.load("game", d)[0] == {"n": 2}
+    assert store.decode((tmp_path / "game.bak").read_bytes()) == {"n": 1}
+
+
+@pytest.mark.parametrize("cut", [0, 5, 20, -1])
+def test_truncated_main_falls_back_to_bak(tmp_path, cut):
+    d = str(tmp_path)
+    store.save("game", {"n": 1}, d)
+    store.save("game", {"n": 2, "pad": "x" * 40}, d)
+    p = tmp_path / "game"
+    data = p.read_bytes()
+    p.write_bytes(data[:cut])
+    obj, status, why = store.load("game", d)
+    assert (obj, status) == ({"n": 1}, store.BAK)
+    assert "game:" in why
+
+
+def test_damaged_byte_is_found(tmp_path):
+    d = str(tmp_path)
+    store.save("game", {"n": 1}, d)
+    store.save("game", {"n": 22}, d)
+    p = tmp_path / "game"
+    data = bytearray(p.read_bytes())
+    data[-3] ^= 0x04
+    p.write_bytes(bytes(data))
+    obj, status, why = store.load("game", d)
+    assert (obj, status) == ({"n": 1}, store.BAK)
+    assert "checksum" in why or "JSON" in why
+
+
+def test_old_format_version_is_refused(tmp_path):
+    body = b'{"n": 1}'
+    head = b"SCOPA 0 %d %s\n" % (len(body), store.checksum(body).encode())
+    (tmp_path / "game").write_bytes(head + body)
+    obj, status, why = store.load("game", str(tmp_path))
+    assert (obj, status) == (None, store.BAD)
+    assert "format 0" in why
+
+
+def test_power_cut_between_the_renames(tmp_path):
+    # save() was cut after moving the old copy to .bak: the complete .tmp wins
+    d = str(tmp_path)
+    store.save("game", {"n": 1}, d)
+    (tmp_path / "game.tmp").write_bytes(store.encode({"n": 2}))
+    os.rename(tmp_path / "game", tmp_path / "game.bak")
+    assert store.load("game", d)[:2] == ({"n": 2}, store.TMP)
+    store.save("game", {"n": 3}, d)
+    assert store.load("game", d)[:2] == ({"n": 3}, store.OK)
+
+
+def test_power_cut_while_writing_tmp(tmp_path):
+    d = str(tmp_path)
+    store.save("game", {"n": 1}, d)
+    (tmp_path / "game.tmp").write_bytes(store.encode({"n": 2})[:7])
+    assert store.load("game", d)[:2] == ({"n": 1}, store.OK)
+
+
+def test_remove(tmp_path):
+    d = str(tmp_path)
+    store.save("game", {"n": 1}, d)
+    store.save("game", {"n": 2}, d)
+    store.remove("game", d)
+    assert store.load("game", d) == (None, store.NONE, "")
+
+
+def test_checksum_small_ints():
+    assert store.checksum(b"") == "00000001"
+    assert store.checksum(b"Wikipedia") == "11e60398"  # Adler-32's example
+    assert len(store.checksum(bytes(range(256)) * 40)) == 8
+
+
+@pytest.mark.mpy
+def test_store_on_the_unix_port(run_mpy, tmp_path):
+    code = (
+        "import store\n"
+        "store.save('g', {'n': 1})\n"
+        "store.save('g', {'n': 2})\n"
+        "print(store.load('g'))\n"
+        "f = open('g', 'wb'); f.write(b'SCOPA 1 9'); f.close()\n"
+        "print(store.load('g')[:2])\n"
+    )
+    out = run_mpy(code, cwd=tmp_path).split("\n")
+    assert out[0] == "({'n': 2}, 0, '')"
+    assert out[1] == "({'n': 1}, 2)"
