@@ -2,10 +2,45 @@
 
 On the device `board.json` (written by the flash tool) names the board, and
 `board.py` is that board's wiring (copied from `boards/<name>/board.py`).
+
+The app is a state machine of screens (firmware/ui): each screen turns
+button events into calls on the `App` (which alone changes the game and
+saves it) and draws itself with ``draw(fb)``, which never changes state.
+A screen's module is imported when it is shown and dropped from
+sys.modules when another module's screen replaces it. Data flows one way:
+buttons -> app -> engine (firmware/scopa) -> screen.
+
+`run(board)` is the whole app and is what the host tests drive, with a fake
+board (scripted buttons, a virtual clock) under CPython and MicroPython.
 """
+
+import gc
+import sys
+from micropython import const
+
+from scopa.game import Game
 
 VERSION = "0.1.0"
 CONFIG = "board.json"
+
+TICK_MS = const(10)  # main loop period when nothing happens
+FRAME_MS = const(30)  # at most one redraw per FRAME_MS
+SLEEPS = (30, 60, 120, 300, 0)  # sleep timeout choices, seconds (0: never)
+CONTRASTS = (16, 48, 96, 160, 255)
+
+# Computer levels; HUMAN marks a seat played by a person.
+EASY = const(0)
+MEDIUM = const(1)
+HARD = const(2)
+HUMAN = const(3)
+
+GAME_NAMES = ("Scopa", "Scopone", "Sc. scientifico")
+GAME_KEYS = ("scopa", "scopone", "scopone_scientifico")
+TARGETS = (11, 16, 21, 31)
+
+# Store record names
+SETTINGS = "settings.sav"
+GAME = "game.sav"
 
 
 def board_name(path=CONFIG):
@@ -23,6 +58,434 @@ def board_name(path=CONFIG):
     return cfg["board"]
 
 
+def default_settings():
+    """Settings of a new device: language, faces (0 Italian, 1 French),
+    contrast and sleep (indices of CONTRASTS and SLEEPS), pass-and-play,
+    and the last new-game choices (cfg)."""
+    return {
+        "lang": 0,
+        "faces": 0,
+        "contrast": 3,
+        "sleep": 1,
+        "pass": 0,
+        "cfg": {
+            "game": 0,
+            "players": 2,
+            "seat": 0,
+            "partner": MEDIUM,
+            "opp": MEDIUM,
+            "target": 0,
+            "best": 0,
+            "must": 1,
+            "pair": 1,
+            "napola": 0,
+            "rebello": 0,
+        },
+    }
+
+
+def make_rules(cfg):
+    """The scopa Rules of new-game choices `cfg` (see default_settings)."""
+    from scopa.rules import Rules
+
+    g = cfg["game"]
+    opts = {
+        "target": TARGETS[cfg["target"]],
+        "best_of": 3 if cfg["best"] else 1,
+        "capture_mandatory": bool(cfg["must"]),
+        "match_priority": "strict" if cfg["pair"] else "free",
+        "napola": bool(cfg["napola"]),
+        "re_bello": True if cfg["rebello"] else None,
+    }
+    if g == 0:
+        opts["players"] = cfg["players"]
+    return Rules(GAME_KEYS[g], **opts)
+
+
+def make_levels(cfg, players, sides, human_ok):
+    """Level of each seat: HUMAN for the player's seat, the partner level
+    for the seats of the player's side, the opponents' for the others
+    (HUMAN levels only with pass-and-play)."""
+    seat = cfg["seat"] % players
+    out = []
+    for s in range(players):
+        if s == seat:
+            lv = HUMAN
+        elif s % sides == seat % sides:
+            lv = cfg["partner"]
+        else:
+            lv = cfg["opp"]
+        if lv == HUMAN and not human_ok and s != seat:
+            lv = MEDIUM
+        out.append(lv)
+    return out
+
+
+# False: computer players and hints are random legal moves (tests of the
+# screens that should not spend their time searching).
+USE_AI = True
+
+
+def computer_move(game, seat, level, hint=False):
+    """The move ``(card, taken)`` the computer at `level` plays for `seat`,
+    or suggests to a human with `hint`: the one call site of the computer
+    players (firmware/ai). Their generator is seeded by the game and the
+    move number, so a resumed game plays on the same. Without firmware/ai
+    (or with USE_AI false) a random legal move."""
+    from scopa.rng import Rng
+
+    rng = Rng(game.seed + 7919 * game.moves_played() + seat + (101 if hint else 0))
+    ai = None
+    if USE_AI:
+        try:
+            import ai
+        except ImportError:
+            pass
+    if ai is None or not hasattr(ai, "player"):
+        moves = game.legal_moves()
+        return moves[rng.below(len(moves))]
+    if hint:
+        from ai import hint as H
+
+        card, taken, _ = H.hint(game.st, game.rules, seat, rng)
+    else:
+        name = ai.LEVELS[min(level, len(ai.LEVELS) - 1)]
+        card, taken = ai.player(name).choose(game.st, game.rules, seat, rng)
+    return card, tuple(taken)
+
+
+class App:
+    """The running app: the board's display, buttons and clock, the
+    settings, the game in progress and the screen shown."""
+
+    # Declared for pyright; None until set (game: no game in progress).
+    game: "Game"
+    levels: list
+    screen: "Screen"
+
+    def __init__(self, board, folder=""):
+        from ui import gfx
+
+        self.board = board
+        self.name = getattr(board, "NAME", "?")
+        self.fb, self.buttons, self.clock = board.setup()
+        self.w = board.WIDTH
+        self.h = board.HEIGHT
+        self.pal = gfx.Palette(board.COLOUR)
+        self.lay = gfx.Layout(self.w, self.h)
+        self.folder = folder
+        self.now = 0  # ms since start (monotonic, from clock.ticks_diff)
+        self.screen = None  # type: ignore
+        self.screen_mod = None
+        self._next = None
+        self.dirty = True
+        self.last_draw = -FRAME_MS
+        self.asleep = False
+        self.idle_since = 0
+        self.note = ""  # a line the menu shows once (save restored...)
+        self.menu_shown = False
+        self.game = None  # type: ignore
+        self.levels = []
+        self.shown = -1  # pass-and-play: the seat whose hand is shown
+        self.saves = 0
+        self.plays = 0
+        self.matches = 0
+        self.verbose = getattr(board, "VERBOSE", False)
+        self.settings = default_settings()
+        self._load_settings()
+
+    # Settings -------------------------------------------------------------
+
+    def _load_settings(self):
+        import lang
+        import store
+
+        obj, status, why = store.load(SETTINGS, self.folder)
+        if isinstance(obj, dict):
+            for k in self.settings:
+                if k == "cfg" and isinstance(obj.get(k), dict):
+                    for j in self.settings["cfg"]:
+                        v = obj[k].get(j)
+                        if isinstance(v, int):
+                            self.settings["cfg"][j] = v
+                elif isinstance(obj.get(k), int):
+                    self.settings[k] = obj[k]
+        if why:
+            print("store:", why)
+        try:
+            lang.load(self.settings["lang"])
+        except OSError as e:
+            print("lang: no strings:", e)
+        self.apply_contrast()
+
+    def save_settings(self):
+        import store
+
+        try:
+            store.save(SETTINGS, self.settings, self.folder)
+        except OSError as e:
+            print("store: settings not saved:", e)
+
+    def apply_contrast(self):
+        i = self.settings["contrast"]
+        try:
+            self.fb.contrast(CONTRASTS[i % len(CONTRASTS)])
+        except AttributeError:
+            pass
+
+    def sleep_ms(self):
+        return 1000 * SLEEPS[self.settings["sleep"] % len(SLEEPS)]
+
+    def french(self):
+        return self.settings["faces"] == 1
+
+    # The game -------------------------------------------------------------
+
+    def humans(self):
+        return [s for s in range(len(self.levels)) if self.levels[s] == HUMAN]
+
+    def hide_hands(self):
+        """True when pass-and-play hides the hand between turns."""
+        return len(self.humans()) > 1
+
+    def viewer(self):
+        """The seat whose hand the table shows, or -1 (hands hidden)."""
+        if self.hide_hands():
+            return self.shown
+        return self.humans()[0]
+
+    def seat_label(self, seat):
+        """"You" for the only human seat, else P1..P6."""
+        import lang
+
+        if not self.hide_hands() and self.levels[seat] == HUMAN:
+            return lang.T(lang.YOU)
+        return "P%d" % (seat + 1)
+
+    def new_game(self):
+        """Start a game from the settings' new-game choices."""
+        cfg = self.settings["cfg"]
+        rules = make_rules(cfg)
+        self.levels = make_levels(cfg, rules.players, rules.sides, self.settings["pass"])
+        self.game = Game(rules, self._seed())
+        self.shown = -1
+        self.save_game()
+
+    def new_match(self):
+        """A new match with the same rules and seats."""
+        self.game = Game(self.game.rules, self._seed())
+        self.shown = -1
+        self.save_game()
+
+    def _seed(self):
+        self.saves += 1
+        t = self.clock.ticks_ms()
+        return (t * 2654435 + self.now * 97 + self.saves * 7919) & 0x3FFFFFFF
+
+    def play(self, card, taken):
+        """Play a move for the seat to play; saves the game. Returns the
+        engine's flags."""
+        flags = self.game.play(card, taken)
+        self.plays += 1
+        if self.game.round_over and self.game.over:
+            self.matches += 1
+        self.save_game()
+        return flags
+
+    def next_round(self):
+        self.game.next_round()
+        self.shown = -1
+
+    def save_game(self):
+        """Save the game: its replay code and the seats (store.py)."""
+        import store
+        from scopa import replay
+
+        rec = {"code": replay.encode(self.game), "levels": self.levels}
+        try:
+            store.save(GAME, rec, self.folder)
+        except OSError as e:
+            print("store: game not saved:", e)
+        if self.verbose:
+            print("saved:", rec["code"])
+
+    def load_game(self):
+        """Read the saved game; True when one was found. Sets `note` when a
+        damaged save was replaced by its backup or lost."""
+        import lang
+        import store
+        from scopa import replay
+
+        obj, status, why = store.load(GAME, self.folder)
+        if why:
+            print("store:", why)
+        game = None
+        levels = []
+        if isinstance(obj, dict):
+            try:
+                game = replay.decode(obj.get("code"))
+                levels = obj.get("levels")
+                if not isinstance(levels, list) or len(levels) != game.rules.players:
+                    raise ValueError("bad seats")
+                for v in levels:
+                    if not isinstance(v, int) or not EASY <= v <= HUMAN:
+                        raise ValueError("bad seats")
+                if HUMAN not in levels:
+                    raise ValueError("no human seat")
+            except ValueError as e:
+                print("store: saved game unreadable:", e)
+                game = None
+        if game is None or not isinstance(levels, list):
+            if status == store.BAD or obj is not None:
+                self.note = lang.T(lang.SAVE_LOST)
+            return False
+        if status == store.BAK:
+            self.note = lang.T(lang.SAVE_RESTORED)
+        self.game = game
+        self.levels = levels
+        self.shown = -1
+        return True
+
+    def hint(self):
+        g = self.game
+        return computer_move(g, g.turn, HARD, True)
+
+    # Screens --------------------------------------------------------------
+
+    def go(self, module, name="Screen", arg=None):
+        """Show screen class `name` of module ui.`module` (after the event
+        being handled)."""
+        self._next = (module, name, arg)
+
+    def _switch(self):
+        nxt = self._next
+        if nxt is None:
+            return
+        module, name, arg = nxt
+        self._next = None
+        old = self.screen_mod
+        self.screen = None  # type: ignore
+        if old and old != module:
+            sys.modules.pop("ui." + old, None)
+            import ui
+
+            if hasattr(ui, old):
+                delattr(ui, old)
+        gc.collect()
+        mod = __import__("ui." + module, None, None, (name,))
+        self.screen_mod = module
+        self.screen = getattr(mod, name)(self, arg)
+        self.dirty = True
+
+    def start(self):
+        """The first screen: the saved game when there is one, else the
+        menu."""
+        if self.load_game():
+            if self.game.round_over:
+                self.go("summary")
+            else:
+                self.go("table")
+        else:
+            self.go("menu")
+        self._switch()
+
+    def draw(self):
+        fb = self.fb
+        fb.fill(self.pal.BG)
+        self.screen.draw(fb)
+        fb.show()
+
+    def sleep(self):
+        self.asleep = True
+        try:
+            self.fb.poweroff()
+        except AttributeError:
+            pass
+
+    def wake(self):
+        self.asleep = False
+        try:
+            self.fb.poweron()
+        except AttributeError:
+            pass
+        self.dirty = True
+
+    def loop(self, max_steps=None, until=None):
+        """Poll, dispatch, tick, redraw, sleep; `max_steps` loop turns at
+        most (None: forever); stops early when `until(app)` is true."""
+        from ui.buttons import Debouncer
+
+        poll = Debouncer().poll
+        clk = self.clock
+        buttons = self.buttons
+        last = clk.ticks_ms()
+        steps = 0
+        while max_steps is None or steps < max_steps:
+            steps += 1
+            t = clk.ticks_ms()
+            self.now += clk.ticks_diff(t, last)
+            last = t
+            now = self.now
+            raw = buttons.read()
+            ev = poll(raw, now)
+            while ev:
+                self.idle_since = now
+                if self.asleep:
+                    self.wake()  # the key that wakes does nothing else
+                elif self._next is None:
+                    self.screen.key(ev)
+                ev = poll(raw, now)
+            if self.asleep:
+                clk.sleep_ms(4 * TICK_MS)
+                continue
+            if self._next is None:
+                self.screen.tick(now)
+            if self._next is not None:
+                self._switch()
+            if self.dirty and now - self.last_draw >= FRAME_MS:
+                self.dirty = False
+                self.last_draw = now
+                self.draw()
+            if self.screen.busy():
+                self.idle_since = now
+            else:
+                timeout = self.sleep_ms()
+                if timeout and now - self.idle_since >= timeout:
+                    self.sleep()
+            if until is not None and until(self):
+                break
+            clk.sleep_ms(TICK_MS)
+
+
+class Screen:
+    """What the app asks of a screen (firmware/ui): ``key(ev)`` handles a
+    button event, ``tick(now_ms)`` moves time-driven stages on, ``busy()``
+    is true while the screen is doing something by itself (no idle sleep
+    then), ``draw(fb)`` draws it (and changes nothing)."""
+
+    def key(self, ev):
+        pass
+
+    def tick(self, now):
+        pass
+
+    def busy(self):
+        return False
+
+    def draw(self, fb):
+        pass
+
+
+def run(board, max_steps=None, folder="", until=None):
+    """Run the app on `board` (a module or object with NAME, WIDTH, HEIGHT,
+    COLOUR and setup()) for `max_steps` loop turns (None: forever), with
+    the saved files in `folder`. Returns the App."""
+    app = App(board, folder)
+    app.start()
+    app.loop(max_steps, until)
+    return app
+
+
 def main():
     """Boot: print the boot line `Scopa <version> on <board>` and run."""
     try:
@@ -31,3 +494,6 @@ def main():
         print("Scopa", VERSION, "no board config:", e)
         return
     print("Scopa", VERSION, "on", name)
+    import board  # type: ignore (board.py: the board's wiring, on the device)
+
+    run(board)

@@ -1,0 +1,1 @@
+"""Screens (one module per group, imported when shown) and drawing helpers."""

@@ -1,0 +1,211 @@
+"""Drawing helpers: card faces from a few pixels, a 3 x 5 font, layout.
+
+A card face on a 128 x 64 screen is 9 x 15 pixels: a border, the rank from
+the 3 x 5 font below and a 5 x 5 suit glyph. Larger screens draw the same
+pixels `s` times bigger (`Layout.s`, computed from WIDTH and HEIGHT), so
+one layout code serves every board. Everything here draws with
+FrameBuffer's fill_rect / rect / hline / vline / text only: no blit, no
+framebuf import, so the screens also run on CPython against a stand-in.
+"""
+
+from micropython import const
+
+# 3 x 5 glyphs: three bits a row, top row first, packed into 15 bits.
+_CHARS = "0123456789AFCRJQKP-:/ *"
+_FONT = (
+    0x7B6F,  # 0 111 101 101 101 111
+    0x2C97,  # 1 010 110 010 010 111
+    0x73E7,  # 2 111 001 111 100 111
+    0x72CF,  # 3 111 001 011 001 111
+    0x5BC9,  # 4 101 101 111 001 001
+    0x79CF,  # 5 111 100 111 001 111
+    0x79EF,  # 6 111 100 111 101 111
+    0x7252,  # 7 111 001 001 010 010
+    0x7BEF,  # 8 111 101 111 101 111
+    0x7BCF,  # 9 111 101 111 001 111
+    0x2BED,  # A 010 101 111 101 101
+    0x79A4,  # F 111 100 110 100 100 (Fante)
+    0x3923,  # C 011 100 100 100 011 (Cavallo)
+    0x6BAD,  # R 110 101 110 101 101 (Re)
+    0x126A,  # J 001 001 001 101 010
+    0x2B73,  # Q 010 101 101 110 011
+    0x5BAD,  # K 101 101 110 101 101
+    0x6BA4,  # P 110 101 110 100 100
+    0x01C0,  # - 000 000 111 000 000
+    0x0410,  # : 000 010 000 010 000
+    0x12A4,  # / 001 001 010 100 100
+    0x0000,  # space
+    0x0AA8,  # * 000 101 010 101 000
+)
+
+# 5 x 5 suit glyphs, one byte a row (bit 4 = left). Italian then French,
+# each in suit order denari/diamonds, coppe/hearts, spade/spades,
+# bastoni/clubs.
+_SUITS = (
+    b"\x0e\x11\x15\x11\x0e",  # denari: a coin
+    b"\x11\x1f\x0e\x04\x0e",  # coppe: a cup
+    b"\x04\x04\x04\x0e\x04",  # spade: a sword
+    b"\x03\x07\x0e\x1c\x18",  # bastoni: a baton
+    b"\x04\x0e\x1f\x0e\x04",  # diamonds
+    b"\x0a\x1f\x1f\x0e\x04",  # hearts
+    b"\x04\x0e\x1f\x04\x0e",  # spades
+    b"\x0e\x0e\x1f\x1f\x04",  # clubs
+)
+
+_RANKS_IT = "A234567FCR"
+_RANKS_FR = "A234567JQK"
+
+CARD_W = const(9)  # pixels at scale 1
+CARD_H = const(15)
+
+# Card drawing modes
+FACE = const(0)
+LIT = const(1)  # highlighted: inverted
+BACK = const(2)  # face down
+GHOST = const(3)  # an empty slot (dotted outline)
+
+
+class Palette:
+    """Colours by role, from ui.palette: BG (screen), FG (text), CARD (a
+    face), INK (rank and black suits), RED (red suits), LIT and LIT_INK (a
+    highlighted face), BACKC (the pattern of card backs); mono: 0 / 1."""
+
+    def __init__(self, colour):
+        from ui import palette
+
+        bg, fg, accent, red, card, ink, dim = palette.palette(colour)
+        self.mono = not colour
+        self.BG, self.FG, self.CARD, self.INK, self.RED = bg, fg, card, ink, red
+        self.DIM = dim
+        if self.mono:
+            self.LIT, self.LIT_INK, self.BACKC = fg, bg, fg
+        else:
+            self.LIT, self.LIT_INK, self.BACKC = accent, ink, palette.BLUE
+
+
+def glyph(fb, ch, x, y, c, s=1):
+    """Draw character `ch` of the 3 x 5 font at (x, y), scale `s`."""
+    i = _CHARS.find(ch)
+    if i < 0:
+        return
+    bits = _FONT[i]
+    for row in range(5):
+        r = (bits >> (12 - 3 * row)) & 7
+        for col in range(3):
+            if r & (4 >> col):
+                fb.fill_rect(x + col * s, y + row * s, s, s, c)
+
+
+def small(fb, text, x, y, c, s=1):
+    """Draw `text` in the 3 x 5 font (4 pixels a character at scale 1);
+    returns the x after it."""
+    for ch in text:
+        glyph(fb, ch, x, y, c, s)
+        x += 4 * s
+    return x
+
+
+def small_width(text, s=1):
+    return 4 * s * len(text) - s if text else 0
+
+
+def suit(fb, su, x, y, c, s=1, french=False):
+    """Draw the 5 x 5 glyph of suit `su` (0..3) at (x, y)."""
+    g = _SUITS[su + (4 if french else 0)]
+    for row in range(5):
+        bits = g[row]
+        col = 0
+        while col < 5:
+            if bits & (16 >> col):
+                n = 1
+                while col + n < 5 and bits & (16 >> (col + n)):
+                    n += 1
+                fb.fill_rect(x + col * s, y + row * s, n * s, s, c)
+                col += n
+            else:
+                col += 1
+
+
+def card(fb, x, y, c, pal, s=1, mode=FACE, french=False):
+    """Draw card `c` (0..39) with its top left corner at (x, y)."""
+    w = CARD_W * s
+    h = CARD_H * s
+    if mode == GHOST:
+        for i in range(0, w, 2 * s):
+            fb.fill_rect(x + i, y, s, s, pal.FG)
+            fb.fill_rect(x + i, y + h - s, s, s, pal.FG)
+        return
+    if mode == BACK:
+        fb.fill_rect(x, y, w, h, pal.BG)
+        fb.rect(x, y, w, h, pal.FG)
+        for yy in range(y + 2 * s, y + h - 2 * s, 2 * s):
+            for xx in range(x + 2 * s + (yy - y) % (4 * s) // 2, x + w - 2 * s, 2 * s):
+                fb.fill_rect(xx, yy, s, s, pal.BACKC)
+        return
+    lit = mode == LIT
+    bg = pal.LIT if lit else pal.CARD
+    ink = pal.LIT_INK if lit else pal.INK
+    fb.fill_rect(x, y, w, h, bg)
+    fb.rect(x, y, w, h, ink if lit or pal.mono else pal.BG)
+    su = c // 10
+    red = ink if lit or su > 1 else pal.RED
+    glyph(fb, (_RANKS_FR if french else _RANKS_IT)[c % 10], x + 3 * s, y + 2 * s, ink, s)
+    suit(fb, su, x + 2 * s, y + 8 * s, red, s, french)
+
+
+def centre(fb, text, y, c, w, x0=0):
+    """Draw 8 x 8 `text` centred in the `w` pixels from x0."""
+    fb.text(text, x0 + (w - 8 * len(text)) // 2, y, c)
+
+
+class Layout:
+    """Positions on a WIDTH x HEIGHT screen, from one set of rules.
+
+    Attributes: w, h, s (card scale), cw, ch (card size), gap, status_h
+    (the status line), table_y, hand_y (the hand's top; the selected card
+    is drawn `lift` higher), band_y, band_h (the message band between the
+    table and the hand).
+    """
+
+    def __init__(self, w, h):
+        self.w = w
+        self.h = h
+        s = 1
+        while 10 * (CARD_W * (s + 1) + (s + 1)) <= w and 2 * CARD_H * (s + 1) + 44 <= h:
+            s += 1
+        self.s = s
+        self.cw = CARD_W * s
+        self.ch = CARD_H * s
+        self.gap = s
+        self.lift = 3 * s
+        self.status_h = 5 * s + 2
+        self.table_y = self.status_h + 1
+        self.hand_y = h - self.ch
+        self.band_y = self.table_y + self.ch + 1
+        self.band_h = self.hand_y - self.lift - self.band_y
+
+    def row(self, n, y, x0=0, w=0):
+        """x positions of `n` cards in a row centred in `w` pixels from x0
+        (the whole width when 0), overlapping when they do not fit."""
+        w = w or self.w
+        step = self.cw + self.gap
+        if n > 1 and n * step - self.gap > w:
+            step = (w - self.cw) // (n - 1)
+        total = (n - 1) * step + self.cw if n else 0
+        x = x0 + (w - total) // 2
+        return [x + i * step for i in range(n)]
+
+    def table(self, n):
+        """(x, y) of `n` table cards: one row, or two when they would
+        overlap too much (the second row then takes the band)."""
+        step_ok = (self.w - self.cw) // max(1, n - 1) >= self.cw * 2 // 3 + 1
+        if n <= 1 or (n * (self.cw + self.gap) - self.gap <= self.w) or step_ok:
+            return [(x, self.table_y) for x in self.row(n, self.table_y)]
+        top = (n + 1) // 2
+        out = [(x, self.table_y) for x in self.row(top, self.table_y)]
+        y2 = self.table_y + self.ch + self.gap
+        return out + [(x, y2) for x in self.row(n - top, y2)]
+
+    def hand(self, n):
+        """x positions of a hand of `n` cards."""
+        return self.row(n, self.hand_y)

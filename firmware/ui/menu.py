@@ -1,0 +1,303 @@
+"""List screens: the start menu, New game, the game's options, Settings
+and the How-to-play index.
+
+A list is rows of ``[label, choices, index]``: choices is None for a row
+that does something when A is pressed, else a list of str the row cycles
+through with LEFT / RIGHT (and A). UP / DOWN move, B goes back. The title
+is the first text row; the selected row is drawn inverted.
+"""
+
+import lang
+from lang import T
+from ui import buttons as keys
+
+ROW_H = 9  # pixels per row: 8 x 8 text and a gap
+
+
+class List:
+    """A scrolling list of rows. Subclasses fill `rows` and override
+    `action(i)`, `changed(i)` and `back()`."""
+
+    title = ""
+
+    def __init__(self, app, arg=None):
+        self.app = app
+        self.rows = []
+        self.sel = 0
+        self.top = 0
+        self.build()
+
+    def build(self):
+        pass
+
+    def busy(self):
+        return False
+
+    def tick(self, now):
+        pass
+
+    def visible(self):
+        return max(1, (self.app.h - ROW_H - 1) // ROW_H)
+
+    def key(self, ev):
+        k = ev & keys.ALL
+        n = len(self.rows)
+        if not n:
+            if k == keys.B:
+                self.back()
+            return
+        row = self.rows[self.sel]
+        if k == keys.UP:
+            self.sel = (self.sel - 1) % n
+        elif k == keys.DOWN:
+            self.sel = (self.sel + 1) % n
+        elif k in (keys.LEFT, keys.RIGHT) and row[1]:
+            row[2] = (row[2] + (1 if k == keys.RIGHT else -1)) % len(row[1])
+            self.changed(self.sel)
+        elif k == keys.A and not ev & (keys.LONG | keys.REPEAT):
+            if row[1]:
+                row[2] = (row[2] + 1) % len(row[1])
+                self.changed(self.sel)
+            else:
+                self.action(self.sel)
+        elif k == keys.B and not ev & keys.REPEAT:
+            self.back()
+        else:
+            return
+        vis = self.visible()
+        if self.sel < self.top:
+            self.top = self.sel
+        elif self.sel >= self.top + vis:
+            self.top = self.sel - vis + 1
+        self.app.dirty = True
+
+    def action(self, i):
+        pass
+
+    def changed(self, i):
+        pass
+
+    def back(self):
+        self.app.go("menu")
+
+    def draw(self, fb):
+        app = self.app
+        p = app.pal
+        w = app.w
+        fb.text(self.title, (w - 8 * len(self.title)) // 2, 0, p.FG)
+        fb.hline(0, ROW_H - 1, w, p.FG)
+        vis = self.visible()
+        for j in range(vis):
+            i = self.top + j
+            if i >= len(self.rows):
+                break
+            label, choices, idx = self.rows[i]
+            y = ROW_H + 1 + j * ROW_H
+            fg = p.FG
+            if i == self.sel:
+                fb.fill_rect(0, y - 1, w, ROW_H, p.FG)
+                fg = p.BG
+            fb.text(label, 0, y, fg)
+            if choices:
+                v = choices[idx]
+                fb.text(v, w - 8 * len(v), y, fg)
+        if len(self.rows) > vis:
+            # a scroll mark on the right edge
+            h = app.h - ROW_H
+            y = ROW_H + h * self.top // len(self.rows)
+            fb.vline(w - 1, y, max(2, h * vis // len(self.rows)), p.FG)
+
+
+class Screen(List):
+    """The start menu."""
+
+    def build(self):
+        app = self.app
+        self.title = "Scopa"
+        self.ids = [lang.NEW_GAME]
+        if app.game is not None:
+            self.ids.append(lang.CONTINUE)
+        self.ids += [lang.SCOREKEEPER, lang.SETTINGS, lang.HOW_TO, lang.ABOUT]
+        self.rows = [[T(i), None, 0] for i in self.ids]
+        if not app.menu_shown:
+            app.menu_shown = True
+            en = ("New game", "Continue", "Scorekeeper", "Settings", "How to play", "About")
+            print("menu: " + " | ".join(en[i] for i in self.ids))
+
+    def action(self, i):
+        app = self.app
+        k = self.ids[i]
+        if k == lang.NEW_GAME:
+            app.go("menu", "Games")
+        elif k == lang.CONTINUE:
+            app.go("summary" if app.game.round_over else "table")
+        elif k == lang.SCOREKEEPER:
+            try:
+                __import__("ui.scorekeeper")
+                app.go("scorekeeper")
+            except ImportError:
+                app.go("pages", "Note", T(lang.NOT_YET))
+        elif k == lang.SETTINGS:
+            app.go("menu", "Settings")
+        elif k == lang.HOW_TO:
+            app.go("menu", "Help")
+        else:
+            app.go("pages", "About")
+
+    def back(self):
+        pass
+
+    def draw(self, fb):
+        List.draw(self, fb)
+        app = self.app
+        if app.note:
+            y = app.h - 8
+            fb.fill_rect(0, y - 1, app.w, 9, app.pal.BG)
+            fb.text(app.note, 0, y, app.pal.FG)
+
+    def key(self, ev):
+        self.app.note = ""
+        List.key(self, ev)
+
+
+def game_titles():
+    from app import GAME_NAMES
+
+    out = [T(lang.SCOPA_FOR) % n for n in (2, 3, 4, 6)]
+    return out + list(GAME_NAMES[1:])
+
+
+class Games(List):
+    """New game: which game, and for how many."""
+
+    def build(self):
+        self.title = T(lang.NEW_GAME)
+        self.rows = [[t, None, 0] for t in game_titles()]
+        cfg = self.app.settings["cfg"]
+        self.sel = cfg["game"] + 3 if cfg["game"] else (2, 3, 4, 6).index(cfg["players"])
+
+    def action(self, i):
+        cfg = self.app.settings["cfg"]
+        if i < 4:
+            cfg["game"] = 0
+            cfg["players"] = (2, 3, 4, 6)[i]
+        else:
+            cfg["game"] = i - 3
+        self.app.go("menu", "Options")
+
+
+def level_names(human):
+    out = [T(lang.EASY), T(lang.MEDIUM), T(lang.HARD)]
+    if human:
+        out.append(T(lang.HUMAN))
+    return out
+
+
+class Options(List):
+    """The options of the chosen game, then Start."""
+
+    def build(self):
+        from app import TARGETS, make_rules
+
+        app = self.app
+        cfg = app.settings["cfg"]
+        rules = make_rules(cfg)
+        players = rules.players
+        on_off = [T(lang.OFF), T(lang.ON)]
+        human = app.settings["pass"] == 1
+        levels = level_names(human)
+        self.title = game_titles()[cfg["game"] + 3 if cfg["game"] else (2, 3, 4, 6).index(players)]
+        rows = [("seat", T(lang.SEAT), ["P%d" % (i + 1) for i in range(players)])]
+        if players > rules.sides:
+            rows.append(("partner", T(lang.PARTNER), levels))
+        rows += [
+            ("opp", T(lang.OPPONENTS), levels),
+            ("target", T(lang.TARGET), [str(t) for t in TARGETS]),
+            ("best", T(lang.BEST_OF), ["1", "3"]),
+            ("must", T(lang.MUST_TAKE), on_off),
+            ("pair", T(lang.PAIR_FIRST), on_off),
+            ("napola", T(lang.NAPOLA), on_off),
+            ("rebello", T(lang.RE_BELLO), on_off),
+        ]
+        self.keys = [r[0] for r in rows] + [None]
+        self.rows = []
+        for k, label, choices in rows:
+            v = cfg[k]
+            if not 0 <= v < len(choices):
+                v = 0
+                cfg[k] = 0
+            self.rows.append([label, choices, v])
+        self.rows.append([T(lang.START), None, 0])
+        self.sel = len(self.rows) - 1
+
+    def changed(self, i):
+        self.app.settings["cfg"][self.keys[i]] = self.rows[i][2]
+
+    def action(self, i):
+        app = self.app
+        app.save_settings()
+        app.new_game()
+        app.go("table")
+
+    def back(self):
+        self.app.go("menu", "Games")
+
+
+class Settings(List):
+    """Language, card faces, contrast, sleep timeout, pass-and-play."""
+
+    def build(self):
+        from app import CONTRASTS, SLEEPS
+
+        s = self.app.settings
+        self.title = T(lang.SETTINGS)
+        sleeps = []
+        for t in SLEEPS:
+            if not t:
+                sleeps.append(T(lang.NEVER))
+            else:
+                sleeps.append("%d s" % t if t < 60 else "%d min" % (t // 60))
+        self.keys = ("lang", "faces", "contrast", "sleep", "pass")
+        self.rows = [
+            [T(lang.LANGUAGE), list(lang.NAMES), s["lang"]],
+            [T(lang.FACES), [T(lang.ITALIAN), T(lang.FRENCH)], s["faces"]],
+            [T(lang.CONTRAST), [str(i + 1) for i in range(len(CONTRASTS))], s["contrast"]],
+            [T(lang.SLEEP), sleeps, s["sleep"]],
+            [T(lang.PASS_PLAY), [T(lang.OFF), T(lang.ON)], s["pass"]],
+        ]
+        for r in self.rows:
+            if not 0 <= r[2] < len(r[1]):
+                r[2] = 0
+
+    def changed(self, i):
+        app = self.app
+        k = self.keys[i]
+        app.settings[k] = self.rows[i][2]
+        if k == "lang":
+            lang.load(self.rows[i][2])
+            sel = self.sel
+            self.build()
+            self.sel = sel
+        elif k == "contrast":
+            app.apply_contrast()
+
+    def back(self):
+        self.app.save_settings()
+        self.app.go("menu")
+
+
+HELP = ("scopa", "scopone", "scopone_scientifico")
+
+
+class Help(List):
+    """How to play: which game's rules."""
+
+    def build(self):
+        from app import GAME_NAMES
+
+        self.title = T(lang.HOW_TO)
+        self.rows = [[n, None, 0] for n in GAME_NAMES]
+        self.sel = self.app.settings["cfg"]["game"]
+
+    def action(self, i):
+        self.app.go("pages", "Help", HELP[i])

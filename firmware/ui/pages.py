@@ -1,0 +1,115 @@
+"""Text pages: How to play (read from flash a page at a time), About and
+a one-line note. Any of A / B / LEFT / RIGHT / UP / DOWN pages or leaves.
+"""
+
+import lang
+from lang import T
+from ui import buttons as keys
+
+
+class Pages:
+    def __init__(self, app, arg=None):
+        self.app = app
+        self.arg = arg
+        self.k = 0
+        self.setup()
+
+    def setup(self):
+        pass
+
+    def busy(self):
+        return False
+
+    def tick(self, now):
+        pass
+
+    def back(self):
+        self.app.go("menu")
+
+    def key(self, ev):
+        if ev & keys.B and not ev & keys.LONG:
+            self.back()
+        elif ev & keys.A:
+            self.back()
+
+
+class Note(Pages):
+    """One line of text (e.g. Coming soon); any key goes back."""
+
+    def draw(self, fb):
+        app = self.app
+        t = self.arg or ""
+        fb.text(t, (app.w - 8 * len(t)) // 2, (app.h - 8) // 2, app.pal.FG)
+
+
+class About(Pages):
+    """Version, board and memory."""
+
+    def draw(self, fb):
+        import gc
+
+        from app import VERSION
+
+        app = self.app
+        p = app.pal
+        gc.collect()
+        free = getattr(gc, "mem_free", lambda: -1)()
+        used = getattr(gc, "mem_alloc", lambda: -1)()
+        rows = (
+            ("Scopa", VERSION),
+            (T(lang.BOARD), app.name[:8]),
+            (T(lang.FREE_MEM), str(free)),
+            (T(lang.USED_MEM), str(used)),
+        )
+        t = T(lang.ABOUT)
+        fb.text(t, (app.w - 8 * len(t)) // 2, 0, p.FG)
+        fb.hline(0, 8, app.w, p.FG)
+        for i, (a, b) in enumerate(rows):
+            y = 12 + 10 * i
+            fb.text(a, 0, y, p.FG)
+            fb.text(b, app.w - 8 * len(b), y, p.FG)
+
+
+class Help(Pages):
+    """The rules of one game and the tips, paged; LEFT / RIGHT (or A) turn
+    the page, B goes back to the index."""
+
+    def setup(self):
+        self.n = lang.pages(self.arg)
+        self.lines = lang.page(self.arg, 0)
+
+    def back(self):
+        self.app.go("menu", "Help")
+
+    def turn(self, d):
+        k = self.k + d
+        if 0 <= k < self.n:
+            self.k = k
+            self.lines = lang.page(self.arg, k)
+            self.app.dirty = True
+            return True
+        return False
+
+    def key(self, ev):
+        k = ev & keys.ALL
+        if k in (keys.RIGHT, keys.DOWN):
+            self.turn(1)
+        elif k in (keys.LEFT, keys.UP):
+            self.turn(-1)
+        elif k == keys.A and not ev & keys.REPEAT:
+            if not self.turn(1):
+                self.back()
+        elif k == keys.B and not ev & (keys.LONG | keys.REPEAT):
+            self.back()
+
+    def draw(self, fb):
+        from ui import gfx
+
+        app = self.app
+        p = app.pal
+        lines = self.lines
+        for i, ln in enumerate(lines):
+            fb.text(ln, 0, i * 8, p.FG)
+        # page number, bottom right, in the 3 x 5 font
+        t = "%d/%d" % (self.k + 1, self.n)
+        gfx.small(fb, t, app.w - gfx.small_width(t), app.h - 5, p.FG)

@@ -1,0 +1,219 @@
+"""Round end and match end.
+
+Pages (A or RIGHT: next, LEFT: back, B: the menu):
+
+1. The breakdown per side: cards, coins, settebello, primiera, scope
+   (the side that won each point drawn inverted), the round's total and
+   the match score.
+2. The primiera: each side's four cards and total, and the other
+   categories in play (re bello, napola...).
+3. At the end of a match: the winner; A starts a new match (or the next
+   match of a best of three).
+
+A on the last page deals the next round.
+"""
+
+import lang
+from lang import T
+from ui import buttons as keys
+from ui import gfx
+
+HUMAN = 3  # app.HUMAN
+
+_EXTRA = (("re_bello", lang.RE_BELLO), ("napola", lang.NAPOLA))
+_EXTRA += (("piccola", lang.PICCOLA), ("grande", lang.GRANDE))
+
+
+class Screen:
+    def __init__(self, app, arg=None):
+        self.app = app
+        self.k = 0
+        g = app.game
+        sc = g.score
+        self.pages = ["table", "primiera"]
+        if sc is not None:
+            for name, _ in _EXTRA:
+                if name in sc.categories:
+                    self.pages.append("extra")
+                    break
+        if g.over:
+            self.pages.append("match")
+        if not app.menu_shown:
+            print("round over:", " ".join(str(t) for t in g.totals))
+
+    def busy(self):
+        return False
+
+    def tick(self, now):
+        pass
+
+    def key(self, ev):
+        app = self.app
+        k = ev & keys.ALL
+        if ev & keys.REPEAT and k not in (keys.LEFT, keys.RIGHT):
+            return
+        if k in (keys.RIGHT, keys.DOWN) and self.k + 1 < len(self.pages):
+            self.k += 1
+        elif k in (keys.LEFT, keys.UP) and self.k:
+            self.k -= 1
+        elif k == keys.A:
+            if self.k + 1 < len(self.pages):
+                self.k += 1
+            else:
+                self.proceed()
+        elif k == keys.B and not ev & keys.LONG:
+            app.go("menu")
+        app.dirty = True
+
+    def proceed(self):
+        app = self.app
+        if app.game.finished:
+            app.new_match()
+        else:
+            app.next_round()
+        app.go("table")
+
+    # Drawing --------------------------------------------------------------
+
+    def side_label(self, side):
+        r = self.app.game.rules
+        if r.players == r.sides:
+            return "P%d" % (side + 1)
+        return "".join(str(s + 1) for s in range(r.players) if s % r.sides == side)
+
+    def my_side(self):
+        app = self.app
+        h = app.humans()
+        if len(h) != 1:
+            return -1
+        return app.game.rules.side(h[0])
+
+    def columns(self):
+        n = self.app.game.rules.sides
+        cw = 24 if n == 2 else 20
+        return [self.app.w - (n - i) * cw for i in range(n)], cw
+
+    def draw(self, fb):
+        page = self.pages[self.k]
+        if page == "table":
+            self._table(fb)
+        elif page == "primiera":
+            self._primiera(fb)
+        elif page == "extra":
+            self._extra(fb)
+        else:
+            self._match(fb)
+
+    def _cell(self, fb, text, x, cw, y, lit):
+        p = self.app.pal
+        tx = x + cw - 8 * len(text)
+        if lit:
+            fb.fill_rect(tx - 1, y - 1 if y else 0, 8 * len(text) + 1, 9 if y else 8, p.FG)
+        fb.text(text, tx, y, p.BG if lit else p.FG)
+
+    def _table(self, fb):
+        app = self.app
+        g = app.game
+        sc = g.score
+        p = app.pal
+        xs, cw = self.columns()
+        me = self.my_side()
+        fb.text(T(lang.ROUND) % g.round_no, 0, 0, p.FG)
+        for i, x in enumerate(xs):
+            self._cell(fb, self.side_label(i), x, cw, 0, i == me)
+        if sc is None:
+            return
+        prim = [("-" if t is None else str(t)) for t in sc.primiera_total]
+        rows = (
+            (lang.CARDS, [str(t) for t in sc.taken], sc.cards),
+            (lang.COINS, [str(t) for t in sc.denari], sc.coins),
+            (lang.SETTEBELLO, [str(t) for t in sc.settebello], sc.settebello),
+            (lang.PRIMIERA, prim, sc.primiera),
+            (lang.SCOPE, [str(t) for t in sc.scope], None),
+            (lang.TOTAL, [str(t) for t in sc.total], None),
+            (lang.MATCH, [str(t) for t in g.totals], None),
+        )
+        n = len(rows)
+        step = max(8, min(10, (app.h - 8) // n))
+        y0 = 8 + (app.h - 8 - n * step) // 2
+        for j, (sid, vals, won) in enumerate(rows):
+            y = y0 + j * step
+            if j == 5 and step > 8:
+                fb.hline(0, y - 2, app.w, p.FG)
+            fb.text(T(sid), 0, y, p.FG)
+            for i, x in enumerate(xs):
+                self._cell(fb, vals[i], x, cw, y, bool(won and won[i]))
+
+    def _primiera(self, fb):
+        app = self.app
+        g = app.game
+        sc = g.score
+        p = app.pal
+        lay = app.lay
+        s = lay.s
+        t = T(lang.PRIMIERA)
+        fb.text(t, 0, 0, p.FG)
+        if sc is None:
+            return
+        rowh = lay.ch + s + 1
+        for i in range(sc.sides):
+            y = 10 + i * rowh
+            lab = self.side_label(i)
+            fb.text(lab, 0, y + (lay.ch - 8) // 2, p.FG)
+            x = 8 * 3 + 2
+            won = sc.primiera[i]
+            for c in sc.primiera_cards[i]:
+                if c < 0:
+                    gfx.card(fb, x, y, 0, p, s, gfx.GHOST)
+                else:
+                    gfx.card(fb, x, y, c, p, s, gfx.LIT if won else gfx.FACE, app.french())
+                x += lay.cw + s
+            tot = sc.primiera_total[i]
+            v = "-" if tot is None else str(tot)
+            fb.text(v, app.w - 8 * len(v), y + (lay.ch - 8) // 2, p.FG)
+
+    def _extra(self, fb):
+        app = self.app
+        sc = app.game.score
+        p = app.pal
+        xs, cw = self.columns()
+        for i, x in enumerate(xs):
+            self._cell(fb, self.side_label(i), x, cw, 0, i == self.my_side())
+        j = 0
+        for name, sid in _EXTRA:
+            if name not in sc.categories:
+                continue
+            y = 10 + 10 * j
+            vals = getattr(sc, name)
+            fb.text(T(sid), 0, y, p.FG)
+            for i, x in enumerate(xs):
+                self._cell(fb, str(vals[i]), x, cw, y, vals[i] > 0)
+            j += 1
+
+    def _match(self, fb):
+        app = self.app
+        g = app.game
+        p = app.pal
+        w = app.w
+        me = self.my_side()
+        if g.winner is None:
+            t = T(lang.DRAW)
+        elif me >= 0:
+            t = T(lang.YOU_WIN) if g.winner == me else T(lang.YOU_LOSE)
+        else:
+            lab = self.side_label(g.winner)
+            if g.rules.players != g.rules.sides:
+                lab = T(lang.TEAM) % lab
+            t = T(lang.WINS) % lab
+        if not g.finished:
+            t = T(lang.MATCH_TO) % self.side_label(g.winner)
+        gfx.centre(fb, t, 4, p.FG, w)
+        xs, cw = self.columns()
+        for i, x in enumerate(xs):
+            self._cell(fb, self.side_label(i), x, cw, 20, i == me)
+            self._cell(fb, str(g.totals[i]), x, cw, 30, i == g.winner)
+            if g.rules.best_of > 1:
+                self._cell(fb, str(g.wins[i]), x, cw, 40, False)
+        fb.text(T(lang.MATCH), 0, 30, p.FG)
+        t = T(lang.NEW_MATCH) if g.finished else T(lang.NEXT_ROUND)
+        fb.text(t, 0, app.h - 8, p.FG)

@@ -1,0 +1,319 @@
+"""The table: the hand of the player to play, the table cards, every other
+seat's card count, the score, whose turn it is and the computer thinking.
+
+Stages (one at a time):
+
+- PICK: LEFT / RIGHT choose a card of the hand, A plays it when it has one
+  outcome or goes to CHOOSE; B long asks for a hint (the suggested card is
+  selected and the cards it takes are highlighted); B goes to the menu
+  (the game is saved after every play and Continue comes back).
+- CHOOSE: the card has several captures; LEFT / RIGHT / UP / DOWN cycle
+  through them with the table cards of each highlighted, A confirms, B
+  goes back to PICK.
+- COVER: pass-and-play with several people: the hand is hidden until the
+  next player presses A.
+- THINK: a computer seat is choosing (shown for at least THINK_MS).
+- SHOW: a move about to be played: the card in the band, the cards it
+  takes highlighted on the table; SHOW_MS (A / B skip).
+- SCOPA: a scopa is announced for ANNOUNCE_MS (any key skips).
+"""
+
+from micropython import const
+
+import lang
+from lang import T
+from scopa import engine as E
+from ui import buttons as keys
+from ui import gfx
+
+IDLE = const(0)
+PICK = const(1)
+CHOOSE = const(2)
+COVER = const(3)
+THINK = const(4)
+SHOW = const(5)
+SCOPA = const(6)
+
+HUMAN = const(3)  # app.HUMAN: a seat played by a person
+THINK_MS = const(400)
+SHOW_MS = const(1500)  # a computer's move
+HUMAN_SHOW_MS = const(600)  # the player's own move
+ANNOUNCE_MS = const(1200)
+
+
+class Screen:
+    move: tuple  # SHOW: (card, taken)
+
+    def __init__(self, app, arg=None):
+        self.app = app
+        self.stage = IDLE
+        self.t0 = 0
+        self.cur = 0  # cursor in the hand
+        self.opts = []  # CHOOSE: the captures of the selected card
+        self.oi = 0
+        self.move = None  # type: ignore
+        self.hint = None
+        self.flags = 0
+        self.seat = 0  # the seat of the last move played
+        self.last_round = app.game.round_no
+
+    # State ----------------------------------------------------------------
+
+    def busy(self):
+        return self.stage in (IDLE, THINK, SHOW, SCOPA)
+
+    def hand(self):
+        v = self.app.viewer()
+        return self.app.game.hand(v) if v >= 0 else []
+
+    def _begin_turn(self, now):
+        app = self.app
+        g = app.game
+        seat = g.turn
+        self.hint = None
+        if app.levels[seat] == HUMAN:
+            if app.hide_hands() and app.shown != seat:
+                self.stage = COVER
+            else:
+                self.stage = PICK
+                n = len(self.hand())
+                if self.cur >= n:
+                    self.cur = max(0, n - 1)
+        else:
+            self.stage = THINK
+            self.t0 = now
+        app.dirty = True
+
+    def tick(self, now):
+        app = self.app
+        g = app.game
+        st = self.stage
+        if st == IDLE:
+            if g.round_over:
+                app.go("summary")
+                return
+            self._begin_turn(now)
+        elif st == THINK:
+            if now - self.t0 >= THINK_MS:
+                from app import computer_move
+
+                seat = g.turn
+                self.move = computer_move(g, seat, app.levels[seat])
+                self.stage = SHOW
+                self.t0 = now
+                app.dirty = True
+        elif st == SHOW:
+            wait = SHOW_MS if app.levels[g.turn] != HUMAN else HUMAN_SHOW_MS
+            if now - self.t0 >= wait:
+                self._apply(now)
+        elif st == SCOPA:
+            if now - self.t0 >= ANNOUNCE_MS:
+                self._done()
+
+    def _apply(self, now):
+        app = self.app
+        card, taken = self.move
+        self.seat = app.game.turn
+        human = app.levels[self.seat] == HUMAN
+        self.flags = app.play(card, taken)
+        self.move = None  # type: ignore
+        if human and app.hide_hands():
+            app.shown = -1
+        app.dirty = True
+        if self.flags & E.SCOPA:
+            self.stage = SCOPA
+            self.t0 = now
+        else:
+            self._done()
+
+    def _done(self):
+        self.stage = IDLE
+        self.app.dirty = True
+
+    def _select(self):
+        """A on the card under the cursor."""
+        hand = self.hand()
+        if not hand:
+            return
+        card = hand[self.cur]
+        opts = self.app.game.options(card)
+        if not opts:
+            return
+        if len(opts) == 1:
+            self._show(card, opts[0])
+            return
+        self.opts = opts
+        self.oi = 0
+        if self.hint and self.hint[0] == card:
+            for i, o in enumerate(opts):
+                if sorted(o) == sorted(self.hint[1]):
+                    self.oi = i
+        self.stage = CHOOSE
+
+    def _show(self, card, taken):
+        self.move = (card, tuple(taken))
+        self.stage = SHOW
+        self.t0 = self.app.now
+        self.hint = None
+
+    def key(self, ev):
+        app = self.app
+        k = ev & keys.ALL
+        st = self.stage
+        app.dirty = True
+        if st == PICK:
+            n = len(self.hand())
+            if k == keys.LEFT and n:
+                self.cur = (self.cur - 1) % n
+                self.hint = None
+            elif k == keys.RIGHT and n:
+                self.cur = (self.cur + 1) % n
+                self.hint = None
+            elif k == keys.A and not ev & keys.REPEAT:
+                self._select()
+            elif k == keys.B and ev & keys.LONG:
+                self.hint = app.hint()
+                hand = self.hand()
+                if self.hint[0] in hand:
+                    self.cur = hand.index(self.hint[0])
+            elif k == keys.B and not ev & keys.REPEAT:
+                app.go("menu")
+        elif st == CHOOSE:
+            n = len(self.opts)
+            if k in (keys.RIGHT, keys.DOWN):
+                self.oi = (self.oi + 1) % n
+            elif k in (keys.LEFT, keys.UP):
+                self.oi = (self.oi - 1) % n
+            elif k == keys.A and not ev & keys.REPEAT:
+                self._show(self.hand()[self.cur], self.opts[self.oi])
+            elif k == keys.B and not ev & keys.REPEAT:
+                self.stage = PICK
+        elif st == COVER:
+            if k == keys.A and not ev & keys.REPEAT:
+                app.shown = app.game.turn
+                self.stage = PICK
+                self.cur = 0
+            elif k == keys.B and not ev & (keys.REPEAT | keys.LONG):
+                app.go("menu")
+        elif st == SHOW:
+            if k in (keys.A, keys.B):
+                self._apply(app.now)
+        elif st == SCOPA:
+            if k:
+                self._done()
+
+    # Drawing --------------------------------------------------------------
+
+    def draw(self, fb):
+        app = self.app
+        g = app.game
+        lay = app.lay
+        p = app.pal
+        s = lay.s
+        fr = app.french()
+        st = self.stage
+        self._status(fb)
+        # the table, with the cards to be taken highlighted
+        lit = ()
+        if st == SHOW and self.move:
+            lit = self.move[1]
+        elif st == CHOOSE:
+            lit = self.opts[self.oi]
+        elif st == PICK and self.hint:
+            lit = self.hint[1]
+        tab = g.table()
+        pos = lay.table(len(tab))
+        for i, c in enumerate(tab):
+            x, y = pos[i]
+            gfx.card(fb, x, y, c, p, s, gfx.LIT if c in lit else gfx.FACE, fr)
+        two_rows = len(pos) and pos[-1][1] != lay.table_y
+        band_y = lay.band_y + (lay.ch + lay.gap if two_rows else 0)
+        band_h = lay.hand_y - lay.lift - band_y
+        # the hand
+        v = app.viewer()
+        if st == COVER or v < 0:
+            n = len(g.hand(g.turn)) if st == COVER else 0
+            for x in lay.hand(n):
+                gfx.card(fb, x, lay.hand_y, 0, p, s, gfx.BACK)
+        else:
+            hand = g.hand(v)
+            mine = g.turn == v and st in (PICK, CHOOSE)
+            xs = lay.hand(len(hand))
+            for i, c in enumerate(hand):
+                y = lay.hand_y
+                mode = gfx.FACE
+                if mine and i == self.cur:
+                    y -= lay.lift
+                    if st == CHOOSE or (self.hint and self.hint[0] == c):
+                        mode = gfx.LIT
+                if st == SHOW and self.move and self.move[0] == c and g.turn == v:
+                    y -= lay.lift
+                    mode = gfx.LIT
+                gfx.card(fb, xs[i], y, c, p, s, mode, fr)
+        self._band(fb, st, band_y, band_h)
+
+    def _band(self, fb, st, y, h):
+        app = self.app
+        g = app.game
+        p = app.pal
+        lay = app.lay
+        w = app.w
+        ty = y + max(0, (h - 8) // 2)
+        if st == PICK:
+            t = T(lang.HINT) if self.hint else T(lang.YOUR_TURN)
+            if app.hide_hands():
+                t = app.seat_label(g.turn) + ": " + t
+            fb.text(t, 0, ty, p.FG)
+        elif st == CHOOSE:
+            t = T(lang.OK_BACK)
+            if h >= 17:
+                c = "%d/%d" % (self.oi + 1, len(self.opts))
+                gfx.small(fb, c, w - gfx.small_width(c), y, p.FG)
+                ty = y + h - 8
+            fb.text(t, 0, ty, p.FG)
+        elif st == THINK:
+            fb.text(T(lang.THINKING) % app.seat_label(g.turn), 0, ty, p.FG)
+        elif st == SHOW and self.move:
+            t = app.seat_label(g.turn)
+            fb.text(t, 0, ty, p.FG)
+            x = 8 * len(t) + 4 * lay.s
+            cy = y + (h - lay.ch) // 2
+            gfx.card(fb, x, cy, self.move[0], p, lay.s, gfx.LIT, app.french())
+            n = len(self.move[1])
+            if n:
+                # the number of cards taken
+                fb.text("+%d" % n, x + lay.cw + 4 * lay.s, ty, p.FG)
+        elif st == SCOPA:
+            fb.fill_rect(0, y, w, h, p.FG)
+            t = T(lang.SCOPA) + " " + app.seat_label(self.seat)
+            fb.text(t, (w - 8 * len(t)) // 2, ty, p.BG)
+        elif st == COVER:
+            t = T(lang.PASS_TO) % app.seat_label(g.turn)
+            fb.text(t, (w - 8 * len(t)) // 2, ty - 5 if h >= 18 else ty, p.FG)
+            if h >= 18:
+                t = T(lang.PRESS_A)
+                fb.text(t, (w - 8 * len(t)) // 2, ty + 5, p.FG)
+
+    def _status(self, fb):
+        """Top line, 3 x 5 font: every seat as P<n>:<cards> (the seat to
+        play inverted, the viewer's underlined), the match score right."""
+        app = self.app
+        g = app.game
+        p = app.pal
+        s = app.lay.s
+        x = 0
+        v = app.viewer()
+        for seat in range(g.rules.players):
+            t = "%d:%d" % (seat + 1, len(g.hand(seat)))
+            wd = gfx.small_width(t, s)
+            c = p.FG
+            if seat == g.turn and self.stage not in (IDLE, SCOPA):
+                fb.fill_rect(x, 0, wd + 2 * s, 5 * s + 2, p.FG)
+                c = p.BG
+            gfx.small(fb, t, x + s, 1, c, s)
+            if seat == v:
+                fb.hline(x + s, 5 * s + 2, wd, p.FG)
+            x += wd + 4 * s
+        t = "-".join(str(t) for t in g.totals)
+        gfx.small(fb, t, app.w - gfx.small_width(t, s), 1, p.FG, s)
+

@@ -1,0 +1,170 @@
+"""The whole app driven in-process by a fake board: boot, menus, a match
+by scripted keys, save and resume, idle sleep; on CPython and on the
+MicroPython unix port (compiled to .mpy, in a 128 KiB heap)."""
+
+import json
+import shutil
+import sys
+
+import pytest
+import ui_fakeboard as F
+
+import app
+import lang
+import store
+from scopa import replay
+
+
+def forever(key=F.A, hold=60):
+    while True:
+        yield key, hold
+
+
+def run(script, tmp_path, steps=20000, until=None, **kw):
+    b = F.Board(script, **kw)
+    a = app.run(b, max_steps=steps, folder=str(tmp_path), until=until)
+    return a, b
+
+
+def test_boot_line_and_menu_line(tmp_path, monkeypatch, capsys):
+    (tmp_path / "board.json").write_text(json.dumps({"board": "fake"}))
+    monkeypatch.chdir(tmp_path)
+    b = F.Board(())
+    monkeypatch.setitem(sys.modules, "board", b)
+    real = app.run
+    monkeypatch.setattr(app, "run", lambda board: real(board, max_steps=50))
+    app.main()
+    out = capsys.readouterr().out.split("\n")
+    assert out[0] == "Scopa %s on fake" % app.VERSION
+    assert out[1].startswith("menu: New game | ")
+    assert "About" in out[1]
+    assert "New game" in b.display.screen_text() or "Scopa" in b.display.screen_text()
+
+
+def test_boot_without_config(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    app.main()
+    assert capsys.readouterr().out.startswith("Scopa %s no board config" % app.VERSION)
+
+
+def test_menu_shows_continue_only_with_a_saved_game(tmp_path):
+    a, b = run(F.keys(""), tmp_path, 20)
+    assert "Continue" not in b.display.screen_text()
+    a, b = run(F.keys("AAA"), tmp_path, 400)
+    assert a.screen_mod == "table"
+    a, b = run(F.keys(""), tmp_path, 20)
+    assert a.screen_mod == "table"  # a saved game resumes at once
+    a, b = run(F.keys("B"), tmp_path, 100)
+    assert a.screen_mod == "menu"
+    assert "Continue" in b.display.screen_text()
+
+
+def test_new_game_scopone_scientifico_by_keys(tmp_path):
+    # New game, down to the sixth game, its options, Start
+    a, b = run(F.keys("ADDDDDAA"), tmp_path, 1500)
+    g = a.game
+    assert g.rules.game == 2 and g.rules.players == 4 and g.rules.hand == 10
+    assert a.levels[0] == app.HUMAN and a.levels.count(app.HUMAN) == 1
+    assert len(g.hand(0)) == 10 or a.plays
+
+
+def test_whole_match_by_pressing_a(tmp_path):
+    a, b = run(forever(), tmp_path, 400000, until=lambda a: a.matches >= 1)
+    g = a.game
+    assert g.over and g.winner is not None
+    assert max(g.totals) >= g.rules.target
+    assert a.screen_mod == "summary"
+    # then A through the last page starts a new match
+    a.loop(20000, until=lambda a: a.screen_mod == "table")
+    assert a.game is not g and a.game.round_no == 1 and a.game.totals == [0, 0]
+
+
+def test_saved_after_every_play_and_resumed(tmp_path):
+    a, b = run(forever(), tmp_path, 3000, until=lambda a: a.plays >= 7)
+    code = replay.encode(a.game)
+    obj, status, _ = store.load(app.GAME, str(tmp_path))
+    assert status == store.OK and obj["code"] == code
+    a2, b2 = run(F.keys(""), tmp_path, 5)
+    assert replay.encode(a2.game) == code
+    assert a2.levels == a.levels
+
+
+def test_damaged_save_falls_back_and_says_so(tmp_path):
+    a, b = run(forever(), tmp_path, 3000, until=lambda a: a.plays >= 4)
+    p = tmp_path / app.GAME
+    p.write_bytes(p.read_bytes()[:-5])
+    a2, b2 = run(F.keys(""), tmp_path, 5)
+    assert a2.note == lang.T(lang.SAVE_RESTORED)
+    assert a2.game.moves_played() == a.game.moves_played() - 1
+    (tmp_path / app.GAME).write_bytes(b"junk")
+    (tmp_path / (app.GAME + ".bak")).write_bytes(b"junk")
+    a3, b3 = run(F.keys(""), tmp_path, 5)
+    assert a3.game is None and a3.screen_mod == "menu"
+    assert a3.note == lang.T(lang.SAVE_LOST)
+    assert lang.T(lang.SAVE_LOST) in b3.display.screen_text()
+
+
+def test_idle_sleep_and_wake(tmp_path):
+    a, b = run(F.keys(""), tmp_path, 10)
+    timeout = a.sleep_ms()
+    assert timeout > 0
+    a.loop(timeout // app.TICK_MS + 50)
+    assert a.asleep and not b.display.on
+    b.buttons.push(F.keys("D"))
+    a.loop(30)
+    assert not a.asleep and b.display.on
+    assert a.screen.sel == 0  # the waking key did nothing else
+
+
+def test_settings_persist(tmp_path):
+    # Settings, language: one to the right (Italiano), back
+    a, b = run(F.keys("DDARB"), tmp_path, 300)
+    assert a.settings["lang"] == 1
+    assert "Nuova partita" in b.display.screen_text()
+    a2, b2 = run(F.keys(""), tmp_path, 5)
+    assert a2.settings["lang"] == 1 and lang.code == "it"
+    lang.load("en")
+
+
+# ---------------------------------------------------------------------------
+# On the MicroPython unix port, compiled to .mpy
+
+
+def _with_data(mpy_firmware):
+    """The compiled firmware plus its data files (lang/*.txt), which the
+    flash tool copies as they are."""
+    src = app.__file__.rsplit("/", 1)[0] + "/lang"
+    for p in sorted(__import__("pathlib").Path(src).glob("*.txt")):
+        shutil.copyfile(p, mpy_firmware / "lang" / p.name)
+    return mpy_firmware
+
+
+MPY_MATCH = """
+import sys, gc
+sys.path.append({host!r})
+import ui_fakeboard as F
+import app
+def forever():
+    while True:
+        yield F.A, 60
+b = F.Board(forever())
+a = app.run(b, max_steps=400000, until=lambda a: a.matches >= 1)
+g = a.game
+print("over", g.over, "winner", g.winner, "totals", g.totals, "plays", a.plays)
+print("target", g.rules.target)
+gc.collect()
+print("peak", __import__("micropython").mem_info() if 0 else gc.mem_alloc())
+"""
+
+
+@pytest.mark.mpy
+@pytest.mark.slow
+def test_compiled_app_plays_a_match_in_128k(run_mpy, mpy_firmware, tmp_path):
+    fw = _with_data(mpy_firmware)
+    host = str(__import__("pathlib").Path(__file__).parent)
+    out = run_mpy(MPY_MATCH.format(host=host), heapsize="128K", path=(fw,), cwd=tmp_path,
+                  timeout=600)
+    lines = out.strip().split("\n")
+    assert lines[-3].startswith("over True winner ")
+    totals = json.loads(lines[-3].split("totals ")[1].split(" plays")[0])
+    assert max(totals) >= int(lines[-2].split()[1])

@@ -1,0 +1,284 @@
+"""Every string of every language, and the How-to-play pages, fit where
+they are drawn on the smallest screen (128 x 64, the 8 x 8 font: 16
+columns by 8 rows).
+
+Two kinds of checks: the data files themselves (keys in order, printable
+ASCII, widths), and every screen drawn in every language by the real app
+on a fake 128 x 64 board, whose display records each text() call: none may
+leave the screen and no two may overlap.
+"""
+
+import re
+from pathlib import Path
+
+import pytest
+
+import app
+import lang
+import ui_fakeboard as F
+
+LANG_DIR = Path(lang.__file__).parent
+COLS = 16
+
+
+def ids():
+    """The string ids of lang/__init__.py in order: [(name, value)]."""
+    src = (LANG_DIR / "__init__.py").read_text()
+    out = re.findall(r"^([A-Z_]+) = const\((\d+)\)", src, re.M)
+    return [(n, int(v)) for n, v in out if n != "N_STRINGS"]
+
+
+def test_ids_are_dense():
+    vals = [v for _, v in ids()]
+    assert vals == list(range(lang.N_STRINGS))
+
+
+@pytest.mark.parametrize("code", lang.LANGS)
+def test_language_file_has_every_key_in_order(code):
+    lines = (LANG_DIR / (code + ".txt")).read_text().split("\n")
+    assert lines[-1] == ""
+    keys = [ln.split("\t")[0] for ln in lines[:-1]]
+    assert keys == [n for n, _ in ids()]
+    for ln in lines[:-1]:
+        text = ln.split("\t", 1)[1]
+        assert text and all(32 <= ord(ch) < 127 for ch in text), ln
+        assert len(text) <= COLS, ln
+
+
+@pytest.mark.parametrize("code", lang.LANGS)
+def test_loaded_strings(code):
+    lang.load(code)
+    try:
+        assert lang.code == code
+        for name, i in ids():
+            assert lang.T(i) == _file_text(code, name)
+    finally:
+        lang.load("en")
+
+
+def _file_text(code, name):
+    for ln in (LANG_DIR / (code + ".txt")).read_text().split("\n"):
+        if ln.startswith(name + "\t"):
+            return ln.split("\t", 1)[1]
+    raise KeyError(name)
+
+
+# widest values put into the format strings
+WIDE = {
+    "SCOPA_FOR": 6,
+    "ROUND": 99,
+    "THINKING": "P6",
+    "PASS_TO": "P6",
+    "TEAM": "135",
+    "MATCH_TO": "135",
+}
+
+
+@pytest.mark.parametrize("code", lang.LANGS)
+def test_formatted_strings_fit(code):
+    for name, val in WIDE.items():
+        t = _file_text(code, name) % val
+        assert len(t) <= COLS, (code, t)
+    # the winner line: "<Team 135> wins" and "<P3> wins"
+    team = _file_text(code, "TEAM") % "135"
+    assert len(_file_text(code, "WINS") % team) <= COLS
+    # "SCOPA! <You>"
+    for who in ("P6", _file_text(code, "YOU")):
+        assert len(_file_text(code, "SCOPA") + " " + who) <= COLS
+        assert len(_file_text(code, "THINKING") % who) <= COLS
+    # the hint and turn lines with pass-and-play: "P6: Your turn"
+    for k in ("YOUR_TURN", "HINT"):
+        assert len("P6: " + _file_text(code, k)) <= COLS, (code, k)
+
+
+def help_pages(code):
+    text = (LANG_DIR / (code + "_help.txt")).read_text()
+    assert text.endswith("\n")
+    return text[:-1].split("\n")
+
+
+@pytest.mark.parametrize("code", lang.LANGS)
+def test_help_file_lines_fit(code):
+    sections = []
+    page = 0
+    for ln in help_pages(code):
+        assert all(32 <= ord(ch) < 127 for ch in ln), ln
+        assert ln.startswith("@") or len(ln) <= COLS, (code, ln)
+        if ln.startswith("@"):
+            sections.append(ln[1:])
+            page = 0
+        elif ln == "-":
+            page = 0
+        else:
+            page += 1
+            assert page <= 7, (code, "page longer than 7 lines", ln)
+    assert sections == ["scopa", "scopone", "scopone_scientifico", "all"]
+
+
+@pytest.mark.parametrize("code", lang.LANGS)
+def test_help_pages_read_one_at_a_time(code):
+    for game in ("scopa", "scopone", "scopone_scientifico"):
+        n = lang.pages(game, code)
+        assert n >= 8
+        seen = []
+        for k in range(n):
+            lines = lang.page(game, k, code)
+            assert 1 <= len(lines) <= 7
+            assert all(ln.strip() for ln in lines)
+            seen.append(lines)
+        assert lang.page(game, n, code) == []
+        # the common pages come after the game's own
+        assert seen[-1] == lang.page("scopa", lang.pages("scopa", code) - 1, code)
+
+
+# ---------------------------------------------------------------------------
+# Every screen drawn, in every language
+
+
+def _overlaps(texts):
+    boxes = [(x, y, x + 8 * len(s), y + 8, s) for s, x, y in texts if s.strip()]
+    bad = []
+    for i in range(len(boxes)):
+        for j in range(i + 1, len(boxes)):
+            a, b = boxes[i], boxes[j]
+            if a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]:
+                bad.append((a[4], b[4]))
+    return bad
+
+
+class Walker:
+    """Draws screens of a real App on a fake 128 x 64 board and checks the
+    text of each frame."""
+
+    def __init__(self, tmp_path, code, w=128, h=64, colour=False):
+        self.board = F.Board((), w, h, colour)
+        self.app = app.App(self.board, str(tmp_path))
+        self.app.settings["lang"] = lang.LANGS.index(code)
+        lang.load(code)
+        self.frames = 0
+        self.code = code
+
+    def show(self, module, name="Screen", arg=None):
+        self.app.go(module, name, arg)
+        self.app._switch()
+        self.draw()
+        return self.app.screen
+
+    def draw(self):
+        self.app.draw()
+        d = self.board.display
+        assert not d.overflow, (self.code, type(self.app.screen).__name__, d.overflow)
+        bad = _overlaps(d.frame)
+        assert not bad, (self.code, type(self.app.screen).__name__, bad)
+        self.frames += 1
+        return d.screen_text()
+
+
+def _walk_lists(w, screen):
+    for i in range(len(screen.rows)):
+        screen.sel = i
+        screen.top = max(0, i - screen.visible() + 1)
+        label, choices, _ = screen.rows[i]
+        for k in range(len(choices or [None])):
+            screen.rows[i][2] = k
+            w.draw()
+            if choices:
+                assert len(label) + 1 + len(choices[k]) <= COLS, (w.code, label, choices[k])
+
+
+def _new_game(w, game, players=2, seat=0, human_partner=False):
+    cfg = w.app.settings["cfg"]
+    cfg.update(game=game, players=players, seat=seat)
+    w.app.settings["pass"] = 1 if human_partner else 0
+    if human_partner:
+        cfg["partner"] = app.HUMAN
+        cfg["opp"] = app.HUMAN
+    w.app.new_game()
+
+
+@pytest.fixture(params=lang.LANGS)
+def walker(request, tmp_path):
+    w = Walker(tmp_path, request.param)
+    yield w
+    lang.load("en")
+
+
+def test_menus_fit(walker):
+    w = walker
+    s = w.show("menu")
+    _walk_lists(w, s)
+    w.app.note = lang.T(lang.SAVE_RESTORED)
+    w.show("menu")
+    w.app.note = lang.T(lang.SAVE_LOST)
+    w.show("menu")
+    _walk_lists(w, w.show("menu", "Games"))
+    for pass_play in (0, 1):
+        w.app.settings["pass"] = pass_play
+        for game, players in ((0, 2), (0, 3), (0, 4), (0, 6), (1, 4), (2, 4)):
+            w.app.settings["cfg"].update(game=game, players=players)
+            _walk_lists(w, w.show("menu", "Options"))
+    _walk_lists(w, w.show("menu", "Settings"))
+    _walk_lists(w, w.show("menu", "Help"))
+    w.app.game = None
+
+
+def test_pages_fit(walker):
+    w = walker
+    w.show("pages", "About")
+    w.show("pages", "Note", lang.T(lang.NOT_YET))
+    for game in ("scopa", "scopone", "scopone_scientifico"):
+        s = w.show("pages", "Help", game)
+        for k in range(s.n):
+            s.turn(1) if k else None
+            w.draw()
+
+
+def _table_stages(w):
+    from ui import table as TB
+
+    s = w.show("table")
+    g = w.app.game
+    for stage in (TB.PICK, TB.CHOOSE, TB.THINK, TB.SHOW, TB.SCOPA, TB.COVER):
+        s.stage = stage
+        hand = g.hand(g.turn)
+        s.opts = [(), tuple(g.table()[:2])]
+        s.oi = 1
+        s.move = (hand[0], tuple(g.table()[:1]))
+        s.hint = (hand[0], ()) if stage == TB.PICK else None
+        s.seat = g.turn
+        w.draw()
+        if stage == TB.PICK:
+            s.hint = None
+            w.draw()
+
+
+def test_table_fits(walker):
+    w = walker
+    for game, players in ((0, 2), (0, 3), (0, 6), (1, 4), (2, 4)):
+        _new_game(w, game, players)
+        _table_stages(w)
+    _new_game(w, 0, 4, human_partner=True)
+    _table_stages(w)
+
+
+def _play_round(game, rules_over=False):
+    while not game.round_over:
+        c, t = game.legal_moves()[0]
+        game.play(c, t)
+
+
+def test_summary_fits(walker):
+    w = walker
+    for game, players, pp in ((0, 2, 0), (0, 3, 0), (0, 6, 0), (1, 4, 0), (0, 4, 1), (0, 3, 1)):
+        _new_game(w, game, players, human_partner=bool(pp))
+        w.app.settings["cfg"]["napola"] = 1
+        g = w.app.game
+        while True:
+            _play_round(g)
+            s = w.show("summary")
+            for k in range(len(s.pages)):
+                s.k = k
+                w.draw()
+            if g.finished:
+                break
+            g.next_round()

@@ -1,0 +1,220 @@
+"""A fake board for driving the whole app in-process: a display that
+records what was drawn, scripted buttons and a virtual clock.
+
+Runs on CPython (a small pure-Python FrameBuffer stands in for framebuf)
+and on the MicroPython unix port (a real framebuf.FrameBuffer subclass).
+The board contract is that of boards/<name>/board.py: NAME, WIDTH, HEIGHT,
+COLOUR and setup() -> (display, buttons, clock).
+"""
+
+try:
+    import framebuf
+except ImportError:
+    framebuf = None
+
+UP = 1
+DOWN = 2
+LEFT = 4
+RIGHT = 8
+A = 16
+B = 32
+KEY_NAMES = {"U": UP, "D": DOWN, "L": LEFT, "R": RIGHT, "A": A, "B": B}
+
+
+class TextLog:
+    """Mixin: remembers the text drawn since the last fill() (one frame),
+    checks that every text call fits on the screen, and counts frames."""
+
+    def _log_init(self, w, h):
+        self.w = w
+        self.h = h
+        self.texts = []  # (text, x, y) of the frame being drawn
+        self.frame = []  # texts of the last shown frame
+        self.frames = 0
+        self.on = True
+        self.level = -1
+        self.overflow = []  # texts drawn (partly) off the screen
+
+    def _log_text(self, s, x, y):
+        self.texts.append((s, x, y))
+        if x < 0 or y < 0 or x + 8 * len(s) > self.w or y + 8 > self.h:
+            self.overflow.append((s, x, y))
+
+    def show(self):
+        self.frame = self.texts
+        self.texts = []
+        self.frames += 1
+
+    def contrast(self, v):
+        self.level = v
+
+    def poweroff(self):
+        self.on = False
+
+    def poweron(self):
+        self.on = True
+
+    def screen_text(self):
+        """The text of the last shown frame, top to bottom, as one str."""
+        rows = {}
+        for s, x, y in self.frame:
+            rows.setdefault(y, []).append((x, s))
+        out = []
+        for y in sorted(rows):
+            out.append(" ".join(s for x, s in sorted(rows[y])))
+        return "\n".join(out)
+
+
+if framebuf is not None:
+
+    class Display(framebuf.FrameBuffer, TextLog):
+        def __init__(self, w, h, colour=False):
+            if colour:
+                self.buf = bytearray(w * h * 2)
+                super().__init__(self.buf, w, h, framebuf.RGB565)
+            else:
+                self.buf = bytearray(w * ((h + 7) // 8))
+                super().__init__(self.buf, w, h, framebuf.MONO_VLSB)
+            self._log_init(w, h)
+
+        def text(self, s, x, y, c=1):
+            self._log_text(s, x, y)
+            super().text(s, x, y, c)
+
+else:
+
+    class Display(TextLog):
+        """Pure-Python stand-in: one byte (or int) per pixel, clipped."""
+
+        def __init__(self, w, h, colour=False):
+            self.px = [bytearray(w) for _ in range(h)] if not colour else None
+            self.rows = self.px if self.px is not None else [[0] * w for _ in range(h)]
+            self._log_init(w, h)
+
+        def fill(self, c):
+            self.texts = []
+            for r in self.rows:
+                r[:] = bytes([c & 255]) * self.w if self.px is not None else [c] * self.w
+
+        def fill_rect(self, x, y, w, h, c):
+            x0 = max(0, x)
+            x1 = min(self.w, x + w)
+            if x1 <= x0:
+                return
+            v = bytes([c & 255]) * (x1 - x0) if self.px is not None else [c] * (x1 - x0)
+            for yy in range(max(0, y), min(self.h, y + h)):
+                self.rows[yy][x0:x1] = v
+
+        def pixel(self, x, y, c=None):
+            if 0 <= x < self.w and 0 <= y < self.h:
+                if c is None:
+                    return self.rows[y][x]
+                self.rows[y][x] = c & 255 if self.px is not None else c
+            return None
+
+        def hline(self, x, y, w, c):
+            self.fill_rect(x, y, w, 1, c)
+
+        def vline(self, x, y, h, c):
+            self.fill_rect(x, y, 1, h, c)
+
+        def rect(self, x, y, w, h, c, f=False):
+            if f:
+                self.fill_rect(x, y, w, h, c)
+                return
+            self.fill_rect(x, y, w, 1, c)
+            self.fill_rect(x, y + h - 1, w, 1, c)
+            self.fill_rect(x, y, 1, h, c)
+            self.fill_rect(x + w - 1, y, 1, h, c)
+
+        def text(self, s, x, y, c=1):
+            self._log_text(s, x, y)
+            # no font here: a box where each character goes
+            for i in range(len(s)):
+                if s[i] != " ":
+                    self.fill_rect(x + 8 * i + 1, y + 1, 6, 6, c)
+
+
+class Clock:
+    """Virtual milliseconds: sleep_ms advances them."""
+
+    def __init__(self):
+        self.t = 0
+
+    def ticks_ms(self):
+        return self.t
+
+    def ticks_diff(self, a, b):
+        return a - b
+
+    def sleep_ms(self, n):
+        self.t += n
+
+
+class Buttons:
+    """Plays a script of presses against the virtual clock.
+
+    `script` is an iterator of (keys bitmask, hold_ms) pairs (0 as keys is
+    a pause); each press is followed by `gap_ms` released. When the script
+    ends every button stays released.
+    """
+
+    def __init__(self, clock, script=(), gap_ms=60):
+        self.clock = clock
+        self.script = iter(script)
+        self.gap = gap_ms
+        self.until = 0
+        self.raw = 0
+        self.releasing = False
+        self.presses = 0
+
+    def push(self, script):
+        self.script = iter(script)
+
+    def read(self):
+        now = self.clock.t
+        if now >= self.until:
+            if self.raw and not self.releasing:
+                self.raw = 0
+                self.releasing = True
+                self.until = now + self.gap
+            else:
+                self.releasing = False
+                try:
+                    keys, hold = next(self.script)
+                except StopIteration:
+                    self.raw = 0
+                    self.until = now + 10
+                    return 0
+                self.raw = keys
+                self.presses += 1 if keys else 0
+                self.until = now + hold
+        return self.raw
+
+
+def keys(text, hold=60):
+    """Script from a string of key letters U D L R A B; 'b' is a long B
+    (the hint), '.' a pause of 500 ms."""
+    for ch in text:
+        if ch == "b":
+            yield B, 900
+        elif ch == ".":
+            yield 0, 500
+        elif ch in KEY_NAMES:
+            yield KEY_NAMES[ch], hold
+
+
+class Board:
+    """A board object for app.run(): NAME, WIDTH, HEIGHT, COLOUR, setup()."""
+
+    def __init__(self, script=(), w=128, h=64, colour=False, name="fake"):
+        self.NAME = name
+        self.WIDTH = w
+        self.HEIGHT = h
+        self.COLOUR = colour
+        self.clock = Clock()
+        self.display = Display(w, h, colour)
+        self.buttons = Buttons(self.clock, script)
+
+    def setup(self):
+        return self.display, self.buttons, self.clock
