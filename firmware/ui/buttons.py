@@ -1,0 +1,223 @@
+"""Buttons: bit constants, a pin reader and a polled debouncer.
+
+The six buttons are bits of a raw mask (1 = held now): UP DOWN LEFT RIGHT A B.
+A board's ``setup()`` returns an object whose ``read()`` gives that mask:
+``PinButtons`` on real boards (the board creates the Pins), a keyboard or
+key script on the simulator.
+
+``Debouncer`` turns the raw mask and the time into events, in the style of
+Adafruit's debouncer: it touches no hardware and is fed by the caller::
+
+    deb = Debouncer()
+    while True:
+        ev = deb.poll(buttons.read(), clock.ticks_ms())
+        while ev:
+            handle(ev)
+            ev = deb.poll(buttons.read(), clock.ticks_ms())
+        clock.sleep_ms(POLL_MS)
+
+An event is a small int: the button bit ORed with its kind, and 0 is no
+event. A press is the bare bit (PRESS is 0), so ``ev == A`` is "A pressed",
+``ev == B | LONG`` the hint, ``button(ev) == UP`` any UP event and
+``ev & ~REPEAT == UP`` UP pressed or repeating.
+
+- PRESS (0): the button went down (debounced). For a button in
+  ``long_mask`` (B by default: B long = hint) the PRESS comes at the release
+  instead, and only when it was held less than ``long_ms``.
+- LONG: a ``long_mask`` button has been held ``long_ms`` (once per hold);
+  its release then gives no PRESS.
+- REPEAT: a ``repeat_mask`` button (the directions) still held,
+  ``repeat_delay_ms`` after its PRESS and then every ``repeat_ms``.
+- RELEASE: the button went up (debounced), after any PRESS above. Only
+  with ``Debouncer(releases=True)``: off by default, so that code reading
+  ``ev & ALL`` never takes a release for a press.
+"""
+
+from micropython import const
+
+UP = const(1)
+DOWN = const(2)
+LEFT = const(4)
+RIGHT = const(8)
+A = const(16)
+B = const(32)
+DIRECTIONS = const(15)
+ALL = const(63)
+N_BUTTONS = const(6)
+
+PRESS = const(0)
+LONG = const(0x40)
+REPEAT = const(0x80)
+RELEASE = const(0x100)
+KINDS = const(0x1C0)
+
+NAMES = ("UP", "DOWN", "LEFT", "RIGHT", "A", "B")
+KIND_NAMES = ("PRESS", "LONG", "REPEAT", "RELEASE")
+
+# Times in milliseconds.
+DEBOUNCE_MS = const(20)  # a raw change must hold this long to count
+LONG_MS = const(600)  # B long = hint
+REPEAT_DELAY_MS = const(400)  # held direction: first REPEAT after PRESS
+REPEAT_MS = const(120)  # then one REPEAT every REPEAT_MS
+POLL_MS = const(10)  # suggested poll period
+
+_QUEUE_MAX = const(16)
+_TICKS_MASK = const(0x3FFFFFFF)  # MicroPython ticks wrap at 2**30 on 32-bit ports
+_TICKS_HALF = const(0x20000000)
+
+
+def ticks_diff(a, b):
+    """Signed difference ``a - b`` of two tick values, in ms.
+
+    Correct across the wrap of any ticks counter whose period is a multiple
+    of 2**30 (time.ticks_ms on every port), while ``|a - b| < 2**29``.
+    """
+    return ((a - b + _TICKS_HALF) & _TICKS_MASK) - _TICKS_HALF
+
+
+def button(ev):
+    """The button bit of event `ev` (UP ... B)."""
+    return ev & ALL
+
+
+def kind(ev):
+    """The kind of event `ev` (PRESS, LONG, REPEAT or RELEASE)."""
+    return ev & KINDS
+
+
+def name(ev):
+    """Text form of event `ev` for logs and tests, e.g. ``PRESS A``; '' for 0."""
+    if not ev:
+        return ""
+    k = ev >> 6
+    i = 0
+    while k:
+        k >>= 1
+        i += 1
+    b = ev & ALL
+    j = 0
+    while b > 1:
+        b >>= 1
+        j += 1
+    return KIND_NAMES[i] + " " + NAMES[j]
+
+
+class PinButtons:
+    """Raw reader over Pins that the board created: ``read() -> mask``.
+
+    pins: sequence of ``(bit, pin)`` pairs; a bit may have several pins
+        (the Pico-LCD joystick press and key A are both A).
+    active_low: True for buttons to GND with pull-ups (value 0 = held).
+    """
+
+    def __init__(self, pins, active_low=True):
+        self.pins = tuple(pins)
+        self._idle = 1 if active_low else 0
+
+    def read(self):
+        """Mask of the buttons held now (no debouncing)."""
+        mask = 0
+        idle = self._idle
+        for bit, pin in self.pins:
+            if pin.value() != idle:
+                mask |= bit
+        return mask
+
+
+class Debouncer:
+    """Polled debouncer with press, long press, auto-repeat and release.
+
+    Pure logic: ``poll(raw, now_ms)`` with the raw mask and a ticks_ms value.
+    Debounces each button on its own: a raw change of one button counts once
+    it has stayed ``debounce_ms``, whatever the others do. Times in ms;
+    ``releases``: also give RELEASE events.
+    """
+
+    def __init__(
+        self,
+        debounce_ms=DEBOUNCE_MS,
+        long_ms=LONG_MS,
+        repeat_delay_ms=REPEAT_DELAY_MS,
+        repeat_ms=REPEAT_MS,
+        long_mask=B,
+        repeat_mask=DIRECTIONS,
+        releases=False,
+    ):
+        self.debounce_ms = debounce_ms
+        self.long_ms = long_ms
+        self.repeat_delay_ms = repeat_delay_ms
+        self.repeat_ms = repeat_ms
+        self.long_mask = long_mask
+        self.repeat_mask = repeat_mask & ~long_mask
+        self.releases = releases
+        self.held = 0  # debounced mask of the buttons down now
+        self._raw = 0  # raw mask at the last poll
+        self._changed = [0] * N_BUTTONS  # ticks of each button's last raw change
+        self._down = [0] * N_BUTTONS  # ticks of each debounced press
+        self._next = [0] * N_BUTTONS  # ticks of each next REPEAT
+        self._long = 0  # mask of the buttons whose LONG has fired this hold
+        self._queue = []
+
+    def clear(self):
+        """Drop the events not yet returned (e.g. when the screen changes)."""
+        self._queue = []
+
+    def _emit(self, ev):
+        if len(self._queue) < _QUEUE_MAX:
+            self._queue.append(ev)
+
+    def poll(self, raw, now):
+        """Feed the raw mask `raw` read at ticks `now` (ms); return an event or 0.
+
+        Events found together (simultaneous presses) queue up, in button bit
+        order, and come out one per call: call again until it returns 0.
+        """
+        raw &= ALL
+        changed = raw ^ self._raw
+        self._raw = raw
+        bit = 1
+        for i in range(N_BUTTONS):
+            if changed & bit:
+                self._changed[i] = now
+            down = raw & bit
+            if (down ^ self.held) & bit:
+                if ticks_diff(now, self._changed[i]) >= self.debounce_ms:
+                    if down:
+                        self._pressed(i, bit, now)
+                    else:
+                        self._released(bit)
+            elif self.held & bit:
+                self._holding(i, bit, now)
+            bit <<= 1
+        if self._queue:
+            return self._queue.pop(0)
+        return 0
+
+    def _pressed(self, i, bit, now):
+        self.held |= bit
+        self._down[i] = now
+        if not bit & self.long_mask:
+            self._emit(PRESS | bit)
+        if bit & self.repeat_mask:
+            self._next[i] = now + self.repeat_delay_ms
+
+    def _released(self, bit):
+        self.held &= ~bit
+        if bit & self.long_mask and not bit & self._long:
+            self._emit(PRESS | bit)
+        self._long &= ~bit
+        if self.releases:
+            self._emit(RELEASE | bit)
+
+    def _holding(self, i, bit, now):
+        if bit & self.repeat_mask:
+            if ticks_diff(now, self._next[i]) >= 0:
+                self._emit(REPEAT | bit)
+                nxt = self._next[i] + self.repeat_ms
+                if ticks_diff(now, nxt) >= 0:  # polled late: no burst
+                    nxt = now + self.repeat_ms
+                self._next[i] = nxt
+        elif bit & self.long_mask and not bit & self._long:
+            if ticks_diff(now, self._down[i]) >= self.long_ms:
+                self._long |= bit
+                self._emit(LONG | bit)
