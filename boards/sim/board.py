@@ -1,0 +1,453 @@
+"""The simulator board: the real firmware on the MicroPython unix port.
+
+Run it with ``python tools/sim.py`` (see ``--help``), which copies this file
+to a folder as ``board.py`` and sets the environment below. Same contract as
+every board: NAME, WIDTH, HEIGHT, COLOUR and ``setup() -> (display, buttons,
+clock)``.
+
+Environment:
+
+- ``SCOPA_SIM_MODE``: ``mono`` (default) is a 128 x 64 MONO_VLSB framebuf,
+  as the SSD1306; ``colour`` a 240 x 135 RGB565 one, as the Pico-LCD-1.14
+  (pixels in the ST7789's byte order, see ui/palette.py).
+- ``SCOPA_SIM_KEYS``: a key script (``parse_script``), or
+  ``SCOPA_SIM_SCRIPT``: the path of one. The buttons then follow the
+  script, on a virtual clock unless ``SCOPA_SIM_REALTIME=1``. When the
+  script ends the sim quits (SystemExit).
+- ``SCOPA_SIM_HEADLESS=1``: no terminal drawing; each changed frame is one
+  line ``FRAME <w> <h> <mode> <hex>`` (mode ``mono_vlsb`` or ``rgb565``,
+  hex of the framebuf bytes), a ``shot:name`` step writes ``SHOT <name>``
+  (a screenshot of the last frame), the end of the script ``END <ms>``.
+  Lines go to the file named by ``SCOPA_SIM_FRAMES``, else to stdout.
+
+Interactive (no script): ``show()`` draws the screen in the terminal with
+half blocks (two pixel rows per text row), in place; keys come from stdin
+without blocking: arrows = directions, Enter = A, Backspace = B, ``h`` =
+B held long (hint), ``q`` = quit. A terminal sends no key releases, so a
+key counts as held for ``TAP_MS`` (longer if the terminal repeats it).
+Call ``restore()`` at the end to give the terminal back (tools/sim.py does).
+"""
+
+import framebuf
+import os
+import sys
+import time
+from micropython import const
+
+from ui.buttons import DOWN, LEFT, LONG_MS, RIGHT, UP, A, B
+from ui.clock import VirtualClock
+
+_MODE = os.getenv("SCOPA_SIM_MODE") or "mono"
+COLOUR = _MODE in ("colour", "color")
+NAME = "sim-colour" if COLOUR else "sim"
+WIDTH, HEIGHT = (240, 135) if COLOUR else (128, 64)
+
+TAP_MS = const(80)  # a key, scripted or typed, is held this long
+GAP_MS = const(80)  # then a scripted key is released this long
+LONG_HOLD_MS = LONG_MS + 200  # `long:B` and the `h` key hold this long
+START_MS = const(100)  # a script's first step starts this late
+END_MS = const(300)  # the sim quits this long after a script's last step
+
+KEYS = {"up": UP, "down": DOWN, "left": LEFT, "right": RIGHT, "a": A, "b": B}
+
+# Mono frames drawn in the terminal: lit pixels bright white on black.
+_MONO_ON = "\x1b[97;40m"
+_RESET = "\x1b[0m"
+_HELP = "arrows: move  Enter: A  Backspace: B  h: hint (B long)  q: quit"
+
+
+# --- key scripts -------------------------------------------------------------
+
+
+def _mask(spec):
+    mask = 0
+    for k in spec.split("+"):
+        bit = KEYS.get(k.lower())
+        if bit is None:
+            raise ValueError("key script: unknown key " + repr(k))
+        mask |= bit
+    return mask
+
+
+def _int(text, token):
+    try:
+        n = int(text)
+    except ValueError:
+        n = -1
+    if n < 0:
+        raise ValueError("key script: bad number in " + repr(token))
+    return n
+
+
+def parse_script(text):
+    """Timeline of a key script: list of ``(t_ms, what, arg)`` in time order.
+
+    Tokens, separated by spaces or new lines (``#`` starts a comment):
+
+    - ``right``, ``A``, ``A+B``: tap (hold ``TAP_MS``, release ``GAP_MS``);
+      ``right*3`` taps three times. Keys: up down left right A B.
+    - ``long:B``: hold for ``LONG_HOLD_MS`` (a long press), then release.
+    - ``hold:right:1000``: hold for 1000 ms, then release.
+    - ``wait:500``: nothing held for 500 ms.
+    - ``shot:name``: screenshot of the screen at that moment.
+    - ``quit``: end here.
+
+    what/arg: ``"keys", mask`` (the held mask from t on), ``"shot", name``
+    and one final ``"end", None``.
+    """
+    out = []
+    t = START_MS
+
+    def press(mask, ms):
+        nonlocal t
+        out.append((t, "keys", mask))
+        t += ms
+        out.append((t, "keys", 0))
+        t += GAP_MS
+
+    for line in text.replace(",", " ").split("\n"):
+        line = line.split("#")[0]
+        for token in line.split():
+            head, _, rest = token.partition(":")
+            head = head.lower()
+            if head == "wait" and rest:
+                t += _int(rest, token)
+            elif head == "shot" and rest:
+                out.append((t, "shot", rest))
+            elif head == "long" and rest:
+                press(_mask(rest), LONG_HOLD_MS)
+            elif head == "hold" and rest:
+                spec, _, ms = rest.partition(":")
+                press(_mask(spec), _int(ms, token))
+            elif token.lower() in ("quit", "q"):
+                out.append((t, "end", None))
+                return out
+            elif not rest:
+                spec, _, n = token.partition("*")
+                mask = _mask(spec)
+                for _ in range(_int(n, token) if n else 1):
+                    press(mask, TAP_MS)
+            else:
+                raise ValueError("key script: bad token " + repr(token))
+    out.append((t + END_MS, "end", None))
+    return out
+
+
+class ScriptKeys:
+    """Buttons that follow a key script: ``read() -> mask``.
+
+    On a VirtualClock each ``read()`` also moves the time on by 1 ms, so
+    that an app that polls without sleeping still gets to the end.
+    """
+
+    def __init__(self, timeline, clock, out):
+        self.timeline = timeline
+        self.clock = clock
+        self.out = out
+        self.mask = 0
+        self._i = 0
+        self._t0 = clock.ticks_ms()
+        self._virtual = hasattr(clock, "advance")
+
+    def elapsed(self):
+        return self.clock.ticks_diff(self.clock.ticks_ms(), self._t0)
+
+    def read(self):
+        if self._virtual:
+            self.clock.advance(1)
+        now = self.elapsed()
+        tl = self.timeline
+        while self._i < len(tl) and tl[self._i][0] <= now:
+            _, what, arg = tl[self._i]
+            self._i += 1
+            if what == "keys":
+                self.mask = arg
+            elif what == "shot":
+                self.out.shot(arg)
+            else:
+                self.out.end(now)
+                restore()
+                raise SystemExit(0)
+        return self.mask
+
+
+# --- the terminal ------------------------------------------------------------
+
+
+class TerminalKeys:
+    """Buttons from the keys typed on stdin, read without blocking."""
+
+    def __init__(self, stdin=None):
+        import select
+
+        self.stdin = stdin or sys.stdin
+        self._poll = select.poll()
+        self._poll.register(self.stdin, select.POLLIN)
+        self._open = True
+        self._esc = 0  # 0, or 1 after ESC, 2 after ESC [ or ESC O
+        self._until = {}  # button bit -> ticks until which it is held
+
+    def _hold(self, bit, ms):
+        self._until[bit] = time.ticks_add(time.ticks_ms(), ms)
+
+    def feed(self, c):
+        """Take one byte `c` (int) typed on the keyboard."""
+        if self._esc == 1:
+            self._esc = 2 if c in (0x5B, 0x4F) else 0  # '[' or 'O'
+            return
+        if self._esc == 2:
+            if 0x30 <= c <= 0x3F:  # parameters: ESC [ 1 ; 2 A
+                return
+            self._esc = 0
+            bit = {0x41: UP, 0x42: DOWN, 0x43: RIGHT, 0x44: LEFT}.get(c)
+            if bit:
+                self._hold(bit, TAP_MS)
+            return
+        if c == 0x1B:
+            self._esc = 1
+        elif c in (0x0D, 0x0A, 0x20):  # Enter, space
+            self._hold(A, TAP_MS)
+        elif c in (0x7F, 0x08):  # Backspace
+            self._hold(B, TAP_MS)
+        elif c == 0x68:  # h
+            self._hold(B, LONG_HOLD_MS)
+        elif c in (0x71, 0x51, 0x03, 0x04):  # q Q ^C ^D
+            restore()
+            raise SystemExit(0)
+
+    def read(self):
+        while self._open and self._poll.poll(0):
+            b = self.stdin.buffer.read(1)
+            if not b:  # end of input: keep the app running, read no more
+                self._poll.unregister(self.stdin)
+                self._open = False
+                break
+            self.feed(b[0])
+        now = time.ticks_ms()
+        mask = 0
+        for bit, until in self._until.items():
+            if time.ticks_diff(until, now) > 0:
+                mask |= bit
+        return mask
+
+
+def render_mono(buf, width, height):
+    """Rows of half-block characters of a MONO_VLSB framebuf (no escapes).
+
+    One character per pixel column and two pixel rows: ' ' neither lit,
+    '▀' the top one, '▄' the bottom one, '█' both.
+    """
+    chars = " ▀▄█"
+    rows = []
+    for y in range(0, height, 2):
+        page = (y >> 3) * width
+        top = 1 << (y & 7)
+        bot = top << 1 if y + 1 < height else 0
+        row = []
+        for x in range(width):
+            v = buf[page + x]
+            row.append(chars[(1 if v & top else 0) | (2 if v & bot else 0)])
+        rows.append("".join(row))
+    return rows
+
+
+def _rgb(v, cache):
+    s = cache.get(v)
+    if s is None:
+        r = (v >> 11) & 0x1F
+        g = (v >> 5) & 0x3F
+        b = v & 0x1F
+        s = "%d;%d;%d" % (r << 3 | r >> 2, g << 2 | g >> 4, b << 3 | b >> 2)
+        cache[v] = s
+    return s
+
+
+def render_rgb565(buf, width, height):
+    """Rows of '▀' with 24-bit colour escapes of an RGB565 framebuf.
+
+    Pixels are read in the ST7789's byte order (big-endian). The foreground
+    colour is the top pixel, the background the bottom one; an escape is
+    written only where a colour changes; each row ends with a reset.
+    """
+    cache = {}
+    rows = []
+    stride = width * 2
+    for y in range(0, height, 2):
+        row = []
+        fg = bg = -1
+        top = y * stride
+        bot = top + stride if y + 1 < height else -1
+        for x in range(0, stride, 2):
+            t = buf[top + x] << 8 | buf[top + x + 1]
+            b = buf[bot + x] << 8 | buf[bot + x + 1] if bot >= 0 else 0
+            if t != fg:
+                row.append("\x1b[38;2;" + _rgb(t, cache) + "m")
+                fg = t
+            if b != bg:
+                row.append("\x1b[48;2;" + _rgb(b, cache) + "m")
+                bg = b
+            row.append("▀")
+        row.append(_RESET)
+        rows.append("".join(row))
+    return rows
+
+
+class Terminal:
+    """Draws each changed frame in the terminal, in place."""
+
+    def __init__(self):
+        self._saved = None
+        self._last = None
+        try:
+            import termios
+
+            fd = sys.stdin.fileno()
+            self._saved = termios.tcgetattr(fd)
+            attrs = list(self._saved)
+            attrs[0] &= ~0o400  # iflag: no ICRNL
+            attrs[3] &= ~(0o2 | 0o10)  # lflag: no ICANON, no ECHO (ISIG stays)
+            termios.tcsetattr(fd, termios.TCSANOW, attrs)
+        except (ImportError, OSError):  # not a terminal
+            self._saved = None
+        # Clear the screen, hide the cursor.
+        sys.stdout.write("\x1b[2J\x1b[?25l")
+
+    def frame(self, width, height, mode, data):
+        if data == self._last:
+            return
+        self._last = data
+        if mode == "rgb565":
+            rows = render_rgb565(data, width, height)
+        else:
+            rows = [_MONO_ON + r + _RESET for r in render_mono(data, width, height)]
+        rows.append(_HELP + "\x1b[J")
+        sys.stdout.write("\x1b[H" + "\n".join(rows) + "\n")
+
+    def shot(self, name):
+        pass
+
+    def end(self, ms):
+        pass
+
+    def close(self):
+        sys.stdout.write(_RESET + "\x1b[?25h\n")
+        if self._saved is not None:
+            import termios
+
+            termios.tcsetattr(sys.stdin.fileno(), termios.TCSANOW, self._saved)
+            self._saved = None
+
+
+class FrameSink:
+    """Headless output: FRAME, SHOT and END lines (see the module docstring)."""
+
+    def __init__(self, path=None):
+        self._file = open(path, "w") if path else None
+        self._last = None
+
+    def _line(self, text):
+        f = self._file or sys.stdout
+        f.write(text + "\n")
+        if self._file:
+            self._file.flush()
+
+    def frame(self, width, height, mode, data):
+        if data == self._last:
+            return
+        self._last = data
+        import binascii
+
+        self._line("FRAME %d %d %s %s" % (width, height, mode, binascii.hexlify(data).decode()))
+
+    def shot(self, name):
+        self._line("SHOT " + name)
+
+    def end(self, ms):
+        self._line("END %d" % ms)
+
+    def close(self):
+        if self._file:
+            self._file.close()
+            self._file = None
+
+
+# --- the display -------------------------------------------------------------
+
+
+class SimDisplay(framebuf.FrameBuffer):
+    """A framebuf over a bytearray whose ``show()`` goes to the terminal or
+    to FRAME lines. ``contrast`` is kept but not drawn; ``poweroff`` shows a
+    dark screen until ``poweron`` shows the last frame again."""
+
+    def __init__(self, width, height, colour, out):
+        self.width = width
+        self.height = height
+        self.mode = "rgb565" if colour else "mono_vlsb"
+        if colour:
+            self.buffer = bytearray(width * height * 2)
+            fmt = framebuf.RGB565
+        else:
+            self.buffer = bytearray(width * ((height + 7) // 8))
+            fmt = framebuf.MONO_VLSB
+        super().__init__(self.buffer, width, height, fmt)
+        self.out = out
+        self.level = 255
+        self.on = True
+        self._shown = bytes(len(self.buffer))
+
+    def show(self):
+        self._shown = bytes(self.buffer)
+        if self.on:
+            self.out.frame(self.width, self.height, self.mode, self._shown)
+
+    def contrast(self, level):
+        self.level = max(0, min(255, level))
+
+    def poweroff(self):
+        self.on = False
+        self.out.frame(self.width, self.height, self.mode, bytes(len(self.buffer)))
+
+    def poweron(self):
+        self.on = True
+        self.out.frame(self.width, self.height, self.mode, self._shown)
+
+
+# --- setup -------------------------------------------------------------------
+
+_hw = None
+_out = None
+
+
+def setup():
+    """Create the simulated hardware and return (display, buttons, clock).
+
+    Called again, returns the same objects.
+    """
+    global _hw, _out
+    if _hw is not None:
+        return _hw
+    script = os.getenv("SCOPA_SIM_KEYS")
+    path = os.getenv("SCOPA_SIM_SCRIPT")
+    if path:
+        with open(path) as f:
+            script = f.read()
+    if os.getenv("SCOPA_SIM_HEADLESS") == "1":
+        _out = FrameSink(os.getenv("SCOPA_SIM_FRAMES"))
+    else:
+        _out = Terminal()
+    if script is not None:
+        clock = time if os.getenv("SCOPA_SIM_REALTIME") == "1" else VirtualClock()
+        buttons = ScriptKeys(parse_script(script), clock, _out)
+    else:
+        clock = time
+        buttons = TerminalKeys()
+    _hw = (SimDisplay(WIDTH, HEIGHT, COLOUR, _out), buttons, clock)
+    return _hw
+
+
+def restore():
+    """Give the terminal back and close the frame file (safe to call twice)."""
+    global _out
+    if _out is not None:
+        _out.close()
+        _out = None

@@ -1,0 +1,483 @@
+"""The simulator: boards/sim/board.py on the unix port, tools/sim.py, tools/png.py.
+
+The sim is proven with a tiny demo app kept here (it draws and reads the
+buttons only through the board API and ui/buttons.py), then with the real
+app's start menu.
+"""
+
+import fcntl
+import os
+import pty
+import select
+import struct
+import subprocess
+import sys
+import termios
+import time
+import zlib
+
+import pytest
+
+import mpy
+from tools import png, sim
+
+SIM_DIR = mpy.ROOT / "boards" / "sim"
+
+DEMO_APP = """\
+# A demo app: a square that RIGHT/LEFT move, the last event as text.
+import board
+from ui.buttons import LEFT, RIGHT, Debouncer, name
+from ui.palette import palette
+
+bg, fg, accent, red, card, ink, dim = palette(board.COLOUR)
+display, buttons, clock = board.setup()
+deb = Debouncer(releases=True)
+x = 0
+print("demo", board.NAME, board.WIDTH, board.HEIGHT, board.COLOUR)
+
+
+def draw(msg):
+    display.fill(bg)
+    display.text(msg, 0, 0, fg)
+    display.fill_rect(x, 40, 8, 8, red)
+    display.show()
+
+
+draw("start")
+while True:
+    ev = deb.poll(buttons.read(), clock.ticks_ms())
+    while ev:
+        print("EV", clock.ticks_ms(), name(ev))
+        if ev == RIGHT:
+            x += 8
+        elif ev == LEFT:
+            x -= 8
+        draw(name(ev))
+        ev = deb.poll(buttons.read(), clock.ticks_ms())
+    clock.sleep_ms(10)
+"""
+
+
+@pytest.fixture(scope="module")
+def demo_dir(tmp_path_factory):
+    d = tmp_path_factory.mktemp("demo")
+    (d / "demo_app.py").write_text(DEMO_APP)
+    return d
+
+
+def sim_board_code(body):
+    """Unix-port code that imports the sim board from boards/sim."""
+    return "import board\n" + body
+
+
+def run_board(run_mpy, body, env=None, monkeypatch=None):
+    return run_mpy(sim_board_code(body), path=(SIM_DIR, mpy.FIRMWARE))
+
+
+# --- rendering ---------------------------------------------------------------
+
+
+@pytest.mark.mpy
+def test_half_blocks_of_a_mono_pattern(run_mpy):
+    out = run_board(
+        run_mpy,
+        """
+import framebuf
+buf = bytearray(6 * 1)  # 6 x 5 MONO_VLSB: one page
+fb = framebuf.FrameBuffer(buf, 6, 5, framebuf.MONO_VLSB)
+fb.pixel(0, 0, 1)          # top only
+fb.pixel(1, 1, 1)          # bottom only
+fb.vline(2, 0, 2, 1)       # both
+fb.pixel(4, 2, 1)
+fb.vline(5, 0, 5, 1)       # whole column, odd height
+for row in board.render_mono(buf, 6, 5):
+    print("|" + row + "|")
+""",
+    )
+    assert out.splitlines() == ["|▀▄█  █|", "|    ▀█|", "|     ▀|"]
+
+
+@pytest.mark.mpy
+def test_half_blocks_of_text(run_mpy):
+    out = run_board(
+        run_mpy,
+        """
+import framebuf
+buf = bytearray(16 * 2)
+fb = framebuf.FrameBuffer(buf, 16, 16, framebuf.MONO_VLSB)
+fb.text("Hi", 0, 0, 1)
+for row in board.render_mono(buf, 16, 16):
+    print("|" + row + "|")
+""",
+    )
+    rows = out.splitlines()
+    assert len(rows) == 8 and all(len(r) == 18 for r in rows)
+    assert rows[:4] == [  # the 8x8 font's H and i
+        "| ██  ██    ▀▀   |",
+        "| ██▄▄██    ██   |",
+        "| ██  ██    ██   |",
+        "| ▀▀  ▀▀    ▀▀   |",
+    ]
+    assert rows[4:] == ["|" + " " * 16 + "|"] * 4
+
+
+@pytest.mark.mpy
+def test_colour_half_blocks_read_the_st7789_byte_order(run_mpy):
+    out = run_board(
+        run_mpy,
+        """
+import framebuf
+from ui.palette import rgb565
+buf = bytearray(2 * 3 * 2)  # 2 x 3 RGB565
+fb = framebuf.FrameBuffer(buf, 2, 3, framebuf.RGB565)
+red, blue, white = rgb565(255, 0, 0), rgb565(0, 0, 255), rgb565(255, 255, 255)
+fb.pixel(0, 0, red)
+fb.pixel(0, 1, blue)
+fb.pixel(1, 0, red)
+fb.pixel(1, 1, blue)
+fb.pixel(0, 2, white)
+print(buf[:2].hex())
+for row in board.render_rgb565(buf, 2, 3):
+    print(row.replace("\x1b", "ESC"))
+""",
+    )
+    lines = out.splitlines()
+    assert lines[0] == "f800"  # on the wire: high byte first
+    # fg = top pixel, bg = bottom pixel; escapes only where a colour changes
+    assert lines[1] == "ESC[38;2;255;0;0mESC[48;2;0;0;255m▀▀ESC[0m"
+    assert lines[2] == "ESC[38;2;255;255;255mESC[48;2;0;0;0m▀ESC[38;2;0;0;0m▀ESC[0m"
+
+
+def test_palette():
+    from ui import palette
+
+    mono = palette.palette(False)
+    assert len(mono) == 7 and set(mono) <= {0, 1}
+    bg, fg, accent, red, card, ink, dim = mono
+    assert bg == card == 0 and fg == ink == 1
+    col = palette.palette(True)
+    assert len(set(col)) == 7
+    assert palette.rgb565(255, 0, 0) == 0x00F8  # 0xF800 with its bytes swapped
+    assert palette.rgb565(0, 255, 0) == 0xE007
+    assert palette.rgb565(0, 0, 255) == 0x1F00
+    # what the ST7789 gets (framebuf little-endian store) is RGB565 big-endian
+    for r, g, b in ((208, 24, 32), (0, 88, 40), (255, 200, 0)):
+        wire = struct.pack("<H", palette.rgb565(r, g, b))
+        assert png.rgb565_to_rgb(struct.unpack(">H", wire)[0]) == (
+            r & 0xF8 | r >> 5,
+            g & 0xFC | g >> 6,
+            b & 0xF8 | b >> 5,
+        )
+
+
+# --- PNG ---------------------------------------------------------------------
+
+
+def _chunks(blob):
+    assert blob[:8] == b"\x89PNG\r\n\x1a\n"
+    pos = 8
+    while pos < len(blob):
+        (n,) = struct.unpack(">I", blob[pos : pos + 4])
+        kind, payload = blob[pos + 4 : pos + 8], blob[pos + 8 : pos + 8 + n]
+        (crc,) = struct.unpack(">I", blob[pos + 8 + n : pos + 12 + n])
+        assert zlib.crc32(kind + payload) == crc
+        yield kind, payload
+        pos += 12 + n
+
+
+def test_png_round_trip_mono(tmp_path):
+    w, h = 128, 64
+    data = bytearray(w * h // 8)
+    lit = {(0, 0), (127, 63), (5, 9), (64, 32)}
+    for x, y in lit:
+        data[(y // 8) * w + x] |= 1 << (y % 8)
+    path = tmp_path / "m.png"
+    png.write_frame_png(path, w, h, "mono_vlsb", bytes(data), scale=4)
+    blob = path.read_bytes()
+    chunks = dict(_chunks(blob))
+    width, height, depth, ctype = struct.unpack(">IIBB", chunks[b"IHDR"][:10])
+    assert (width, height, depth, ctype) == (512, 256, 8, 2)
+    raw = zlib.decompress(chunks[b"IDAT"])  # by hand: filter byte + RGB rows
+    assert len(raw) == 256 * (1 + 512 * 3)
+    row = raw[: 1 + 512 * 3]
+    assert (
+        row[0] == 0
+        and row[1:4] == bytes(png.INK)
+        and row[4 * 3 + 1 : 4 * 3 + 4] == bytes(png.PAPER)
+    )
+    W, H, rgb = png.read_png(path)
+    assert (W, H) == (512, 256)
+    for y in range(h):
+        for x in range(w):
+            px = rgb[((y * 4 + 3) * W + x * 4 + 2) * 3 :][:3]
+            assert px == bytes(png.INK if (x, y) in lit else png.PAPER), (x, y)
+
+
+def test_png_round_trip_colour():
+    w, h = 3, 2
+    wire = [0xF800, 0x07E0, 0x001F, 0xFFFF, 0x0000, 0x8410]
+    data = b"".join(struct.pack(">H", v) for v in wire)
+    rgb = png.frame_to_rgb(w, h, "rgb565", data)
+    W, H, back = png.decode_png(png.encode_png(w, h, rgb))
+    assert (W, H) == (3, 2) and back == rgb
+    assert [back[i : i + 3] for i in range(0, 18, 3)] == [
+        bytes(c)
+        for c in ((255, 0, 0), (0, 255, 0), (0, 0, 255), (255,) * 3, (0,) * 3, (132, 130, 132))
+    ]
+    with pytest.raises(ValueError):
+        png.frame_to_rgb(w, h, "rgb565", data[:-1])
+
+
+def test_png_decoder_handles_all_filters():
+    # A 2x2 RGBA image, rows with filters Sub and Paeth, built by hand.
+    rows = [bytes([1, 10, 20, 30, 255, 5, 5, 5, 0]), bytes([4, 1, 1, 1, 0, 1, 1, 1, 0])]
+    ihdr = struct.pack(">IIBBBBB", 2, 2, 8, 6, 0, 0, 0)
+
+    def chunk(k, p):
+        return struct.pack(">I", len(p)) + k + p + struct.pack(">I", zlib.crc32(k + p))
+
+    blob = (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", ihdr)
+        + chunk(b"IDAT", zlib.compress(b"".join(rows)))
+        + chunk(b"IEND", b"")
+    )
+    assert png.decode_png(blob) == (2, 2, bytes([10, 20, 30, 15, 25, 35, 11, 21, 31, 16, 26, 36]))
+    bad = bytearray(blob)
+    bad[-5] ^= 1
+    with pytest.raises(ValueError):
+        png.decode_png(bytes(bad))
+
+
+def test_parse_frames():
+    lines = ["Scopa 0.1.0 on sim", "FRAME 2 8 mono_vlsb 0180", "SHOT first", "junk", "END 250"]
+    frames, shots, end = sim.parse_frames(lines)
+    assert len(frames) == 1 and frames[0].data == b"\x01\x80"
+    assert shots == [("first", frames[0])] and end == 250
+
+
+# --- key scripts -------------------------------------------------------------
+
+
+@pytest.mark.mpy
+def test_key_script_timeline(run_mpy):
+    out = run_board(
+        run_mpy,
+        """
+for step in board.parse_script("right A+B wait:500 shot:x long:B hold:up:1000 down*2 # note"):
+    print(step)
+for bad in ("jump", "wait:x", "hold:up", "long:C"):
+    try:
+        board.parse_script(bad)
+    except ValueError as e:
+        print("error", e)
+print(board.parse_script("A quit B")[-1])
+""",
+    )
+    lines = out.splitlines()
+    assert lines[:16] == [
+        "(100, 'keys', 8)",
+        "(180, 'keys', 0)",
+        "(260, 'keys', 48)",
+        "(340, 'keys', 0)",
+        "(920, 'shot', 'x')",
+        "(920, 'keys', 32)",
+        "(1720, 'keys', 0)",
+        "(1800, 'keys', 1)",
+        "(2800, 'keys', 0)",
+        "(2880, 'keys', 2)",
+        "(2960, 'keys', 0)",
+        "(3040, 'keys', 2)",
+        "(3120, 'keys', 0)",
+        "(3500, 'end', None)",
+        "error key script: unknown key 'jump'",
+        "error key script: bad number in 'wait:x'",
+    ]
+    assert lines[16].startswith("error key script: bad number in 'hold:up'")
+    assert lines[17] == "error key script: unknown key 'C'"
+    assert lines[18] == "(260, 'end', None)"
+
+
+# --- the sim running an app --------------------------------------------------
+
+
+def events(stdout):
+    return [line.split(" ", 2)[2] for line in stdout.splitlines() if line.startswith("EV ")]
+
+
+@pytest.mark.mpy
+@pytest.mark.parametrize("compiled", [False, True], ids=["source", "mpy"])
+def test_headless_demo_gets_keys_and_gives_frames(demo_dir, tmp_path, compiled):
+    r = sim.run(
+        keys="right right shot:two A long:B left shot:end",
+        extra_path=[demo_dir],
+        entry="demo_app",
+        png_dir=tmp_path,
+        capture=True,
+        mpy_compiled=compiled,
+        timeout=60,
+    )
+    assert r.returncode == 0, r.stderr
+    assert "demo sim 128 64 False" in r.stdout
+    assert events(r.stdout) == [
+        "PRESS RIGHT",
+        "RELEASE RIGHT",
+        "PRESS RIGHT",
+        "RELEASE RIGHT",
+        "PRESS A",
+        "RELEASE A",
+        "LONG B",
+        "RELEASE B",
+        "PRESS LEFT",
+        "RELEASE LEFT",
+    ]
+    # one frame per change: start + one per event
+    assert len(r.frames) == 11 and r.frames[0].mode == "mono_vlsb"
+    assert [n for n, _ in r.shots] == ["two", "end"]
+    # taps are 80 ms held + 80 ms up, long:B 800 + 80; the end 300 ms later
+    # (reached at the app's next read: it polls every 10 ms)
+    assert 100 + 4 * 160 + 880 + 300 <= r.end_ms < 100 + 4 * 160 + 880 + 300 + 15
+    assert sorted(p.name for p in r.pngs) == ["end.png", "two.png"]
+    W, H, rgb = png.read_png(tmp_path / "two.png")
+    assert (W, H) == (512, 256)
+
+    def px(x, y):  # screen pixel (x, y) of the 4x PNG
+        i = ((y * 4 + 1) * W + x * 4 + 1) * 3
+        return rgb[i : i + 3]
+
+    ink, paper = bytes(png.INK), bytes(png.PAPER)
+    assert px(16, 40) == ink and px(23, 47) == ink  # square moved right twice
+    assert px(8, 40) == paper and px(24, 40) == paper
+    _, _, rgb = png.read_png(tmp_path / "end.png")
+    assert px(8, 40) == ink and px(16, 40) == paper  # and back left once
+
+
+@pytest.mark.mpy
+def test_headless_colour_mode(demo_dir, tmp_path):
+    r = sim.run(
+        "sim-colour",
+        keys="right shot:one",
+        extra_path=[demo_dir],
+        entry="demo_app",
+        png_dir=tmp_path,
+        capture=True,
+        timeout=60,
+    )
+    assert r.returncode == 0, r.stderr
+    assert "demo sim-colour 240 135 True" in r.stdout
+    fr = r.shots[0][1]
+    assert (fr.width, fr.height, fr.mode) == (240, 135, "rgb565")
+    W, H, rgb = png.read_png(tmp_path / "one.png")
+    assert (W, H) == (960, 540)
+    i = ((41 * 4) * W + 9 * 4) * 3
+    assert tuple(rgb[i : i + 3]) == (214, 24, 33)  # palette red (208, 24, 32) via RGB565
+    i = ((100 * 4) * W + 100 * 4) * 3
+    assert tuple(rgb[i : i + 3]) == (0, 89, 41)  # felt
+
+
+@pytest.mark.mpy
+def test_script_end_quits_an_app_that_never_sleeps(demo_dir, tmp_path):
+    busy = tmp_path / "busy_app.py"
+    busy.write_text(
+        "import board\n"
+        "d, b, c = board.setup()\n"
+        "n = 0\n"
+        "while True:\n"
+        "    n += 1\n"
+        "    if b.read():\n"
+        "        print('held at', n)\n"
+        "        break\n"
+        "while True:\n"
+        "    b.read()\n"
+    )
+    r = sim.run(keys="A", extra_path=[tmp_path], entry="busy_app", capture=True, timeout=30)
+    assert r.returncode == 0
+    assert "held at 100" in r.stdout  # 1 ms of virtual time per read: A at 100 ms
+    assert r.end_ms == 100 + 160 + 300
+
+
+# --- interactive, in a pseudo-terminal ---------------------------------------
+
+
+def _read_until(fd, needle, timeout=10.0):
+    buf = b""
+    end = time.monotonic() + timeout
+    while needle not in buf:
+        left = end - time.monotonic()
+        if left <= 0:
+            raise AssertionError(f"{needle!r} not in output: {buf[-2000:]!r}")
+        r, _, _ = select.select([fd], [], [], left)
+        if r:
+            try:
+                chunk = os.read(fd, 65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            buf += chunk
+    return buf
+
+
+@pytest.mark.mpy
+def test_interactive_in_a_terminal(demo_dir):
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 140, 0, 0))
+    before = termios.tcgetattr(slave)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            str(mpy.ROOT / "tools" / "sim.py"),
+            "--path",
+            str(demo_dir),
+            "--entry",
+            "demo_app",
+        ],
+        stdin=slave,
+        stdout=slave,
+        stderr=slave,
+        start_new_session=True,
+    )
+    try:
+        out = _read_until(master, "arrows: move".encode())
+        assert "\x1b[97;40m".encode() in out and "▀".encode() in out
+        os.write(master, b"\x1b[C")  # right arrow
+        _read_until(master, b"PRESS RIGHT")
+        os.write(master, b"\r")  # Enter = A
+        _read_until(master, b"PRESS A")
+        os.write(master, b"\x7f")  # Backspace = B (PRESS at the release)
+        _read_until(master, b"PRESS B")
+        os.write(master, b"h")  # B held long
+        _read_until(master, b"LONG B")
+        os.write(master, b"q")
+        out = _read_until(master, b"\x1b[?25h")  # cursor shown again
+        assert proc.wait(10) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        after = termios.tcgetattr(slave)
+        os.close(master)
+        os.close(slave)
+    assert after[3] == before[3]  # lflag (ICANON, ECHO) restored
+    assert after[0] == before[0]
+
+
+# --- the real app ------------------------------------------------------------
+
+
+@pytest.mark.mpy
+@pytest.mark.parametrize("board", ["sim", "sim-colour"])
+def test_real_app_start_menu(tmp_path, board):
+    if not (mpy.FIRMWARE / "ui" / "menu.py").exists():
+        pytest.skip("no start menu yet (firmware/ui/menu.py)")
+    r = sim.run(board, keys="wait:300 shot:menu", png_dir=tmp_path, capture=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    assert "Scopa" in r.stdout and f"on {board}" in r.stdout
+    assert [n for n, _ in r.shots] == ["menu"]
+    W, H, rgb = png.read_png(tmp_path / "menu.png")
+    w, h = sim.SIZES[board]
+    assert (W, H) == (w * 4, h * 4)
+    colours = {rgb[i : i + 3] for i in range(0, len(rgb), 3 * 7)}
+    assert len(colours) >= 2  # something is drawn
+    fr = r.shots[0][1]
+    assert any(fr.data) and fr.data != bytes([fr.data[0]]) * len(fr.data)

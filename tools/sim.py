@@ -1,0 +1,288 @@
+"""scopa-sim: run the real firmware on the MicroPython unix port.
+
+Interactive, in the terminal (needs 128 x 34 characters; 240 x 69 with
+``--board sim-colour``)::
+
+    python tools/sim.py
+    python tools/sim.py --board sim-colour --mpy
+
+Arrows move, Enter = A, Backspace = B, h = B held long (hint), q quits.
+
+Headless, with a key script (see boards/sim/board.py ``parse_script``): the
+buttons follow the script on a virtual clock, and each ``shot:name`` writes
+``name.png`` (4x, mono dark on light)::
+
+    python tools/sim.py --keys "right right A shot:menu long:B shot:hint"
+    python tools/sim.py --script game.keys --png-dir /tmp/shots
+
+``--watch`` plays the script in the terminal in real time instead.
+
+How: a folder stands for the board's flash (``--flash DIR`` to keep it
+between runs): it gets ``board.py`` (boards/sim/board.py) and
+``board.json`` and is the process's working folder. MICROPYPATH holds it
+and firmware/ (compiled by mpy-cross with ``--mpy``); a small runner
+imports ``main`` as a board does at boot, and restores the terminal after.
+"""
+
+import argparse
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+for _p in (ROOT / "host_tests", ROOT):
+    if str(_p) not in sys.path:
+        sys.path.insert(0, str(_p))
+
+import mpy  # noqa: E402  (host_tests/mpy.py: the unix port, mpy-cross)
+from tools import png  # noqa: E402
+
+BOARD_SRC = ROOT / "boards" / "sim" / "board.py"
+BOARDS = {"sim": "mono", "sim-colour": "colour"}
+SIZES = {"sim": (128, 64), "sim-colour": (240, 135)}
+MPY_BUILD = ROOT / "build" / "sim-mpy"
+DEFAULT_PNG_DIR = ROOT / "build" / "sim-shots"
+
+RUNNER = """\
+import board
+try:
+    import {entry}
+except KeyboardInterrupt:
+    import sys
+    sys.exit(130)
+finally:
+    board.restore()
+"""
+
+
+@dataclass
+class Frame:
+    width: int
+    height: int
+    mode: str
+    data: bytes
+
+    def rgb(self):
+        """RGB888 rows of the frame (mono: dark on light)."""
+        return png.frame_to_rgb(self.width, self.height, self.mode, self.data)
+
+
+@dataclass
+class Result:
+    returncode: int
+    frames: list = field(default_factory=list)  # every FRAME, in order
+    shots: list = field(default_factory=list)  # (name, Frame) per shot:name
+    end_ms: int | None = None  # virtual time at the end of the script
+    pngs: list = field(default_factory=list)  # paths written
+    stdout: str | None = None  # when captured
+    stderr: str | None = None
+
+
+def parse_frames(lines):
+    """(frames, shots, end_ms) from the sim board's headless lines."""
+    frames, shots, end = [], [], None
+    for line in lines:
+        if line.startswith("FRAME "):
+            _, w, h, mode, hexdata = line.split()
+            frames.append(Frame(int(w), int(h), mode, bytes.fromhex(hexdata)))
+        elif line.startswith("SHOT "):
+            name = line[5:].strip()
+            if frames:
+                shots.append((name, frames[-1]))
+            else:
+                print(f"scopa-sim: shot:{name} before any frame, skipped", file=sys.stderr)
+        elif line.startswith("END "):
+            end = int(line.split()[1])
+    return frames, shots, end
+
+
+def prepare_flash(flash, board="sim"):
+    """Put board.py and board.json for `board` in the folder `flash`."""
+    flash = Path(flash)
+    flash.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(BOARD_SRC, flash / "board.py")
+    (flash / "board.json").write_text(json.dumps({"board": board}) + "\n")
+    return flash
+
+
+def _png_name(name):
+    return re.sub(r"[^A-Za-z0-9_.-]", "_", name) or "shot"
+
+
+def run(
+    board="sim",
+    keys=None,
+    *,
+    headless=True,
+    watch=False,
+    mpy_compiled=False,
+    flash=None,
+    extra_path=(),
+    entry="main",
+    png_dir=None,
+    scale=4,
+    all_frames=False,
+    capture=False,
+    timeout=None,
+    heapsize=None,
+):
+    """Run the firmware on the sim board; return a Result.
+
+    keys: key script text, or None (interactive unless headless).
+    headless: FRAME lines instead of the terminal (implies a script: "" if None).
+    watch: play `keys` in the terminal in real time.
+    mpy_compiled: run firmware/ compiled by mpy-cross (as the flash tool does).
+    flash: folder for the board's files; a temporary one when None.
+    extra_path: folders searched before firmware/ (tests put a demo app there).
+    entry: module the runner imports (``main``, as a board at boot).
+    png_dir: where shot PNGs go (None: no PNGs). all_frames: also every frame.
+    capture: capture stdout/stderr into the Result instead of passing them on.
+    """
+    if board not in BOARDS:
+        raise ValueError(f"unknown sim board {board!r}: one of {', '.join(BOARDS)}")
+    if watch:
+        headless = False
+    if headless and keys is None:
+        keys = ""
+    firmware = mpy.FIRMWARE
+    if mpy_compiled:
+        firmware = mpy.compile_firmware(MPY_BUILD, mpy.UNIX_MPY_CROSS_ARGS)
+    with tempfile.TemporaryDirectory(prefix="scopa_sim_") as tmp:
+        tmp = Path(tmp)
+        flash_dir = prepare_flash(Path(flash) if flash else tmp / "flash", board)
+        runner = tmp / "run" / "sim_run.py"
+        runner.parent.mkdir()
+        runner.write_text(RUNNER.format(entry=entry))
+        frames_file = tmp / "frames.txt"
+        dirs = [flash_dir, *(Path(p) for p in extra_path), firmware]
+        env = dict(os.environ)
+        env["MICROPYPATH"] = os.pathsep.join([".frozen"] + [str(Path(d).resolve()) for d in dirs])
+        for k in list(env):
+            if k.startswith("SCOPA_SIM_"):
+                del env[k]
+        env["SCOPA_SIM_MODE"] = BOARDS[board]
+        if keys is not None:  # a file: no limit on a script's length
+            script = tmp / "keys.txt"
+            script.write_text(keys)
+            env["SCOPA_SIM_SCRIPT"] = str(script)
+        if headless:
+            env["SCOPA_SIM_HEADLESS"] = "1"
+            env["SCOPA_SIM_FRAMES"] = str(frames_file)
+        if watch:
+            env["SCOPA_SIM_REALTIME"] = "1"
+        args = [mpy.MICROPYTHON]
+        if heapsize is not None:
+            args += ["-X", f"heapsize={heapsize}"]
+        args.append(str(runner))
+        # Interactive: Ctrl-C is the app's (the runner restores the terminal).
+        old = signal.signal(signal.SIGINT, signal.SIG_IGN) if not headless else None
+        try:
+            proc = subprocess.run(
+                args,
+                env=env,
+                cwd=flash_dir,
+                stdin=subprocess.DEVNULL if headless else None,
+                capture_output=capture,
+                text=True,
+                timeout=timeout,
+            )
+        finally:
+            if old is not None:
+                signal.signal(signal.SIGINT, old)
+        result = Result(proc.returncode, stdout=proc.stdout, stderr=proc.stderr)
+        if frames_file.exists():
+            with open(frames_file) as f:
+                result.frames, result.shots, result.end_ms = parse_frames(f)
+    if png_dir is not None:
+        out = Path(png_dir)
+        out.mkdir(parents=True, exist_ok=True)
+        todo = [(_png_name(n), fr) for n, fr in result.shots]
+        if all_frames:
+            todo += [(f"frame-{i:04d}", fr) for i, fr in enumerate(result.frames, 1)]
+        for name, fr in todo:
+            path = out / f"{name}.png"
+            png.write_frame_png(path, fr.width, fr.height, fr.mode, fr.data, scale)
+            result.pngs.append(path)
+    return result
+
+
+def _check_terminal(board):
+    w, h = SIZES[board]
+    cols, rows = shutil.get_terminal_size((0, 0))
+    if cols and rows and (cols < w or rows < (h + 1) // 2 + 1):
+        print(
+            f"scopa-sim: the terminal is {cols}x{rows}, the {board} screen needs "
+            f"{w}x{(h + 1) // 2 + 1} characters: enlarge it or zoom out",
+            file=sys.stderr,
+        )
+        time.sleep(1.5)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(
+        prog="scopa-sim", description="Run the Scopa firmware on the MicroPython unix port."
+    )
+    ap.add_argument("--board", choices=sorted(BOARDS), default="sim")
+    src = ap.add_mutually_exclusive_group()
+    src.add_argument("--script", type=Path, help="key script file (implies --headless)")
+    src.add_argument("--keys", help='key script text, e.g. "right A wait:500 long:B shot:hint"')
+    ap.add_argument("--headless", action="store_true", help="no terminal: frames to PNGs")
+    ap.add_argument("--watch", action="store_true", help="play the script in the terminal")
+    ap.add_argument("--png-dir", type=Path, default=None, help=f"default {DEFAULT_PNG_DIR}")
+    ap.add_argument("--all-frames", action="store_true", help="also a PNG of every frame")
+    ap.add_argument("--scale", type=int, default=4, help="PNG pixels per screen pixel")
+    ap.add_argument("--mpy", action="store_true", help="run the firmware compiled by mpy-cross")
+    ap.add_argument("--flash", type=Path, help="keep the board's files in this folder")
+    ap.add_argument("--heapsize", help="MicroPython heap, e.g. 192K")
+    ap.add_argument("--entry", default="main", help="module to run instead of main (a demo)")
+    ap.add_argument("--path", type=Path, action="append", default=[], help="extra module folder")
+    ap.add_argument("--timeout", type=float, default=None, help="seconds (headless: 120)")
+    a = ap.parse_args(argv)
+
+    keys = a.script.read_text() if a.script else a.keys
+    headless = (a.headless or keys is not None) and not a.watch
+    if not headless:
+        _check_terminal(a.board)
+    try:
+        result = run(
+            a.board,
+            keys,
+            headless=headless,
+            watch=a.watch,
+            mpy_compiled=a.mpy,
+            flash=a.flash,
+            png_dir=(a.png_dir or DEFAULT_PNG_DIR) if headless else None,
+            scale=a.scale,
+            all_frames=a.all_frames,
+            timeout=a.timeout if a.timeout is not None else (120 if headless else None),
+            heapsize=a.heapsize,
+            entry=a.entry,
+            extra_path=a.path,
+        )
+    except KeyboardInterrupt:
+        return 130
+    except ValueError as e:
+        ap.error(str(e))
+    if headless:
+        print(
+            f"scopa-sim: {len(result.frames)} frames, end at {result.end_ms} ms (virtual), "
+            f"exit {result.returncode}",
+            file=sys.stderr,
+        )
+        for p in result.pngs:
+            print(f"scopa-sim: wrote {p}", file=sys.stderr)
+        if not result.shots:
+            print("scopa-sim: no shot:NAME in the key script, so no PNG", file=sys.stderr)
+    return result.returncode
+
+
+if __name__ == "__main__":
+    sys.exit(main())
