@@ -1,0 +1,94 @@
+"""Waveshare Pico-LCD-1.14: ST7789 240x135 IPS LCD, joystick and two keys.
+
+The one file that knows this board's wiring (Peter Hinch's
+``hardware_setup.py`` style); copied to the device as ``/board.py``. The
+HAT plugs onto the Pico, so the wiring is Waveshare's (wiki Pico-LCD-1.14,
+and their demo's pins): README.md has the table.
+
+Display driver: ``Pico_LCD_114_V2`` (github:tacker66/Pico_LCD_114_V2,
+installed by mip from manifest.json), a ``framebuf.FrameBuffer`` subclass
+in RGB565 written for this HAT. It fixes the pins itself, so ``setup()``
+checks them against the constants below; ``Display`` adds the methods the
+app needs (``contrast``, ``poweroff``, ``poweron``). Colours are RGB565
+with the bytes swapped (ui/palette.py): framebuf stores pixels
+little-endian, the ST7789 reads them big-endian.
+"""
+
+import gc
+import time
+from machine import Pin
+
+from Pico_LCD_114_V2 import LCD_114  # pyright: ignore[reportMissingImports]  (mip)
+
+from ui.buttons import DOWN, LEFT, RIGHT, UP, A, B, PinButtons
+
+NAME = "pico_lcd_114"
+WIDTH, HEIGHT = 240, 135
+COLOUR = True
+
+# ST7789 on SPI1.
+SPI_ID = 1
+SCK = 10
+MOSI = 11
+CS = 9
+DC = 8
+RST = 12
+BL = 13  # backlight, PWM
+
+# Joystick and keys, to GND with pull-ups: pressed reads 0. The joystick's
+# press is a second A, next to the thumb.
+BUTTONS = (
+    (UP, 2),
+    (DOWN, 18),
+    (LEFT, 16),
+    (RIGHT, 20),
+    (A, 15),  # key A
+    (B, 17),  # key B
+    (A, 3),  # joystick press
+)
+
+_DISPOFF = b"\x28"
+_DISPON = b"\x29"
+_SLPIN = b"\x10"
+_SLPOUT = b"\x11"
+
+
+class Display(LCD_114):
+    """The driver's framebuf with contrast (backlight) and power control."""
+
+    def __init__(self):
+        super().__init__()
+        self.level = 255
+        self.contrast(255)
+
+    def _cmd(self, cmd):
+        self.write_cmd(cmd[0])
+
+    def contrast(self, level):
+        """Backlight from `level` 0..255 (0 stays faintly readable: 4 %)."""
+        self.level = max(0, min(255, level))
+        self.set_backlight(4 + self.level * 96 // 255)
+
+    def poweroff(self):
+        """Display off, controller asleep, backlight off."""
+        self._cmd(_DISPOFF)
+        self._cmd(_SLPIN)
+        self.set_backlight(0)
+
+    def poweron(self):
+        """Wake the controller (120 ms), display on, backlight back."""
+        self._cmd(_SLPOUT)
+        time.sleep_ms(120)
+        self._cmd(_DISPON)
+        self.contrast(self.level)
+
+
+def setup():
+    """Create the hardware and return (display, buttons, clock)."""
+    wired = (LCD_114.SCK, LCD_114.MOSI, LCD_114.CS, LCD_114.DC, LCD_114.RST, LCD_114.BL)
+    if wired != (SCK, MOSI, CS, DC, RST, BL) or (LCD_114.WIDTH, LCD_114.HEIGHT) != (WIDTH, HEIGHT):
+        raise RuntimeError("Pico_LCD_114_V2 driver pins differ from board.py")
+    gc.collect()  # one 64800-byte framebuf: allocate it before the heap fragments
+    display = Display()
+    buttons = PinButtons((bit, Pin(gp, Pin.IN, Pin.PULL_UP)) for bit, gp in BUTTONS)
+    return display, buttons, time

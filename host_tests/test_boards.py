@@ -1,0 +1,278 @@
+"""The board files under CPython with fake hardware modules.
+
+Checks the wiring constants only: every board.py follows the contract
+(NAME, WIDTH, HEIGHT, COLOUR, setup() -> (display, buttons, clock)), no
+GPIO is used twice, all six buttons are mapped, the Pico-LCD-1.14 pins are
+Waveshare's, the manifests name their board. No hardware is simulated
+beyond recording which pins were made and what each button pin reads.
+"""
+
+import importlib.util
+import json
+import sys
+import types
+
+import pytest
+
+import mpy
+from ui import buttons as ui_buttons
+
+BOARDS = mpy.ROOT / "boards"
+PICO_BOARDS = ["pico_ssd1306", "pico_lcd_114"]
+SIX = (
+    ui_buttons.UP,
+    ui_buttons.DOWN,
+    ui_buttons.LEFT,
+    ui_buttons.RIGHT,
+    ui_buttons.A,
+    ui_buttons.B,
+)
+# RP2040 GPIOs brought out on the Pico's header.
+PICO_GPIOS = set(range(0, 23)) | {26, 27, 28}
+
+# Waveshare Pico-LCD-1.14 (wiki pinout and their MicroPython demo).
+WAVESHARE_LCD_114 = {
+    "SCK": 10,
+    "MOSI": 11,
+    "CS": 9,
+    "DC": 8,
+    "RST": 12,
+    "BL": 13,
+}
+WAVESHARE_KEYS_114 = {
+    ui_buttons.UP: [2],
+    ui_buttons.DOWN: [18],
+    ui_buttons.LEFT: [16],
+    ui_buttons.RIGHT: [20],
+    ui_buttons.A: [3, 15],  # joystick press and key A
+    ui_buttons.B: [17],
+}
+
+
+class Hardware:
+    """Fake `machine`, `ssd1306` and `Pico_LCD_114_V2` modules recording use."""
+
+    def __init__(self):
+        self.pins = {}  # gpio -> FakePin (last made)
+        self.uses = []  # (gpio, what)
+        self.i2c = []
+        self.modules = {}
+        self._build()
+
+    def _build(self):
+        hw = self
+
+        class Pin:
+            IN, OUT, PULL_UP, PULL_DOWN = 0, 1, 1, 2
+
+            def __init__(self, gpio, mode=-1, pull=None, value=None):
+                self.gpio, self.mode, self.pull = gpio, mode, pull
+                self.level = 1 if pull == Pin.PULL_UP else 0
+                hw.pins[gpio] = self
+
+            def value(self, v=None):
+                if v is None:
+                    return self.level
+                self.level = v
+
+            def __call__(self, v=None):
+                return self.value(v)
+
+        class I2C:
+            def __init__(self, id, *, sda, scl, freq=400_000):
+                hw.i2c.append((id, sda.gpio, scl.gpio, freq))
+                hw.uses += [(sda.gpio, "I2C SDA"), (scl.gpio, "I2C SCL")]
+
+        machine = types.ModuleType("machine")
+        machine.Pin, machine.I2C = Pin, I2C
+
+        class FrameBufferish:
+            def show(self):
+                pass
+
+            def contrast(self, level):
+                pass
+
+            def poweroff(self):
+                pass
+
+            def poweron(self):
+                pass
+
+        class SSD1306_I2C(FrameBufferish):
+            def __init__(self, width, height, i2c, addr=0x3C, external_vcc=False):
+                self.width, self.height, self.addr = width, height, addr
+
+        ssd1306 = types.ModuleType("ssd1306")
+        ssd1306.SSD1306_I2C = SSD1306_I2C
+
+        class LCD_114:  # the mip driver's pins, as published
+            WIDTH, HEIGHT = 240, 135
+            DC, CS, RST, SCK, MOSI, BL = 8, 9, 12, 10, 11, 13
+
+            def __init__(self):
+                self.width, self.height = self.WIDTH, self.HEIGHT
+                self.backlight = 25
+                self.cmds = []
+                for g, what in ((10, "SPI SCK"), (11, "SPI MOSI"), (9, "CS"), (8, "DC")):
+                    hw.uses.append((g, what))
+                hw.uses += [(12, "RST"), (13, "BL")]
+
+            def set_backlight(self, rate):
+                self.backlight = rate
+
+            def write_cmd(self, cmd):
+                self.cmds.append(cmd)
+
+            def show(self):
+                pass
+
+        lcd = types.ModuleType("Pico_LCD_114_V2")
+        lcd.LCD_114 = LCD_114
+        self.modules = {"machine": machine, "ssd1306": ssd1306, "Pico_LCD_114_V2": lcd}
+
+
+def load_board(name, monkeypatch):
+    hw = Hardware()
+    for mod_name, mod in hw.modules.items():
+        monkeypatch.setitem(sys.modules, mod_name, mod)
+    monkeypatch.setitem(sys.modules, "time", _fake_time(monkeypatch))
+    spec = importlib.util.spec_from_file_location(f"board_{name}", BOARDS / name / "board.py")
+    board = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(board)
+    return board, hw
+
+
+def _fake_time(monkeypatch):
+    import time as real_time
+
+    t = types.ModuleType("time")
+    t.__dict__.update(real_time.__dict__)
+    t.ticks_ms = lambda: int(real_time.monotonic() * 1000) & 0x3FFFFFFF
+    t.ticks_diff = ui_buttons.ticks_diff
+    t.sleep_ms = lambda ms: None
+    return t
+
+
+@pytest.mark.parametrize("name", PICO_BOARDS)
+def test_board_contract(name, monkeypatch):
+    board, hw = load_board(name, monkeypatch)
+    assert board.NAME == name
+    assert isinstance(board.COLOUR, bool)
+    display, buttons, clock = board.setup()
+    assert (display.width, display.height) == (board.WIDTH, board.HEIGHT)
+    for method in ("show", "contrast", "poweroff", "poweron"):
+        assert callable(getattr(display, method)), method
+    for fn in ("ticks_ms", "ticks_diff", "sleep_ms"):
+        assert callable(getattr(clock, fn)), fn
+    assert buttons.read() == 0  # all pulled up, nothing held
+
+
+@pytest.mark.parametrize("name", PICO_BOARDS)
+def test_buttons_wiring(name, monkeypatch):
+    board, hw = load_board(name, monkeypatch)
+    _, buttons, _ = board.setup()
+    by_bit = {}
+    for bit, gpio in board.BUTTONS:
+        by_bit.setdefault(bit, []).append(gpio)
+        pin = hw.pins[gpio]
+        assert pin.mode == 0 and pin.pull == 1, f"GP{gpio}: input with pull-up"
+    assert set(by_bit) == set(SIX), "all six buttons mapped"
+    # each button pin, pulled to GND, reads as its button and only it
+    for bit, gpio in board.BUTTONS:
+        hw.pins[gpio].level = 0
+        assert buttons.read() == bit, f"GP{gpio}"
+        hw.pins[gpio].level = 1
+    # all at once
+    for _, gpio in board.BUTTONS:
+        hw.pins[gpio].level = 0
+    assert buttons.read() == ui_buttons.ALL
+
+
+@pytest.mark.parametrize("name", PICO_BOARDS)
+def test_no_gpio_used_twice(name, monkeypatch):
+    board, hw = load_board(name, monkeypatch)
+    board.setup()
+    uses = hw.uses + [(g, "button") for _, g in board.BUTTONS]
+    gpios = [g for g, _ in uses]
+    dup = {g for g in gpios if gpios.count(g) > 1}
+    assert not dup, f"GPIOs used twice: {sorted(dup)} in {uses}"
+    assert set(gpios) <= PICO_GPIOS
+
+
+def test_pico_ssd1306_wiring(monkeypatch):
+    board, hw = load_board("pico_ssd1306", monkeypatch)
+    display, _, _ = board.setup()
+    assert hw.i2c == [(0, 4, 5, 400_000)]  # I2C0 SDA GP4, SCL GP5
+    assert display.addr == 0x3C
+    assert (board.WIDTH, board.HEIGHT, board.COLOUR) == (128, 64, False)
+    readme = (BOARDS / "pico_ssd1306" / "README.md").read_text()
+    for _bit, gpio in board.BUTTONS:  # the wiring table names every button pin
+        assert f"GP{gpio} " in readme or f"GP{gpio}|" in readme, f"GP{gpio} not in README"
+
+
+def test_pico_lcd_114_matches_waveshare(monkeypatch):
+    board, hw = load_board("pico_lcd_114", monkeypatch)
+    assert (board.WIDTH, board.HEIGHT, board.COLOUR) == (240, 135, True)
+    assert board.SPI_ID == 1
+    assert {k: getattr(board, k) for k in WAVESHARE_LCD_114} == WAVESHARE_LCD_114
+    keys = {}
+    for bit, gpio in board.BUTTONS:
+        keys.setdefault(bit, []).append(gpio)
+    assert {b: sorted(g) for b, g in keys.items()} == WAVESHARE_KEYS_114
+
+
+def test_pico_lcd_114_display_methods(monkeypatch):
+    board, hw = load_board("pico_lcd_114", monkeypatch)
+    display, _, _ = board.setup()
+    assert display.backlight == 100  # contrast(255) at start
+    display.contrast(0)
+    assert display.backlight == 4
+    display.poweroff()
+    assert display.backlight == 0 and display.cmds[-2:] == [0x28, 0x10]
+    display.poweron()
+    assert display.cmds[-2:] == [0x11, 0x29] and display.backlight == 4
+
+
+def test_pico_lcd_114_refuses_a_driver_with_other_pins(monkeypatch):
+    board, hw = load_board("pico_lcd_114", monkeypatch)
+    monkeypatch.setattr(board.LCD_114, "DC", 7)
+    with pytest.raises(RuntimeError):
+        board.setup()
+
+
+@pytest.mark.parametrize("name", PICO_BOARDS + ["sim"])
+def test_manifest(name):
+    path = BOARDS / name / "manifest.json"
+    if not path.exists():
+        pytest.skip(f"{path} not written yet")
+    m = json.loads(path.read_text())
+    assert m["name"] == name
+    assert isinstance(m["description"], str) and m["description"]
+    assert isinstance(m["mip"], list) and all(isinstance(p, str) for p in m["mip"])
+
+
+def test_manifest_packages():
+    assert json.loads((BOARDS / "pico_ssd1306" / "manifest.json").read_text())["mip"] == ["ssd1306"]
+    lcd = json.loads((BOARDS / "pico_lcd_114" / "manifest.json").read_text())
+    assert lcd["mip"] == ["github:tacker66/Pico_LCD_114_V2"]
+
+
+@pytest.mark.mpy
+def test_sim_board_contract(run_mpy, monkeypatch, tmp_path):
+    monkeypatch.setenv("SCOPA_SIM_HEADLESS", "1")
+    monkeypatch.setenv("SCOPA_SIM_KEYS", "A")
+    monkeypatch.setenv("SCOPA_SIM_FRAMES", str(tmp_path / "frames.txt"))
+    code = (
+        "import board\n"
+        "d, b, c = board.setup()\n"
+        "print(board.NAME, board.WIDTH, board.HEIGHT, board.COLOUR)\n"
+        "print(d.width, d.height, b.read(), c.ticks_diff(c.ticks_ms(), 0))\n"
+        "d.contrast(10); d.poweroff(); d.poweron(); d.show()\n"
+        "print(board.setup() is board.setup())\n"
+    )
+    out = run_mpy(code, path=(BOARDS / "sim", mpy.FIRMWARE)).split()
+    assert out == ["sim", "128", "64", "False", "128", "64", "0", "1", "True"]
+    monkeypatch.setenv("SCOPA_SIM_MODE", "colour")
+    out = run_mpy(code, path=(BOARDS / "sim", mpy.FIRMWARE)).split()
+    assert out[:4] == ["sim-colour", "240", "135", "True"]
