@@ -279,7 +279,7 @@ def main(argv=None):
         )
         for p in result.pngs:
             print(f"scopa-sim: wrote {p}", file=sys.stderr)
-        if not result.shots:
+        if not result.pngs:
             print("scopa-sim: no shot:NAME in the key script, so no PNG", file=sys.stderr)
     return result.returncode
 
