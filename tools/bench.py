@@ -17,7 +17,6 @@ the README shows its latest output.
 import argparse
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -169,8 +168,11 @@ def main(argv=None):
             upy["crowded_us"][0],
         ),
         ("heap in use after importing the engine (.mpy), bytes", "", heap["heap_code"][0]),
-        ("peak live heap during a Scopone scientifico match (.mpy), bytes", "",
-         heap["heap_live"][0]),
+        (
+            "peak live heap during a Scopone scientifico match (.mpy), bytes",
+            "",
+            heap["heap_live"][0],
+        ),
         ("smallest -X heapsize that completes that match (.mpy), KiB", "", least),
     ]
     if a.markdown:

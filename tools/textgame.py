@@ -68,18 +68,25 @@ def play(game_name, players, seed, level):
             if seat != me:
                 card, taken = computer(g, seat, level, rng)
                 f = g.play(card, taken)
-                print("seat %d plays %s%s%s" % (
-                    seat, C.name(card),
-                    " takes " + C.names(taken) if taken else "",
-                    "  SCOPA!" if f & E.SCOPA else ""))
+                print(
+                    "seat %d plays %s%s%s"
+                    % (
+                        seat,
+                        C.name(card),
+                        " takes " + C.names(taken) if taken else "",
+                        "  SCOPA!" if f & E.SCOPA else "",
+                    )
+                )
                 continue
             print()
             print("table:", C.names(g.table()) or "(empty)")
             print("hand: ", C.names(g.hand(me)), "  score", g.totals)
             moves = g.legal_moves()
             for i, (card, taken) in enumerate(moves):
-                print("  %d: %s%s" % (i, C.name(card),
-                                      " takes " + C.names(taken) if taken else " (lay)"))
+                print(
+                    "  %d: %s%s"
+                    % (i, C.name(card), " takes " + C.names(taken) if taken else " (lay)")
+                )
             try:
                 ans = input("your move> ").strip()
             except EOFError:
