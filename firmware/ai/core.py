@@ -1,0 +1,341 @@
+"""What the computer players share: the player's view of a state, a fast
+estimate of the round's points, sweep threats and the odds that a hidden
+hand holds a card.
+
+Points are ints in hundredths of a point (centipoints), never floats. The
+functions keep their scratch in module-level buffers and allocate nothing
+per call; `setup(rules)` caches the ruleset's numbers in module globals
+before a decision.
+
+What a seat may read of a state `st` (scopa.engine): the table, the piles,
+its own hand, a partner's hand when the rules make it visible, and the
+public counters. Never ``st[DECK:]`` (the real deal order) nor another
+hand: a hidden card is only ever known as "not seen".
+"""
+
+import micropython
+from micropython import const
+
+from scopa import rules as R
+
+_MAZZO = const(0)
+_TABLE = const(1)
+_HAND = const(2)
+_PILE = const(8)
+_TAB = const(80)
+_NTAB = const(120)
+_DP = const(121)
+_TURN = const(122)
+_SCOPE = const(125)
+_INHAND = const(128)
+_OVER = const(129)
+
+THREAT = const(70)  # a sweep the side to move can make: worth ~0.7 point
+
+# Primiera points by value - 1 (cards.PRIMIERA).
+_PRIM = b"\x10\x0c\x0d\x0e\x0f\x12\x15\x0a\x0a\x0a"
+
+# What a card is worth to the side that takes it, in centipoints: the
+# card's share of "cards", coins, primiera (sevens, sixes, aces) and the
+# settebello. For the medium player's quick sums only.
+# fmt: off
+WORTH = bytes(
+    (
+        25, 20, 20, 20, 22, 28, 180, 18, 18, 18,  # denari
+        12, 6, 6, 7, 8, 16, 40, 4, 4, 4,  # coppe
+        12, 6, 6, 7, 8, 16, 40, 4, 4, 4,  # spade
+        12, 6, 6, 7, 8, 16, 40, 4, 4, 4,  # bastoni
+    )
+)
+# fmt: on
+
+# Ruleset numbers, cached by setup().
+players = 2
+sides = 2
+game = 0
+hand = 3
+_strict = 1
+_ace = 0
+_aceall = 0
+_acescopa = 0
+_rebello = -1
+_coinrun = 0  # napola or cirulla: runs of coins from the Ace score
+_grande = 0
+_napoleone = 0
+_pzero = 0
+_pvis = 0
+_rules = None
+
+# Scratch.
+_cnt = [0, 0, 0]
+_coin = [0, 0, 0]
+_pb = bytearray(12)  # best primiera points per side * 4 + suit
+_pot = bytearray(4)  # best primiera points still unplaced, per suit
+_prim = [0, 0, 0]
+_tw = bytearray(11)  # best worth on the table per value
+
+# The view of the seat that decides (filled by view()).
+unseen = bytearray(40)  # the cards it has not seen, ascending
+uval = bytearray(11)  # unseen cards per value 1..10
+known = bytearray(8)  # 1 for the seats whose hands it sees
+nun = 0
+
+
+def setup(rules):
+    """Cache `rules` in module globals (once per decision)."""
+    global players, sides, game, hand, _strict, _ace, _aceall, _acescopa
+    global _rebello, _coinrun, _grande, _napoleone, _pzero, _pvis, _rules
+    if rules is _rules:
+        return
+    _rules = rules
+    players = rules.players
+    sides = rules.sides
+    game = rules.game
+    hand = rules.hand
+    _strict = rules.strict
+    _ace = rules.ace_takes_all
+    _aceall = rules.ace_on_ace_all
+    _acescopa = rules.ace_sweep_scopa
+    _rebello = rules.re_bello
+    cir = game == R.CIRULLA
+    _coinrun = rules.napola + (1 if cir else 0)  # napola and piccola both score
+    _grande = 1 if cir else 0
+    _napoleone = 1 if (cir or (rules.napola and rules.napoleone)) else 0
+    _pzero = rules.primiera_zero
+    _pvis = rules.partners_visible
+
+
+@micropython.native
+def hand_size(st, seat):
+    """Cards in the hand of `seat`, from the public counters only."""
+    n = st[_INHAND]
+    q = n // players
+    return q + (1 if (seat - st[_TURN]) % players < n - q * players else 0)
+
+
+def last_deal(st):
+    """True when no more hands will be dealt this round."""
+    return 40 - st[_DP] < hand * players
+
+
+@micropython.native
+def view(st, seat):
+    """Fill `unseen`, `uval`, `known` and `nun` for `seat`: every card
+    that is not on the table, in a pile, in its hand or in a visible
+    partner's hand is unseen. Returns the number unseen."""
+    global nun
+    for s in range(8):
+        known[s] = 0
+    known[seat] = 1
+    if _pvis and players >= 4:
+        s = (seat + sides) % players
+        while s != seat:
+            known[s] = 1
+            s = (s + sides) % players
+    for v in range(11):
+        uval[v] = 0
+    n = 0
+    for c in range(40):
+        loc = st[c]
+        if loc == _TABLE or loc >= _PILE or (loc >= _HAND and known[loc - _HAND]):
+            continue
+        unseen[n] = c
+        n += 1
+        uval[c % 10 + 1] += 1
+    nun = n
+    return n
+
+
+@micropython.native
+def p_holds(k, u, h):
+    """Chance in thousandths that a hand of `h` cards drawn from `u` unseen
+    cards holds at least one of `k` given ones."""
+    if k <= 0 or h <= 0:
+        return 0
+    q = 1000
+    for i in range(h):
+        if u - k - i <= 0:
+            return 1000
+        q = q * (u - k - i) // (u - i)
+    return 1000 - q
+
+
+@micropython.native
+def sweep_mask(st):
+    """Bit v set (v 1..10) when a card of value v played now takes the whole
+    table as a scopa. 0 for an empty table. Ignores sum_choice fewest."""
+    n = st[_NTAB]
+    if n == 0:
+        return 0
+    s = 0
+    vm = 0
+    for i in range(n):
+        v = st[_TAB + i] % 10 + 1
+        s += v
+        vm |= 1 << v
+    m = 0
+    if game != R.SCOPA_15:
+        if n == 1:
+            m = 1 << s
+        elif s <= 10 and not (_strict and (vm >> s) & 1):
+            m = 1 << s
+        if game == R.CIRULLA and 5 <= s <= 14:
+            m |= 1 << (15 - s)
+    elif 5 <= s <= 14:
+        m = 1 << (15 - s)
+    if _ace and (_aceall or not vm & 2):
+        if _acescopa:
+            m |= 2
+        else:
+            m &= ~2
+    return m
+
+
+@micropython.native
+def threat(st, side):
+    """What the seat to move can take at once, for or against `side`:
+    THREAT for a sweep, else most of the worth of its best single-card
+    match. For searches over a sampled deal only, where every hand is
+    known."""
+    if st[_OVER]:
+        return 0
+    n = st[_NTAB]
+    if n == 0:
+        return 0
+    m = sweep_mask(st)
+    for v in range(11):
+        _tw[v] = 0
+    for i in range(n):
+        c = st[_TAB + i]
+        v = c % 10 + 1
+        w = WORTH[c]
+        if w > _tw[v]:
+            _tw[v] = w
+    seat = st[_TURN]
+    h = _HAND + seat
+    best = 0
+    for c in range(40):
+        if st[c] == h:
+            v = c % 10 + 1
+            if (m >> v) & 1:
+                best = THREAT + 100
+                break
+            if _tw[v]:
+                g = _tw[v] + WORTH[c]
+                if g > best:
+                    best = g
+    best = best * THREAT // 100
+    return best if seat % sides == side else -best
+
+
+def _maj(d, rem, slack):
+    # share of one majority point for a lead of d with rem still to take
+    if d > rem:
+        return 100
+    if -d > rem:
+        return -100
+    if d >= 0:
+        return 100 * d // (d + slack)
+    return -(100 * -d // (slack - d))
+
+
+@micropython.native
+def util(st, side):
+    """Estimated points of the round for `side` minus those of the others
+    (the mean of the others with three sides), in centipoints. Exact for a
+    round that is over (all but a few options' corner cases); mid-round an
+    estimate from cards, coins, primiera, settebello, scope and the
+    variants' extras. Reads only public cards (table and piles)."""
+    ns = sides
+    for i in range(3):
+        _cnt[i] = 0
+        _coin[i] = 0
+    for i in range(12):
+        _pb[i] = 0
+    rem = 0
+    remc = 0
+    for su in range(4):
+        top = 0
+        c = su * 10
+        for v in range(10):
+            loc = st[c]
+            p = _PRIM[v]
+            if loc >= _PILE:
+                s = loc - _PILE
+                _cnt[s] += 1
+                if su == 0:
+                    _coin[s] += 1
+                k = s * 4 + su
+                if p > _pb[k]:
+                    _pb[k] = p
+            else:
+                rem += 1
+                if su == 0:
+                    remc += 1
+                if p > top:
+                    top = p
+            c += 1
+        _pot[su] = top
+    # majorities: cards, coins, primiera
+    pot = _pot[0] + _pot[1] + _pot[2] + _pot[3]
+    mine = _cnt[side]
+    mc = _coin[side]
+    for s in range(ns):
+        t = 0
+        miss = 0
+        for su in range(4):
+            p = _pb[s * 4 + su]
+            t += p
+            if p == 0:
+                miss = 1
+        if miss and pot == 0 and not _pzero:
+            t = -1
+        _prim[s] = t
+    oc = 0
+    oco = 0
+    op = -1
+    osc = 0
+    for s in range(ns):
+        if s != side:
+            if _cnt[s] > oc:
+                oc = _cnt[s]
+            if _coin[s] > oco:
+                oco = _coin[s]
+            if _prim[s] > op:
+                op = _prim[s]
+            osc += st[_SCOPE + s]
+    u = _maj(mine - oc, rem, rem // 3 + 1)
+    u += _maj(mc - oco, remc, remc // 2 + 1)
+    if pot == 0:
+        d = _prim[side] - op
+        u += 100 if d > 0 else -100 if d < 0 else 0
+    else:
+        u += _maj(_prim[side] - op, 999, pot // 2 + 8)
+    # scope
+    if ns == 2:
+        u += 100 * (st[_SCOPE + side] - osc)
+    else:
+        u += 50 * (2 * st[_SCOPE + side] - osc)
+    # settebello, re bello
+    loc = st[6]
+    if loc >= _PILE:
+        u += 100 if loc - _PILE == side else -100 // (ns - 1)
+    rb = _rebello
+    if rb >= 0:
+        loc = st[rb]
+        if loc >= _PILE:
+            u += 100 if loc - _PILE == side else -100 // (ns - 1)
+    if _coinrun:
+        for s in range(ns):
+            p = _PILE + s
+            run = 0
+            while run < 10 and st[run] == p:
+                run += 1
+            x = run * 100 * _coinrun if run >= 3 else 0
+            if _grande and st[7] == p and st[8] == p and st[9] == p:
+                x += 500
+            if _napoleone and _coin[s] == 10:
+                x += 2000
+            if x:
+                u += x if s == side else -x // (ns - 1)
+    return u

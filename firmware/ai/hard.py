@@ -1,0 +1,259 @@
+"""The hard player: sampling and a short alpha-beta search.
+
+For each decision it deals the cards it has not seen into the other
+hands and the mazzo, at random but consistently with what it has seen
+(every seen card in its place, each hand of its public size), and plays
+each candidate move forward on that deal: an alpha-beta search a few
+plies deep (each seat playing for its side, the other sides against the
+player's: "paranoid" with three sides), ending in the estimate of the
+whole round's points (ai.core.util: cards, coins, settebello, primiera,
+scope) plus the sweep the next seat can make. Once the last hands are
+dealt and few cards remain it searches to the end of the round and
+scores it exactly. The move with the best total over the deals wins.
+
+It never reads a hidden card: the deals are built from the list of
+unseen cards (ai.core.view), in card order, so any other layout of the
+hidden cards consistent with what it saw gives the same choice.
+
+Budget: a count of nodes (moves played in the search and positions
+scored), not a clock, so that a seed gives the same move on every
+machine and under any load. `budget_ms` is turned into nodes with
+NODES_PER_MS for the platform it runs on (measured on the MicroPython
+unix port, estimated for an RP2040 at 125 MHz); the default, DEFAULT_NODES,
+takes about 6 ms on the unix port here and about half a second on an
+RP2040. Memory: the search's states and move lists are allocated once,
+on the first decision (about 6 KiB on a 32-bit port); a search allocates
+nothing per node.
+"""
+
+import micropython
+import sys
+from micropython import const
+
+from ai import core as K
+from ai import medium as M
+from scopa import engine as E
+
+MAXD = const(14)  # deepest search, plies
+INF = const(30000)
+KMIN = const(1)  # samples at least ...
+KMAX = const(40)  # ... and at most
+ROOTMAX = const(8)  # candidate moves searched (the medium player's best)
+EXACT = const(400)  # search to the end when the lines left are fewer
+DEFAULT_NODES = const(250)
+LINES = [0, 0, 40, 40, 40, 0, 40]  # mid-round: lines of play searched, by players
+# Scopone's hands of 9 and 10: a few samples of 27 hidden cards estimate the
+# risks worse than the medium player's exact odds, so mid-round it plays the
+# medium player's move (0) and searches only the end of the round.
+LINES_WIDE = bytearray((0,))
+
+# Nodes per millisecond of budget, by platform.
+if sys.implementation.name != "micropython":
+    NODES_PER_MS = 30  # CPython 3.11 here
+elif sys.platform in ("linux", "darwin", "win32"):
+    NODES_PER_MS = 40  # the unix port here
+else:
+    NODES_PER_MS = 1  # RP2040-class board, 125 MHz (50-80x slower)
+
+_S = []  # per-ply states (filled by _init)
+_MV = []  # per-ply move lists
+_rmv = E.Moves(256)  # the root's moves
+_shuf = bytearray(40)
+_roff = [0] * ROOTMAX
+_tot = [0] * ROOTMAX
+_med = [0] * 64
+_rmed = [0] * ROOTMAX
+MIX = bytearray((4,))  # weight of the medium score against the search's, in 1/4
+
+_rules = None
+_side = 0
+_maxd = 2
+_nodes = 0
+_cap = 0
+
+
+def _copy(dst, src):
+    # bytecode, not native: the VM slices on the stack, native code on the heap
+    dst[:] = src
+
+
+def _init():
+    if not _S:
+        for _ in range(MAXD + 1):
+            _S.append(bytearray(E.SIZE))
+            _MV.append(E.Moves(160))
+
+
+@micropython.native
+def _sample(st, rng, w):
+    # deal the unseen cards (K.view) into the hidden hands and the mazzo
+    n = K.nun
+    for i in range(n):
+        _shuf[i] = K.unseen[i]
+    rng.shuffle(_shuf, n)
+    _copy(w, st)
+    k = 0
+    for s in range(K.players):
+        if not K.known[s]:
+            for _ in range(K.hand_size(st, s)):
+                w[_shuf[k]] = E.HAND + s
+                k += 1
+    dp = st[E.DP]
+    for i in range(40 - dp):
+        c = _shuf[k]
+        k += 1
+        w[c] = E.MAZZO
+        w[E.DECK + dp + i] = c
+
+
+@micropython.native
+def _search(d, alpha, beta):
+    global _nodes
+    st = _S[d]
+    _nodes += 1
+    if st[E.OVER]:
+        return K.util(st, _side)
+    if d >= _maxd or _nodes > _cap:
+        return K.util(st, _side) + K.threat(st, _side)
+    mv = _MV[d]
+    E.gen_moves(st, _rules, mv)
+    nx = _S[d + 1]
+    b = mv.buf
+    end = mv.end
+    maxi = st[E.TURN] % K.sides == _side
+    best = -INF if maxi else INF
+    for lay in (0, 1):  # captures first
+        o = 0
+        while o < end:
+            k = b[o + 1]
+            if (k == 0) == lay:
+                _copy(nx, st)
+                E.apply(nx, _rules, b, o)
+                v = _search(d + 1, alpha, beta)
+                if maxi:
+                    if v > best:
+                        best = v
+                        if v > alpha:
+                            alpha = v
+                else:
+                    if v < best:
+                        best = v
+                        if v < beta:
+                            beta = v
+                if alpha >= beta:
+                    return best
+            o += 2 + k
+    return best
+
+
+def _depth(st, limit):
+    # the most plies (at least 1) whose lines of play number at most limit
+    n = st[E.INHAND]
+    seat = st[E.TURN]
+    p = K.players
+    prod = 1
+    for i in range(n):
+        prod *= K.hand_size(st, (seat + i) % p) - i // p
+        if prod > limit:
+            return i if i > 1 else 1
+    return n
+
+
+def decide(st, rules, seat, rng, nodes=DEFAULT_NODES, mv=None):
+    """Search and return the offset of the chosen move in `mv` (an
+    E.Moves; the module's own when None, see `moves()`), filled here with
+    the legal moves of `seat`, the seat to play."""
+    global _rules, _side, _maxd, _nodes, _cap, _med
+    _init()
+    if mv is None:
+        mv = _rmv
+    K.setup(rules)
+    _rules = rules
+    n = E.gen_moves(st, rules, mv, seat)
+    if n == 1:
+        return 0
+    if n > len(_med):
+        _med = [0] * n
+    M.score(st, rules, seat, mv, _med)  # also fills K.view for seat
+    b = mv.buf
+    # the ROOTMAX best moves by the medium player's score
+    nr = 0
+    o = 0
+    for i in range(n):
+        v = _med[i]
+        j = nr
+        if j < ROOTMAX:
+            nr += 1
+        elif v <= _med[_tot[ROOTMAX - 1]]:
+            o += 2 + b[o + 1]
+            continue
+        else:
+            j = ROOTMAX - 1
+        while j > 0 and _med[_tot[j - 1]] < v:
+            _tot[j] = _tot[j - 1]
+            _rmed[j] = _rmed[j - 1]
+            _roff[j] = _roff[j - 1]
+            j -= 1
+        _tot[j] = i
+        _rmed[j] = v
+        _roff[j] = o
+        o += 2 + b[o + 1]
+    if nr == 1:
+        return _roff[0]
+    for i in range(nr):
+        _tot[i] = 0  # candidates are in the medium player's order: ties go to its choice
+    _side = seat % K.sides
+    # depth: to the end when the last deal is small enough, else short
+    if K.last_deal(st) and _depth(st, EXACT) >= st[E.INHAND]:
+        _maxd = MAXD  # to the end of the round
+    else:
+        lim = LINES[K.players] if K.hand < 9 else LINES_WIDE[0]
+        if not lim:
+            return _roff[0]
+        _maxd = _depth(st, lim)
+    unique = K.last_deal(st) and K.nun <= K.hand_size(st, (seat + 1) % K.players)
+    _nodes = 0
+    _cap = nodes + nodes // 4
+    s0 = _S[0]
+    s1 = _S[1]
+    k = 0
+    while True:
+        _sample(st, rng, s0)
+        for i in range(nr):
+            s1[:] = s0
+            E.apply(s1, rules, b, _roff[i])
+            _tot[i] += _search(1, -INF, INF)
+        k += 1
+        if unique or k >= KMAX or (k >= KMIN and _nodes + _nodes // k > nodes):
+            break
+    mix = MIX[0]
+    for i in range(nr):
+        _tot[i] = _tot[i] // k + mix * _rmed[i] // 4
+    best = 0
+    for i in range(1, nr):
+        if _tot[i] > _tot[best]:
+            best = i
+    return _roff[best]
+
+
+def moves():
+    """The module's root move list (after `decide` with mv None)."""
+    return _rmv
+
+
+def nodes_for(budget_ms):
+    """Node budget for `budget_ms` milliseconds on this platform; the
+    default when None."""
+    if budget_ms is None:
+        return DEFAULT_NODES
+    n = budget_ms * NODES_PER_MS
+    return n if n > 1 else 1
+
+
+def choose(st, rules, seat, rng, budget_ms=None, nodes=None):
+    """The move for `seat` (the seat to play) as ``(card, taken)``.
+    `rng`: a scopa.rng.Rng (the samples); `nodes` overrides `budget_ms`."""
+    if nodes is None:
+        nodes = nodes_for(budget_ms)
+    o = decide(st, rules, seat, rng, nodes)
+    return _rmv.move(o)

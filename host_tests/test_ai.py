@@ -1,0 +1,313 @@
+"""The computer players (firmware/ai): legal moves in every family,
+determinism, no peeking at hidden cards, the hint, the exact score at the
+end of a round, and a whole hard-vs-hard game in a 96 KiB heap from the
+firmware compiled to .mpy. No timed assertions: strength and speed are
+measured by tools/tournament.py (docs/ai-results.md)."""
+
+import pytest
+
+from ai import core, easy, hard, hint, medium
+from scopa import engine as E
+from scopa import scoring
+from scopa.game import Game
+from scopa.rng import Rng
+from scopa.rules import Rules
+
+FAMILIES = [
+    ("scopa", 2),
+    ("scopa", 3),
+    ("scopa", 4),
+    ("scopa", 6),
+    ("scopone", 4),
+    ("scopone_scientifico", 4),
+    ("scopone_10", 4),
+    ("scopa_d_assi", 2),
+    ("scopa_d_assi", 4),
+    ("scopa_15", 2),
+    ("scopa_15", 3),
+    ("cirulla", 2),
+    ("cirulla", 4),
+]
+
+OPTIONS = [
+    {},
+    {"match_priority": "free", "capture_mandatory": False},
+    {"sum_choice": "fewest", "napola": True, "re_bello": "10D"},
+    {"partners_visible": True, "ace_on_ace": "all", "primiera_missing_suit": "zero"},
+]
+
+NODES = 40  # a small search budget: fast on CPython, same code paths
+
+
+def _rules(game, players, opts=None):
+    opts = dict(opts or {})
+    if "partners_visible" in opts and players < 4:
+        del opts["partners_visible"]
+    return Rules(game, players=players, **opts)
+
+
+def _choose(level, st, rules, seat, rng):
+    if level == "easy":
+        return easy.choose(st, rules, seat, rng)
+    if level == "medium":
+        return medium.choose(st, rules, seat, rng)
+    if level == "hard":
+        return hard.choose(st, rules, seat, rng, nodes=NODES)
+    c, t, why = hint.hint(st, rules, seat, rng, nodes=NODES)
+    return c, t
+
+
+def _positions(rules, seed, count):
+    """`count` states along a game of random legal moves (copies)."""
+    g = Game(rules, seed)
+    rng = Rng(seed + 7)
+    out = []
+    while len(out) < count:
+        moves = g.legal_moves()
+        if rng.below(2):
+            out.append(bytearray(g.st))
+        c, t = moves[rng.below(len(moves))]
+        g.play(c, t)
+        if g.round_over:
+            if g.finished:
+                g = Game(rules, seed + len(out) + 1)
+            else:
+                g.next_round()
+    return out
+
+
+def _legal(st, rules):
+    mv = E.Moves()
+    E.gen_moves(st, rules, mv)
+    return {(c, tuple(sorted(t))) for c, t in mv.tuples()}
+
+
+@pytest.mark.parametrize("game,players", FAMILIES)
+def test_whole_round_every_level_plays_legal_moves(game, players):
+    for k, opts in enumerate(OPTIONS):
+        rules = _rules(game, players, opts)
+        g = Game(rules, 100 + k)
+        levels = ("hard", "medium", "easy", "hint", "hard", "medium")
+        rngs = [Rng(s + 1) for s in range(players)]
+        while not g.round_over:
+            seat = g.turn
+            lv = levels[(seat + k) % len(levels)]
+            card, taken = _choose(lv, g.st, rules, seat, rngs[seat])
+            assert isinstance(taken, tuple)
+            assert (card, tuple(sorted(taken))) in _legal(g.st, rules), (lv, card, taken)
+            g.play(card, taken)
+
+
+@pytest.mark.parametrize("game,players", FAMILIES)
+def test_random_positions_legal_and_deterministic(game, players):
+    rules = _rules(game, players, OPTIONS[len(game) % len(OPTIONS)])
+    for st in _positions(rules, 7 + players, 6):
+        seat = st[E.TURN]
+        legal = _legal(st, rules)
+        for lv in ("easy", "medium", "hard", "hint"):
+            before = bytes(st)
+            a = _choose(lv, st, rules, seat, Rng(99))
+            assert bytes(st) == before, "the player changed the state"
+            assert (a[0], tuple(sorted(a[1]))) in legal
+            assert _choose(lv, st, rules, seat, Rng(99)) == a
+
+
+def _reshuffle_hidden(st, rules, seat, rng):
+    """Another layout of the hidden cards that `seat` cannot tell apart:
+    the same seen cards, hands of the same sizes, another mazzo order and
+    another (never read) record of the cards already dealt."""
+    st2 = bytearray(st)
+    known = {seat}
+    if rules.partners_visible and rules.players >= 4:
+        known = {s for s in range(rules.players) if s % rules.sides == seat % rules.sides}
+    hidden = [
+        c
+        for c in range(40)
+        if st[c] == E.MAZZO or (E.HAND <= st[c] < E.PILE and st[c] - E.HAND not in known)
+    ]
+    slots = [st[c] for c in hidden]
+    perm = list(hidden)
+    rng.shuffle(perm)
+    for c, loc in zip(perm, slots):
+        st2[c] = loc
+    mazzo = [c for c in perm if st2[c] == E.MAZZO]
+    dp = st[E.DP]
+    assert len(mazzo) == 40 - dp
+    rest = [c for c in range(40) if c not in mazzo]
+    rng.shuffle(rest)
+    st2[E.DECK : E.DECK + 40] = bytes(rest + mazzo)
+    return st2
+
+
+@pytest.mark.parametrize("game,players", FAMILIES)
+def test_no_peeking(game, players):
+    for k, opts in enumerate(OPTIONS[:: 3 if players < 4 else 1]):
+        rules = _rules(game, players, opts)
+        for st in _positions(rules, 31 + k, 4):
+            seat = st[E.TURN]
+            rng = Rng(5)
+            others = [_reshuffle_hidden(st, rules, seat, rng) for _ in range(2)]
+            assert any(o != st for o in others) or E.INHAND == 0
+            for lv in ("easy", "medium", "hard", "hint"):
+                a = _choose(lv, st, rules, seat, Rng(3))
+                for o in others:
+                    assert _choose(lv, o, rules, seat, Rng(3)) == a, (lv, game, players)
+
+
+def test_hint_names_the_hard_move_and_a_reason():
+    rules = Rules("scopa")
+    for st in _positions(rules, 3, 12):
+        seat = st[E.TURN]
+        c, t, why = hint.hint(st, rules, seat, Rng(1), nodes=NODES)
+        assert (c, t) == hard.choose(st, rules, seat, Rng(1), nodes=NODES)
+        assert (c, tuple(sorted(t))) in _legal(st, rules)
+        assert isinstance(why, str) and 3 <= len(why) <= 32
+
+
+def _state(rules, hand, table, seat=0, piles=()):
+    st = E.new_state()
+    st[E.DEALER] = rules.players - 1
+    st[E.TURN] = seat
+    for c in hand:
+        st[c] = E.HAND + seat
+    for i, c in enumerate(table):
+        st[c] = E.TABLE
+        st[E.TAB + i] = c
+    st[E.NTAB] = len(table)
+    for side, cs in enumerate(piles):
+        for c in cs:
+            st[c] = E.PILE + side
+    # the other seats hold three cards each from the rest, the mazzo the others
+    rest = [c for c in range(40) if st[c] == E.MAZZO]
+    s = (seat + 1) % rules.players
+    while s != seat:
+        for _ in range(len(hand)):
+            st[rest.pop()] = E.HAND + s
+        s = (s + 1) % rules.players
+    st[E.INHAND] = len(hand) * rules.players
+    st[E.DP] = 40 - len(rest)
+    for i, c in enumerate(rest):
+        st[E.DECK + st[E.DP] + i] = c
+    st[E.LAST] = E.NONE
+    return st
+
+
+def test_hint_reasons():
+    rules = Rules("scopa")
+    # 5 of coppe takes 2S + 3B: the table is cleared
+    st = _state(rules, [14, 39, 28], [21, 32])
+    assert hint.hint(st, rules, 0, Rng(1), nodes=200) == (14, (21, 32), "scopa")
+    # the 7 of bastoni takes the settebello
+    st = _state(rules, [36, 9, 19], [6, 29, 18])
+    c, t, why = hint.hint(st, rules, 0, Rng(1), nodes=200)
+    assert (c, t, why) == (36, (6,), "takes the settebello")
+
+
+def test_players_take_the_settebello_and_avoid_leaving_a_scopa():
+    rules = Rules("scopa")
+    st = _state(rules, [36, 9, 19], [6, 29, 18])
+    for lv in ("medium", "hard"):
+        assert _choose(lv, st, rules, 0, Rng(1)) == (36, (6,))
+    # table 4C: laying the 5D leaves 9 (a nine sweeps); laying the 10D
+    # leaves 14 (no sweep)
+    st = _state(rules, [4, 9], [13])
+    for lv in ("medium", "hard"):
+        assert _choose(lv, st, rules, 0, Rng(1)) == (9, ())
+
+
+@pytest.mark.parametrize("game,players", [f for f in FAMILIES if f[1] in (2, 4)])
+def test_util_is_exact_at_the_end_of_a_round(game, players):
+    for k, opts in enumerate(OPTIONS):
+        rules = _rules(game, players, opts)
+        core.setup(rules)
+        g = Game(rules, 50 + k)
+        rng = Rng(k)
+        while not g.round_over:
+            moves = g.legal_moves()
+            g.play(*moves[rng.below(len(moves))])
+        sc = g.score
+        if sc.napoleone >= 0:
+            continue
+        piles = [g.pile(s) for s in range(2)]
+        sc = scoring.score_piles(rules, piles, [g.scope(s) for s in range(2)])
+        for side in range(2):
+            want = 100 * (sc.total[side] - sc.total[1 - side])
+            assert core.util(g.st, side) == want, (game, opts, side)
+
+
+def test_node_budget_and_ms_budget():
+    assert hard.nodes_for(None) == hard.DEFAULT_NODES
+    assert hard.nodes_for(10) == 10 * hard.NODES_PER_MS
+
+
+# --------------------------------------------------------------------------
+# On the MicroPython unix port
+
+_GAME_MPY = """
+import gc
+gc.collect()
+from ai import hard
+from scopa import engine as E
+from scopa.game import Game
+from scopa.rng import Rng
+from scopa.rules import Rules
+rules = Rules(%r)
+g = Game(rules, %d)
+rng = Rng(1)
+alloc = getattr(gc, "mem_alloc", lambda: 0)
+gc.collect()
+m = alloc()
+hard._init()
+gc.collect()
+buffers = alloc() - m
+most = 0
+h = 7
+moves = 0
+while True:
+    seat = g.st[E.TURN]
+    gc.collect()
+    gc.disable()
+    m = alloc()
+    off = hard.decide(g.st, rules, seat, rng, hard.DEFAULT_NODES, g.mv)
+    used = alloc() - m
+    gc.enable()
+    most = max(most, used)
+    for i in range(2 + g.mv.buf[off + 1]):
+        h = (h * 131 + g.mv.buf[off + i]) %% 1000000007
+    moves += 1
+    if g._apply(off) & E.ROUND_OVER:
+        if g.finished:
+            break
+        g.next_round()
+print("moves", moves, "rounds", g.round_no, "buffers", buffers, "most", most, "digest", h)
+"""
+
+
+def _parse(out):
+    f = out.split()
+    return {f[i]: int(f[i + 1]) for i in range(0, len(f), 2)}
+
+
+@pytest.mark.mpy
+@pytest.mark.parametrize("game,seed", [("scopa", 11), ("scopone_scientifico", 4)])
+def test_hard_vs_hard_game_in_96k_heap_from_mpy(run_mpy, mpy_firmware, game, seed):
+    out = run_mpy(_GAME_MPY % (game, seed), heapsize="96K", path=(mpy_firmware,))
+    r = _parse(out)
+    assert r["rounds"] >= 1 and r["moves"] >= 36
+    # the search's working memory: its buffers plus the most one decision
+    # allocates (with the GC off, nothing is freed: a bound on the peak)
+    assert r["buffers"] + r["most"] <= 16 * 1024, r
+
+
+@pytest.mark.mpy
+def test_same_choices_on_cpython_and_micropython(run_mpy):
+    code = _GAME_MPY % ("scopa", 23)
+    out = run_mpy(code)
+    # the same script on CPython: the digest of every move must match
+    import contextlib
+    import io
+
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        exec(compile(code, "game", "exec"), {"__name__": "game"})
+    assert _parse(out)["digest"] == _parse(buf.getvalue())["digest"]

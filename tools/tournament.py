@@ -1,0 +1,275 @@
+"""Tournament between two computer players, for the AI's numbers.
+
+The games run on the MicroPython unix port (tools/arena.py, with the
+firmware from source or compiled to .mpy), or on CPython with --cpython;
+this wrapper splits the work over --jobs processes and adds up the
+results:
+
+    python tools/tournament.py --a hard --b medium --game scopa --players 2 \
+        --deals 400 --paired --matches 200
+
+- points per deal: A's points minus B's (the mean of the other sides' with
+  three), over paired deals (each deck played once with A on each side),
+  with a 95% interval over the pairs;
+- match win rate: matches to the target, each seed played with A on each
+  side, with a 95% interval (Wilson);
+- decision time per player, median and p95, on the interpreter used;
+- memory: the heap after the imports (code), the hard player's buffers,
+  and the most one decision allocated with the GC off (a bound on its
+  peak working memory); their sum over the code is the search's working
+  memory.
+"""
+
+import argparse
+import math
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "host_tests"))
+
+import mpy  # noqa: E402
+
+
+def _split(n, jobs):
+    out = []
+    start = 0
+    for j in range(jobs):
+        k = n // jobs + (1 if j < n % jobs else 0)
+        out.append((start, k))
+        start += k
+    return out
+
+
+def _launch(args, fw, deals, matches):
+    kv = [
+        f"a={args.a}",
+        f"b={args.b}",
+        f"game={args.game}",
+        f"players={args.players}",
+        f"deals={deals[1]}",
+        f"start={deals[0]}",
+        f"matches={matches[1]}",
+        f"mstart={matches[0]}",
+        f"seed={args.seed}",
+        f"paired={1 if args.paired else 0}",
+        f"heap={0 if args.no_heap else 1}",
+    ]
+    kv += args.set
+    if args.nodes:
+        kv.append(f"nodes={args.nodes}")
+    elif args.budget_ms:
+        kv.append(f"budget={args.budget_ms}")
+    script = str(ROOT / "tools" / "arena.py")
+    env = dict(os.environ)
+    if args.cpython:
+        cmd = [sys.executable, script]
+        env["PYTHONPATH"] = os.pathsep.join([str(mpy.SHIM), str(fw)])
+    else:
+        cmd = [mpy.find_micropython()]
+        if args.heapsize:
+            cmd += ["-X", f"heapsize={args.heapsize}"]
+        cmd.append(script)
+        env["MICROPYPATH"] = os.pathsep.join([".frozen", str(fw)])
+    return subprocess.Popen(
+        cmd + kv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env
+    )
+
+
+def _ci(xs):
+    n = len(xs)
+    if n == 0:
+        return 0.0, 0.0
+    m = sum(xs) / n
+    if n < 2:
+        return m, 0.0
+    var = sum((x - m) ** 2 for x in xs) / (n - 1)
+    return m, 1.96 * math.sqrt(var / n)
+
+
+def _wilson(k, n):
+    if n == 0:
+        return 0.0, 0.0, 0.0
+    z = 1.96
+    p = k / n
+    d = 1 + z * z / n
+    c = (p + z * z / (2 * n)) / d
+    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return p, c - h, c + h
+
+
+def _pct(xs, q):
+    if not xs:
+        return 0.0
+    xs = sorted(xs)
+    i = min(len(xs) - 1, max(0, math.ceil(q * len(xs)) - 1))
+    return xs[i]
+
+
+def run(args):
+    if args.mpy and not args.cpython:
+        fw = mpy.compile_firmware(ROOT / "build" / "tournament-mpy", mpy.UNIX_MPY_CROSS_ARGS)
+    else:
+        fw = mpy.FIRMWARE
+    jobs = max(1, args.jobs)
+    procs = [
+        _launch(args, fw, d, m)
+        for d, m in zip(_split(args.deals, jobs), _split(args.matches, jobs))
+    ]
+    deals = {}
+    matches = []
+    times = {"a": [], "b": []}
+    heap = {"a": 0, "b": 0}
+    base = buffers = 0
+    t0 = time.time()
+    for p in procs:
+        out, err = p.communicate()
+        if p.returncode:
+            sys.exit(f"arena failed ({p.returncode}):\n{out[-2000:]}\n{err[-4000:]}")
+        for line in out.splitlines():
+            f = line.split()
+            if not f:
+                continue
+            if f[0] == "D":
+                deals.setdefault(int(f[1]), []).append((int(f[2]), [int(x) for x in f[3:]]))
+            elif f[0] == "M":
+                matches.append((int(f[2]), int(f[3])))
+            elif f[0] == "T":
+                times[f[1]] += [int(x) for x in f[2:]]
+            elif f[0] == "H":
+                heap[f[1]] = max(heap[f[1]], int(f[2]))
+            elif f[0] == "B":
+                base = int(f[1])
+            elif f[0] == "P":
+                buffers = int(f[1])
+    wall = time.time() - t0
+    diffs = []
+    pa = []
+    pb = []
+    for i in sorted(deals):
+        ds = []
+        for rot, tot in deals[i]:
+            mine = tot[rot]
+            others = [t for s, t in enumerate(tot) if s != rot]
+            theirs = sum(others) / len(others)
+            ds.append(mine - theirs)
+            pa.append(mine)
+            pb.append(theirs)
+        diffs.append(sum(ds) / len(ds))
+    d_m, d_ci = _ci(diffs)
+    wins = sum(1 for rot, w in matches if w == rot)
+    w_p, w_lo, w_hi = _wilson(wins, len(matches))
+    res = {
+        "pairs": len(diffs),
+        "ppd": d_m,
+        "ppd_ci": d_ci,
+        "a_pts": sum(pa) / len(pa) if pa else 0.0,
+        "b_pts": sum(pb) / len(pb) if pb else 0.0,
+        "matches": len(matches),
+        "win": w_p,
+        "win_lo": w_lo,
+        "win_hi": w_hi,
+        "wall": wall,
+        "base": base,
+        "buffers": buffers,
+        "heap": heap,
+    }
+    for k in ("a", "b"):
+        t = times[k]
+        res[k + "_med"] = _pct(t, 0.5) / 1000
+        res[k + "_p95"] = _pct(t, 0.95) / 1000
+        res[k + "_n"] = len(t)
+    return res
+
+
+def report(args, r):
+    interp = (
+        "CPython" if args.cpython else "MicroPython unix port" + (" (.mpy)" if args.mpy else "")
+    )
+    budget = (
+        f"nodes={args.nodes}"
+        if args.nodes
+        else (f"budget {args.budget_ms} ms" if args.budget_ms else "default budget")
+    )
+    players = args.players or ("4" if "scopone" in args.game else "2")
+    print(f"{args.a} (A) vs {args.b} (B), {args.game}, {players} players, {budget}, {interp}")
+    print(
+        f"  deals: {r['pairs']} {'paired ' if args.paired else ''}deals, A - B = "
+        f"{r['ppd']:+.2f} +- {r['ppd_ci']:.2f} points per deal "
+        f"(A {r['a_pts']:.2f}, B {r['b_pts']:.2f})"
+    )
+    if r["matches"]:
+        print(
+            f"  matches to the target: A wins {100 * r['win']:.1f}% "
+            f"(95% CI {100 * r['win_lo']:.1f}-{100 * r['win_hi']:.1f}) of {r['matches']}"
+        )
+    for k, name in (("a", args.a), ("b", args.b)):
+        print(
+            f"  decision time {k.upper()} ({name}): median {r[k + '_med']:.2f} ms, "
+            f"p95 {r[k + '_p95']:.2f} ms over {r[k + '_n']} decisions"
+        )
+    if not args.no_heap:
+        h = r["heap"]
+        print(
+            f"  heap: {r['base']} B after imports; hard buffers {r['buffers']} B; most "
+            f"allocated in one decision A {h['a']} B, B {h['b']} B"
+        )
+    print(f"  wall time {r['wall']:.0f} s")
+    win = (
+        (
+            f"{100 * r['win']:.1f}% ({100 * r['win_lo']:.0f}-{100 * r['win_hi']:.0f}), "
+            f"n={r['matches']}"
+        )
+        if r["matches"]
+        else "-"
+    )
+    print(
+        "  | "
+        + " | ".join(
+            [
+                f"{args.a} vs {args.b}",
+                args.game + (f" {players}p"),
+                f"{r['ppd']:+.2f} ± {r['ppd_ci']:.2f} (n={r['pairs']})",
+                win,
+                f"{r['a_med']:.1f} / {r['a_p95']:.1f}",
+                f"{r['b_med']:.1f} / {r['b_p95']:.1f}",
+            ]
+        )
+        + " |"
+    )
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--a", default="hard", choices=("easy", "medium", "hard"))
+    ap.add_argument("--b", default="medium", choices=("easy", "medium", "hard"))
+    ap.add_argument("--game", default="scopa")
+    ap.add_argument("--players", type=int, default=0, help="0: the game's default")
+    ap.add_argument("--deals", type=int, default=100, help="deals (pairs with --paired)")
+    ap.add_argument("--paired", action="store_true", help="play each deck once with A on each side")
+    ap.add_argument("--matches", type=int, default=0, help="matches (each on every side)")
+    ap.add_argument(
+        "--budget-ms",
+        type=int,
+        default=0,
+        help="hard player's budget in ms (turned into nodes for the platform)",
+    )
+    ap.add_argument("--nodes", type=int, default=0, help="hard player's budget in nodes")
+    ap.add_argument("--heapsize", default="", help="micropython -X heapsize, e.g. 96K")
+    ap.add_argument("--mpy", action="store_true", help="run the firmware compiled to .mpy")
+    ap.add_argument("--cpython", action="store_true", help="run on CPython instead")
+    ap.add_argument("--jobs", type=int, default=2, help="processes in parallel")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--no-heap", action="store_true", help="skip the heap measurement")
+    ap.add_argument(
+        "--set", action="append", default=[], help="experiments: hard.NAME=int or hard.NAME.i=int"
+    )
+    args = ap.parse_args(argv)
+    report(args, run(args))
+
+
+if __name__ == "__main__":
+    main()
