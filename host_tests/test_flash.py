@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -115,9 +116,13 @@ def board(tmp_path: Path):
 def test_fresh_flash_then_nothing_to_copy_and_the_sim_boots(tmp_path: Path, board: VirtualBoard):
     """Fresh flash of firmware/ with boards/sim, a second flash copies
     nothing, and at power-on the board boots the app with the sim config
-    and shows the start menu."""
-    files = flash.firmware_files(REPO / "firmware")
-    first = run_flash(board, "--board", "sim")
+    and shows the start menu. (A copy of firmware/ is flashed, so that
+    edits made meanwhile in the working tree do not count as changes.)"""
+    firmware = tmp_path / "firmware"
+    shutil.copytree(REPO / "firmware", firmware, ignore=shutil.ignore_patterns("__pycache__"))
+    files = flash.firmware_files(firmware)
+    args = ["--board", "sim", "--firmware-dir", str(firmware)]
+    first = run_flash(board, *args)
     assert first.returncode == 0, first.out
     root = board.root
     for rel in files:  # the device layout contract
@@ -126,9 +131,9 @@ def test_fresh_flash_then_nothing_to_copy_and_the_sim_boots(tmp_path: Path, boar
         if device.endswith(".mpy"):
             head = (root / device).read_bytes()[:2]
             assert head == b"M\x06", device
-    assert (root / "main.py").read_bytes() == (REPO / "firmware" / "main.py").read_bytes()
+    assert (root / "main.py").read_bytes() == (firmware / "main.py").read_bytes()
     assert (root / "board.mpy").is_file()
-    version = flash.app_version(REPO / "firmware")
+    version = flash.app_version(firmware)
     assert json.loads((root / "board.json").read_text()) == {"board": "sim", "version": version}
     record = json.loads((root / ".flash.json").read_text())
     assert record["complete"] and "main.py" in record["files"]
@@ -138,7 +143,7 @@ def test_fresh_flash_then_nothing_to_copy_and_the_sim_boots(tmp_path: Path, boar
     assert f"app started: Scopa {version} on sim" in first.out
 
     before = inodes(root)
-    second = run_flash(board, "--board", "sim")
+    second = run_flash(board, *args)
     assert second.returncode == 0, second.out
     assert "summary for 'sim': 0 copied" in second.out
     assert "copied" not in second.out.split("summary")[0]
@@ -147,7 +152,7 @@ def test_fresh_flash_then_nothing_to_copy_and_the_sim_boots(tmp_path: Path, boar
     mark = board.mark()
     board.reset()  # power-on
     assert board.wait_for(f"Scopa {version} on sim".encode(), 15, mark), board.output(mark)
-    if (REPO / "firmware" / "ui" / "menu.py").is_file():
+    if (firmware / "ui" / "menu.py").is_file():
         assert board.wait_for(b"New game", 15, mark), board.output(mark)[-2000:]
     assert b"Traceback" not in board.output(mark)
 
