@@ -18,9 +18,12 @@ import gc
 import sys
 from micropython import const
 
-from scopa.game import Game
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # pyright only: the game modules load when a game starts
+    from scopa.game import Game
 
 VERSION = "0.1.0"
+_MPY = sys.implementation.name == "micropython"
 CONFIG = "board.json"
 
 TICK_MS = const(10)  # main loop period when nothing happens
@@ -265,6 +268,8 @@ class App:
     def new_game(self):
         """Start a game from the settings' new-game choices."""
         cfg = self.settings["cfg"]
+        from scopa.game import Game
+
         rules = make_rules(cfg)
         self.levels = make_levels(cfg, rules.players, rules.sides, self.settings["pass"])
         self.game = Game(rules, self._seed())
@@ -273,6 +278,8 @@ class App:
 
     def new_match(self):
         """A new match with the same rules and seats."""
+        from scopa.game import Game
+
         self.game = Game(self.game.rules, self._seed())
         self.shown = -1
         self.save_game()
@@ -365,14 +372,29 @@ class App:
         self._next = None
         old = self.screen_mod
         self.screen = None  # type: ignore
-        if old and old != module:
+        if old and old != module and _MPY:
+            # drop the old screen's module to free its heap (on CPython
+            # keep it: importing is slow there and the heap is not short)
             sys.modules.pop("ui." + old, None)
             import ui
 
             if hasattr(ui, old):
                 delattr(ui, old)
-        gc.collect()
-        mod = __import__("ui." + module, None, None, (name,))
+            if old == "table":
+                # and the computer players: loaded again at the next turn
+                for k in [k for k in sys.modules if k == "ai" or k.startswith("ai.")]:
+                    del sys.modules[k]
+        if _MPY:
+            gc.collect()  # (a full collection is slow on CPython and not needed)
+        try:
+            mod = __import__("ui." + module, None, None, (name,))
+        except ImportError as e:
+            # a screen missing from the flash: say so rather than stop
+            print("app: no screen %s.%s:" % (module, name), e)
+            import lang
+
+            module, name, arg = "pages", "Note", lang.T(lang.NOT_YET)
+            mod = __import__("ui.pages", None, None, (name,))
         self.screen_mod = module
         self.screen = getattr(mod, name)(self, arg)
         self.dirty = True

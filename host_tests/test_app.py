@@ -7,11 +7,11 @@ import shutil
 import sys
 
 import pytest
-import ui_fakeboard as F
 
 import app
 import lang
 import store
+import ui_fakeboard as F
 from scopa import replay
 
 

@@ -166,7 +166,8 @@ class Buttons:
         self.until = 0
         self.raw = 0
         self.releasing = False
-        self.presses = 0
+        self.presses = 0  # presses of a key
+        self.used = 0  # script steps played (presses and pauses)
 
     def push(self, script):
         self.script = iter(script)
@@ -187,6 +188,7 @@ class Buttons:
                     self.until = now + 10
                     return 0
                 self.raw = keys
+                self.used += 1
                 self.presses += 1 if keys else 0
                 self.until = now + hold
         return self.raw
@@ -218,3 +220,32 @@ class Board:
 
     def setup(self):
         return self.display, self.buttons, self.clock
+
+
+class NullDisplay(TextLog):
+    """Draws nothing, checks the drawing calls' arguments and logs text:
+    for long runs (fuzz) where pixels are not looked at."""
+
+    def __init__(self, w, h, colour=False):
+        self._log_init(w, h)
+
+    def fill(self, c):
+        self.texts = []
+
+    def fill_rect(self, x, y, w, h, c):
+        pass
+
+    def rect(self, x, y, w, h, c, f=False):
+        pass
+
+    def hline(self, x, y, w, c):
+        pass
+
+    def vline(self, x, y, h, c):
+        pass
+
+    def pixel(self, x, y, c=None):
+        return 0
+
+    def text(self, s, x, y, c=1):
+        self._log_text(s, x, y)

@@ -91,9 +91,23 @@ def glyph(fb, ch, x, y, c, s=1):
     bits = _FONT[i]
     for row in range(5):
         r = (bits >> (12 - 3 * row)) & 7
-        for col in range(3):
-            if r & (4 >> col):
-                fb.fill_rect(x + col * s, y + row * s, s, s, c)
+        if r:
+            _run(fb, r, 3, x, y + row * s, c, s)
+
+
+def _run(fb, bits, n, x, y, c, s):
+    # one fill_rect per run of set bits in the `n` bits of `bits`
+    col = 0
+    top = 1 << (n - 1)
+    while col < n:
+        if bits & (top >> col):
+            k = 1
+            while col + k < n and bits & (top >> (col + k)):
+                k += 1
+            fb.fill_rect(x + col * s, y, k * s, s, c)
+            col += k
+        else:
+            col += 1
 
 
 def small(fb, text, x, y, c, s=1):
@@ -113,17 +127,8 @@ def suit(fb, su, x, y, c, s=1, french=False):
     """Draw the 5 x 5 glyph of suit `su` (0..3) at (x, y)."""
     g = _SUITS[su + (4 if french else 0)]
     for row in range(5):
-        bits = g[row]
-        col = 0
-        while col < 5:
-            if bits & (16 >> col):
-                n = 1
-                while col + n < 5 and bits & (16 >> (col + n)):
-                    n += 1
-                fb.fill_rect(x + col * s, y + row * s, n * s, s, c)
-                col += n
-            else:
-                col += 1
+        if g[row]:
+            _run(fb, g[row], 5, x, y + row * s, c, s)
 
 
 def card(fb, x, y, c, pal, s=1, mode=FACE, french=False):
@@ -171,7 +176,7 @@ class Layout:
         self.w = w
         self.h = h
         s = 1
-        while 10 * (CARD_W * (s + 1) + (s + 1)) <= w and 2 * CARD_H * (s + 1) + 44 <= h:
+        while 12 * (CARD_W + 1) * (s + 1) <= w and 2 * CARD_H * (s + 1) + 44 <= h:
             s += 1
         self.s = s
         self.cw = CARD_W * s

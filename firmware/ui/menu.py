@@ -132,11 +132,7 @@ class Screen(List):
         elif k == lang.CONTINUE:
             app.go("summary" if app.game.round_over else "table")
         elif k == lang.SCOREKEEPER:
-            try:
-                __import__("ui.scorekeeper")
-                app.go("scorekeeper")
-            except ImportError:
-                app.go("pages", "Note", T(lang.NOT_YET))
+            app.go("scorekeeper")
         elif k == lang.SETTINGS:
             app.go("menu", "Settings")
         elif k == lang.HOW_TO:

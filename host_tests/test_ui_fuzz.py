@@ -1,0 +1,161 @@
+"""Random button presses: the app never crashes or hangs, and the game it
+shows keeps the engine's invariants (40 cards accounted for, hand sizes
+consistent with the turn). 100,000 presses on CPython, a shorter run on
+the MicroPython unix port."""
+
+import random
+from pathlib import Path
+
+import pytest
+
+import app
+import ui_fakeboard as F
+from scopa import engine as E
+
+KEYS = (F.UP, F.DOWN, F.LEFT, F.RIGHT, F.A, F.A, F.A, F.B)
+
+
+def random_presses(seed, n):
+    rng = random.Random(seed)
+    for _ in range(n):
+        r = rng.random()
+        if r < 0.03:
+            yield F.B, 700 + rng.randrange(400)  # the hint
+        elif r < 0.06:
+            yield rng.choice((F.LEFT, F.RIGHT, F.UP, F.DOWN)), 400 + rng.randrange(500)  # repeat
+        elif r < 0.07:
+            yield 0, rng.randrange(3000)  # a pause: the computer plays on
+        elif r < 0.075:
+            yield F.A | F.B, 40
+        else:
+            yield rng.choice(KEYS), 25 + rng.randrange(40)
+
+
+def check_invariants(g):
+    """The engine's state of Game `g` is consistent; returns the hand sizes."""
+    st = g.st
+    r = g.rules
+    where = [0] * 16
+    for c in range(40):
+        loc = st[c]
+        assert loc in (E.MAZZO, E.TABLE) or E.HAND <= loc < E.HAND + r.players or (
+            E.PILE <= loc < E.PILE + r.sides
+        ), (c, loc)
+        where[loc] += 1
+    ntab = st[E.NTAB]
+    tab = list(st[E.TAB : E.TAB + ntab])
+    assert sorted(tab) == [c for c in range(40) if st[c] == E.TABLE]
+    assert where[E.MAZZO] == 40 - st[E.DP] or st[E.OVER]
+    sizes = [where[E.HAND + s] for s in range(r.players)]
+    assert sum(sizes) == st[E.INHAND]
+    total = sum(where[E.PILE + s] for s in range(r.sides)) + ntab + sum(sizes) + where[E.MAZZO]
+    assert total == 40
+    if not g.round_over:
+        # from the seat to play round the table: h, ..., h, then h - 1, ...
+        turn = st[E.TURN]
+        seq = [sizes[(turn + i) % r.players] for i in range(r.players)]
+        h = seq[0]
+        assert h >= 1
+        assert all(x in (h, h - 1) for x in seq) and seq == sorted(seq, reverse=True), seq
+    else:
+        assert sum(sizes) == 0
+    return sizes
+
+
+class Watch:
+    """until() hook: checks the game every `every` loop turns."""
+
+    def __init__(self, every=25):
+        self.every = every
+        self.n = 0
+        self.checks = 0
+        self.games = set()
+
+    def __call__(self, a):
+        self.n += 1
+        if self.n % self.every == 0 and a.game is not None:
+            check_invariants(a.game)
+            self.checks += 1
+            self.games.add(id(a.game))
+        return False
+
+
+def fuzz(tmp_path, seed, presses, monkeypatch):
+    monkeypatch.setattr(app, "USE_AI", False)
+    b = F.Board(random_presses(seed, presses))
+    if presses > 10000:
+        b.display = F.NullDisplay(128, 64)  # the pixels are not looked at
+    watch = Watch()
+    a = app.App(b, str(tmp_path))
+    a.start()
+    while b.buttons.used < presses:
+        a.loop(10000, watch)
+    a.loop(500, watch)  # the last press and what follows
+    return a, b, watch
+
+
+@pytest.mark.slow
+def test_fuzz_100k_presses(tmp_path, monkeypatch):
+    a, b, w = fuzz(tmp_path, 1, 100000, monkeypatch)
+    assert b.buttons.used == 100000
+    assert w.checks > 1000 and len(w.games) > 3
+    assert a.plays > 1000, a.plays
+    assert not b.display.overflow
+
+
+@pytest.mark.parametrize("seed", [2, 3])
+def test_fuzz_short(tmp_path, monkeypatch, seed):
+    a, b, w = fuzz(tmp_path, seed, 5000, monkeypatch)
+    assert a.plays > 20
+    assert not b.display.overflow
+
+
+MPY_FUZZ = """
+import sys
+sys.path.append({host!r})
+import ui_fakeboard as F
+import app
+from scopa.rng import Rng
+app.USE_AI = False
+# The scorekeeper (its own issue and tests) is left out here: its sheet
+# grows with every round the random keys enter.
+_go = app.App.go
+def go(self, module, name="Screen", arg=None):
+    _go(self, "menu" if module.startswith("keeper") or module == "scorekeeper" else module,
+        name, arg)
+app.App.go = go
+KEYS = (F.UP, F.DOWN, F.LEFT, F.RIGHT, F.A, F.A, F.A, F.B)
+def presses(n):
+    rng = Rng({seed})
+    for _ in range(n):
+        r = rng.below(100)
+        if r < 3:
+            yield F.B, 700 + rng.below(400)
+        elif r < 5:
+            yield 0, rng.below(3000)
+        else:
+            yield KEYS[rng.below(len(KEYS))], 25 + rng.below(40)
+N = {n}
+b = F.Board(presses(N))
+a = app.App(b, "")
+a.start()
+while b.buttons.used < N:
+    a.loop(10000)
+a.loop(500)
+print("presses", b.buttons.used, "plays", a.plays, "overflow", len(b.display.overflow))
+"""
+
+
+@pytest.mark.mpy
+@pytest.mark.slow
+def test_fuzz_on_the_unix_port(run_mpy, mpy_firmware, tmp_path):
+    from test_app import _with_data
+
+    fw = _with_data(mpy_firmware)
+    host = str(Path(__file__).parent)
+    out = run_mpy(MPY_FUZZ.format(host=host, seed=5, n=20000), heapsize="256K", path=(fw,),
+                  cwd=tmp_path, timeout=600)
+    words = out.split()
+    assert int(words[words.index("presses") + 1]) == 20000
+    assert int(words[words.index("plays") + 1]) > 20
+    assert words[words.index("overflow") + 1] == "0"

@@ -1,0 +1,203 @@
+"""The table screen driven by keys: a card with one outcome plays at once,
+several captures are cycled and confirmed or abandoned, the hint, the
+computer's move shown long enough, a scopa announced, pass-and-play."""
+
+import pytest
+
+import app
+import ui_fakeboard as F
+from scopa import engine as E
+from scopa import replay
+from scopa.game import Game
+from scopa.rules import Rules
+from ui import table as TB
+
+
+@pytest.fixture(autouse=True)
+def random_ai(monkeypatch):
+    monkeypatch.setattr(app, "USE_AI", False)
+
+
+def start(tmp_path, game, levels, keys=""):
+    """An App on the table screen with `game` and seat `levels`."""
+    b = F.Board(F.keys(keys))
+    a = app.App(b, str(tmp_path))
+    a.game = game
+    a.levels = levels
+    a.go("table")
+    a._switch()
+    return a, b
+
+
+def human_turn(a):
+    return a.screen_mod == "table" and a.screen.stage == TB.PICK
+
+
+def find(pred, rules=None, tries=3000):
+    """A game (seed) whose first position, seat 0 to play, has `pred`."""
+    rules = rules or Rules("scopa")
+    for seed in range(1, tries):
+        g = Game(rules, seed)
+        if g.turn == 0 and pred(g):
+            return g
+    raise AssertionError("no such deal")
+
+
+def several(g):
+    return any(len(g.options(c)) >= 2 for c in g.hand(0))
+
+
+def press(a, b, keys, steps=40):
+    b.buttons.push(F.keys(keys))
+    a.loop(steps * len(keys) + 20)
+
+
+def test_card_with_several_captures_cycles_confirms_and_goes_back(tmp_path):
+    g = find(several, Rules("scopa", match_priority="free"))
+    hand = g.hand(0)
+    i = next(i for i, c in enumerate(hand) if len(g.options(c)) >= 2)
+    card = hand[i]
+    opts = g.options(card)
+    a, b = start(tmp_path, g, [app.HUMAN, app.EASY])
+    a.loop(5)
+    assert human_turn(a)
+    press(a, b, "R" * i + "A")
+    s = a.screen
+    assert s.stage == TB.CHOOSE and s.opts == opts and s.oi == 0
+    press(a, b, "R")
+    assert s.oi == 1 % len(opts)
+    assert "A:ok B:back" in b.display.screen_text()
+    press(a, b, "B")
+    assert s.stage == TB.PICK and g.moves_played() == 0
+    press(a, b, "AR")
+    press(a, b, "A", steps=10)
+    assert s.stage == TB.SHOW and s.move == (card, opts[1 % len(opts)])
+    press(a, b, "A", steps=5)  # A skips the wait
+    assert g.moves_played() == 1
+    assert replay.indices(g)[0] == _index(Game(g.rules, g.seed), card, opts[1 % len(opts)])
+
+
+def _index(g, card, taken):
+    for k, (c, t) in enumerate(g.legal_moves()):
+        if c == card and sorted(t) == sorted(taken):
+            return k
+    raise AssertionError
+
+
+def test_card_with_one_outcome_plays_at_once(tmp_path):
+    g = find(lambda g: len(g.options(g.hand(0)[0])) == 1)
+    card = g.hand(0)[0]
+    a, b = start(tmp_path, g, [app.HUMAN, app.EASY])
+    a.loop(5)
+    press(a, b, "A", steps=10)
+    assert a.screen.stage == TB.SHOW and a.screen.move[0] == card
+    a.loop(TB.HUMAN_SHOW_MS // app.TICK_MS + 5)
+    assert g.moves_played() == 1 and card not in g.hand(0)
+
+
+def test_hint_selects_the_suggested_card_and_lights_its_captures(tmp_path):
+    g = find(lambda g: any(t for c, t in g.legal_moves()))
+    a, b = start(tmp_path, g, [app.HUMAN, app.EASY])
+    a.loop(5)
+    press(a, b, "b", steps=100)
+    s = a.screen
+    assert s.hint is not None
+    card, taken = s.hint
+    assert (card, tuple(taken)) in [(c, tuple(t)) for c, t in g.legal_moves()]
+    assert g.hand(0)[s.cur] == card
+    assert g.moves_played() == 0
+
+
+def test_computer_move_stays_visible(tmp_path):
+    g = find(lambda g: True)
+    a, b = start(tmp_path, g, [app.HUMAN, app.EASY])
+    a.loop(5)
+    press(a, b, "A")
+    a.loop(TB.HUMAN_SHOW_MS // app.TICK_MS + 10)
+    assert g.turn == 1
+    a.loop(TB.THINK_MS // app.TICK_MS + 5, until=lambda a: a.screen.stage == TB.SHOW)
+    s = a.screen
+    assert s.stage == TB.SHOW and g.turn == 1
+    shown = s.t0
+    moved = g.moves_played()
+    a.loop(400, until=lambda a: a.game.moves_played() > moved)
+    assert a.now - shown >= TB.SHOW_MS - 20
+
+
+def test_scopa_is_announced(tmp_path):
+    def sweep(g):
+        return any(t and len(t) == len(g.table()) for c, t in g.legal_moves())
+
+    rules = Rules("scopa")
+    found = None
+    for seed in range(1, 400):
+        g = Game(rules, seed)
+        for _ in range(12):
+            if g.round_over:
+                break
+            if g.turn == 0 and sweep(g):
+                found = g
+                break
+            g.play(*g.legal_moves()[0])
+        if found:
+            break
+    assert found is not None
+    g = found
+    card, taken = next((c, t) for c, t in g.legal_moves() if t and len(t) == len(g.table()))
+    a, b = start(tmp_path, g, [app.HUMAN, app.EASY])
+    a.loop(5)
+    a.screen.cur = g.hand(0).index(card)
+    a.screen._show(card, taken)
+    a.loop(TB.HUMAN_SHOW_MS // app.TICK_MS + 5, until=lambda a: a.screen.stage == TB.SCOPA)
+    assert a.screen.stage == TB.SCOPA
+    a.loop(10)
+    assert "SCOPA! You" in b.display.screen_text()
+    assert g.scope(0) >= 1
+
+
+def test_pass_and_play_hides_the_hand_between_turns(tmp_path):
+    g = Game(Rules("scopa", players=2), 7)
+    a, b = start(tmp_path, g, [app.HUMAN, app.HUMAN])
+    a.loop(5)
+    assert a.screen.stage == TB.COVER
+    assert "Pass to P1" in b.display.screen_text()
+    assert a.viewer() == -1
+    press(a, b, "A")
+    assert a.screen.stage == TB.PICK and a.viewer() == 0
+    press(a, b, "A")
+    a.loop(TB.HUMAN_SHOW_MS // app.TICK_MS + 10)
+    if g.moves_played() == 1:
+        assert a.screen.stage == TB.COVER and a.viewer() == -1
+        assert "Pass to P2" in b.display.screen_text()
+
+
+def test_round_end_shows_the_breakdown_then_deals(tmp_path):
+    g = Game(Rules("scopa"), 11)
+    while True:
+        if len(g.hand(0)) + len(g.hand(1)) == 1 and g.deck_left() == 0:
+            break
+        g.play(*g.legal_moves()[0])
+    # the computer plays the last card
+    a, b = start(tmp_path, g, [app.HUMAN, app.EASY] if g.turn == 1 else [app.EASY, app.HUMAN])
+    a.loop(600, until=lambda a: a.screen_mod == "summary")
+    assert a.screen_mod == "summary" and g.round_over
+    a.loop(10)
+    text = b.display.screen_text()
+    for word in ("Cards", "Coins", "7 bello", "Primiera", "Scope", "Total", "Match"):
+        assert word in text
+    press(a, b, "A")
+    assert a.screen.pages[a.screen.k] == "primiera"
+    press(a, b, "A" * (len(a.screen.pages) - 1))
+    a.loop(10)
+    assert a.screen_mod == "table" and a.game.round_no == 2 or a.game.over
+
+
+def test_colour_board_plays_rounds(tmp_path):
+    b = F.Board(iter(lambda: (F.A, 60), None), 240, 135, True)
+    a = app.run(b, max_steps=60000, folder=str(tmp_path), until=lambda a: a.plays >= 40)
+    assert a.plays >= 40 and a.lay.s == 2
+    assert not b.display.overflow
+
+
+def test_engine_flags_are_what_the_table_expects():
+    assert E.SCOPA == 2
