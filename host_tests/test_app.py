@@ -168,3 +168,80 @@ def test_compiled_app_plays_a_match_in_128k(run_mpy, mpy_firmware, tmp_path):
     assert lines[-3].startswith("over True winner ")
     totals = json.loads(lines[-3].split("totals ")[1].split(" plays")[0])
     assert max(totals) >= int(lines[-2].split()[1])
+
+
+# ---------------------------------------------------------------------------
+# Killed at random moments, the app restarts into the same position
+
+KILL_RUN = """
+import sys
+sys.path.append({host!r})
+import ui_fakeboard as F
+import app
+def forever():
+    while True:
+        yield F.A, 60
+b = F.Board(forever())
+b.VERBOSE = True
+app.run(b)
+"""
+
+RESUME = """
+import sys
+sys.path.append({host!r})
+import ui_fakeboard as F
+import app
+from scopa import replay
+a = app.run(F.Board(()), max_steps=3)
+print("resumed", replay.encode(a.game) if a.game else None, a.screen_mod)
+"""
+
+
+def _saved_codes(text):
+    return [ln.split()[1] for ln in text.split("\n") if ln.startswith("saved: ")]
+
+
+@pytest.mark.mpy
+@pytest.mark.slow
+def test_resume_after_kill_at_random_moments(mpy_firmware, tmp_path):
+    import os
+    import random
+    import subprocess
+    import time
+    from pathlib import Path
+
+    import mpy
+
+    fw = _with_data(mpy_firmware)
+    host = str(Path(__file__).parent)
+    env = dict(os.environ, MICROPYPATH=os.pathsep.join([".frozen", str(fw)]))
+    rng = random.Random(7)
+    checked = 0
+    for k in range(8):
+        d = tmp_path / str(k)
+        d.mkdir()
+        (d / "run.py").write_text(KILL_RUN.format(host=host))
+        (d / "resume.py").write_text(RESUME.format(host=host))
+        with open(d / "out.txt", "w") as out:
+            p = subprocess.Popen([mpy.MICROPYTHON, "run.py"], cwd=d, env=env, stdout=out)
+            time.sleep(0.3 + rng.random() * 1.2)
+            p.kill()
+            p.wait()
+        saved = _saved_codes((d / "out.txt").read_text())
+        r = subprocess.run([mpy.MICROPYTHON, "resume.py"], cwd=d, env=env, capture_output=True,
+                           text=True, timeout=60)
+        assert r.returncode == 0, r.stderr
+        line = [ln for ln in r.stdout.split("\n") if ln.startswith("resumed ")][0]
+        code = line.split()[1]
+        if not saved:
+            continue
+        last = saved[-1]
+        if code != last:
+            # killed inside the save of the next position: that one or the last
+            g, g0 = replay.decode(code), replay.decode(last)
+            if g.seed == g0.seed:
+                assert replay.indices(g)[:-1] == replay.indices(g0), (code, last)
+            else:
+                assert g.moves_played() <= 1  # a new match had just begun
+        checked += 1
+    assert checked >= 6

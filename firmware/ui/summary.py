@@ -38,8 +38,8 @@ class Screen:
                     break
         if g.over:
             self.pages.append("match")
-        if not app.menu_shown:
-            print("round over:", " ".join(str(t) for t in g.totals))
+        # for a text-only observer (the simulator's log, the flash tool)
+        print("round %d over: %s" % (g.round_no, " ".join(str(t) for t in g.totals)))
 
     def busy(self):
         return False
