@@ -26,6 +26,7 @@ class List:
         self.sel = 0
         self.top = 0
         self.build()
+        self.scroll()
 
     def build(self):
         pass
@@ -64,12 +65,16 @@ class List:
             self.back()
         else:
             return
+        self.scroll()
+        self.app.dirty = True
+
+    def scroll(self):
+        """Scroll so that the selected row shows."""
         vis = self.visible()
         if self.sel < self.top:
             self.top = self.sel
         elif self.sel >= self.top + vis:
             self.top = self.sel - vis + 1
-        self.app.dirty = True
 
     def action(self, i):
         pass
@@ -87,6 +92,7 @@ class List:
         fb.text(self.title, (w - 8 * len(self.title)) // 2, 0, p.FG)
         fb.hline(0, ROW_H - 1, w, p.FG)
         vis = self.visible()
+        bar = len(self.rows) > vis  # a scroll mark on the right edge
         for j in range(vis):
             i = self.top + j
             if i >= len(self.rows):
@@ -100,9 +106,8 @@ class List:
             fb.text(label, 0, y, fg)
             if choices:
                 v = choices[idx]
-                fb.text(v, w - 8 * len(v), y, fg)
-        if len(self.rows) > vis:
-            # a scroll mark on the right edge
+                fb.text(v, w - 8 * len(v) - (3 if bar else 0), y, fg)
+        if bar:
             h = app.h - ROW_H
             y = ROW_H + h * self.top // len(self.rows)
             fb.vline(w - 1, y, max(2, h * vis // len(self.rows)), p.FG)
