@@ -31,6 +31,7 @@ _INHAND = const(128)
 _OVER = const(129)
 
 THREAT = const(70)  # a sweep the side to move can make: worth ~0.7 point
+SWEEP = 110  # a scopa given away: the point and the tempo (plus the cards)
 
 # Primiera points by value - 1 (cards.PRIMIERA).
 _PRIM = b"\x10\x0c\x0d\x0e\x0f\x12\x15\x0a\x0a\x0a"
@@ -226,6 +227,33 @@ def threat(st, side):
                     best = g
     best = best * THREAT // 100
     return best if seat % sides == side else -best
+
+
+@micropython.native
+def risk(st, seat):
+    """The sweep that the seat to move, on another side than `seat`, may
+    make: minus its chance (the cards `seat` has not seen, a hand of the
+    public size) times the scopa and the table's worth. Centipoints."""
+    if st[_OVER]:
+        return 0
+    m = sweep_mask(st)
+    if not m:
+        return 0
+    mine = _HAND + seat
+    u = 0
+    k = 0
+    for c in range(40):
+        loc = st[c]
+        if loc == _MAZZO or (loc >= _HAND and loc < _PILE and loc != mine):
+            u += 1
+            if (m >> (c % 10 + 1)) & 1:
+                k += 1
+    if not k:
+        return 0
+    tw = SWEEP
+    for i in range(st[_NTAB]):
+        tw += WORTH[st[_TAB + i]]
+    return -(p_holds(k, u, hand_size(st, st[_TURN])) * tw // 1000)
 
 
 def _maj(d, rem, slack):

@@ -40,7 +40,7 @@ KMIN = const(1)  # samples at least ...
 KMAX = const(40)  # ... and at most
 ROOTMAX = const(8)  # candidate moves searched (the medium player's best)
 EXACT = const(400)  # search to the end when the lines left are fewer
-DEFAULT_NODES = const(250)
+DEFAULT_NODES = const(300)
 LINES = [0, 0, 40, 40, 40, 0, 40]  # mid-round: lines of play searched, by players
 # Scopone's hands of 9 and 10: a few samples of 27 hidden cards estimate the
 # risks worse than the medium player's exact odds, so mid-round it plays the
@@ -49,9 +49,9 @@ LINES_WIDE = bytearray((0,))
 
 # Nodes per millisecond of budget, by platform.
 if sys.implementation.name != "micropython":
-    NODES_PER_MS = 30  # CPython 3.11 here
+    NODES_PER_MS = 60  # CPython 3.11 here
 elif sys.platform in ("linux", "darwin", "win32"):
-    NODES_PER_MS = 40  # the unix port here
+    NODES_PER_MS = 50  # the unix port here (x86-64)
 else:
     NODES_PER_MS = 1  # RP2040-class board, 125 MHz (50-80x slower)
 
@@ -59,6 +59,11 @@ _S = []  # per-ply states (filled by _init)
 _MV = []  # per-ply move lists
 _rmv = E.Moves(256)  # the root's moves
 _shuf = bytearray(40)
+_unseen = bytearray(40)  # the root seat's view (K.view), kept through the search
+_known = bytearray(8)
+_nun = bytearray(1)
+MODEL = bytearray((1,))  # 1: the other sides play the medium player's move
+RISK = bytearray((1,))  # 1: an opponent's sweep at a leaf as odds from what the player saw
 _roff = [0] * ROOTMAX
 _tot = [0] * ROOTMAX
 _med = [0] * 64
@@ -70,6 +75,9 @@ _side = 0
 _maxd = 2
 _nodes = 0
 _cap = 0
+_model = 0
+_model_all = 0
+_seat = 0
 
 
 def _copy(dst, src):
@@ -87,14 +95,14 @@ def _init():
 @micropython.native
 def _sample(st, rng, w):
     # deal the unseen cards (K.view) into the hidden hands and the mazzo
-    n = K.nun
+    n = _nun[0]
     for i in range(n):
-        _shuf[i] = K.unseen[i]
+        _shuf[i] = _unseen[i]
     rng.shuffle(_shuf, n)
     _copy(w, st)
     k = 0
     for s in range(K.players):
-        if not K.known[s]:
+        if not _known[s]:
             for _ in range(K.hand_size(st, s)):
                 w[_shuf[k]] = E.HAND + s
                 k += 1
@@ -114,10 +122,21 @@ def _search(d, alpha, beta):
     if st[E.OVER]:
         return K.util(st, _side)
     if d >= _maxd or _nodes > _cap:
+        if RISK[0] and not _model_all and st[E.TURN] % K.sides != _side:
+            return K.util(st, _side) + K.risk(st, _seat)
         return K.util(st, _side) + K.threat(st, _side)
     mv = _MV[d]
-    E.gen_moves(st, _rules, mv)
     nx = _S[d + 1]
+    seat = st[E.TURN]
+    if _model and (_model == 2 or seat % K.sides != _side):
+        # the other side plays as the medium player would: it cannot see
+        # the hands of this deal either
+        o = M.pick(st, _rules, seat, mv)
+        _nodes += 3 * mv.n  # a scored move costs about three nodes
+        _copy(nx, st)
+        E.apply(nx, _rules, mv.buf, o)
+        return _search(d + 1, alpha, beta)
+    E.gen_moves(st, _rules, mv)
     b = mv.buf
     end = mv.end
     maxi = st[E.TURN] % K.sides == _side
@@ -147,23 +166,37 @@ def _search(d, alpha, beta):
 
 
 def _depth(st, limit):
-    # the most plies (at least 1) whose lines of play number at most limit
+    # the most plies (at least 1) whose lines of play number at most limit,
+    # to the end of this deal, or of the round when only the last deal is
+    # still to come (whose hands every seat can then count); with the
+    # model, only the side's own plies branch. MAXD + 1: to the end.
     n = st[E.INHAND]
     seat = st[E.TURN]
     p = K.players
+    h = K.hand
+    more = (40 - st[E.DP]) // (h * p)
+    total = n + h * p if more == 1 else n
     prod = 1
-    for i in range(n):
-        prod *= K.hand_size(st, (seat + i) % p) - i // p
+    for i in range(total):
+        if i >= MAXD:
+            return n if n < MAXD else MAXD
+        if not _model or (_model == 1 and (seat + i) % K.sides == _side):
+            if i < n:
+                prod *= K.hand_size(st, (seat + i) % p) - i // p
+            else:
+                prod *= h - (i - n) // p
         if prod > limit:
+            if i >= n:
+                return n
             return i if i > 1 else 1
-    return n
+    return MAXD + 1 if more <= 1 else n
 
 
 def decide(st, rules, seat, rng, nodes=DEFAULT_NODES, mv=None):
     """Search and return the offset of the chosen move in `mv` (an
     E.Moves; the module's own when None, see `moves()`), filled here with
     the legal moves of `seat`, the seat to play."""
-    global _rules, _side, _maxd, _nodes, _cap, _med
+    global _rules, _side, _maxd, _nodes, _cap, _med, _model, _model_all, _seat
     _init()
     if mv is None:
         mv = _rmv
@@ -203,15 +236,27 @@ def decide(st, rules, seat, rng, nodes=DEFAULT_NODES, mv=None):
     for i in range(nr):
         _tot[i] = 0  # candidates are in the medium player's order: ties go to its choice
     _side = seat % K.sides
+    _seat = seat
     # depth: to the end when the last deal is small enough, else short
-    if K.last_deal(st) and _depth(st, EXACT) >= st[E.INHAND]:
+    # with every hand known (two players, last deal) each reply is searched;
+    # else the other side plays the medium player's move
+    unique = K.last_deal(st) and K.nun <= K.hand_size(st, (seat + 1) % K.players)
+    _model = 0 if unique else MODEL[0]
+    if K.last_deal(st) and _depth(st, EXACT) > MAXD:
         _maxd = MAXD  # to the end of the round
     else:
         lim = LINES[K.players] if K.hand < 9 else LINES_WIDE[0]
         if not lim:
             return _roff[0]
         _maxd = _depth(st, lim)
-    unique = K.last_deal(st) and K.nun <= K.hand_size(st, (seat + 1) % K.players)
+        if _maxd > MAXD:
+            _maxd = MAXD
+    _model_all = _model == 2
+    for i in range(40):
+        _unseen[i] = K.unseen[i]
+    for i in range(8):
+        _known[i] = K.known[i]
+    _nun[0] = K.nun
     _nodes = 0
     _cap = nodes + nodes // 4
     s0 = _S[0]
