@@ -118,11 +118,13 @@ def save(name, obj, folder=""):
     os.rename(p + ".tmp", p)
 
 
-def load(name, folder=""):
+def load(name, folder="", check=None):
     """Load record `name`: returns ``(obj, status, why)``. status is OK,
     TMP or BAK (obj read from that copy), NONE (nothing saved; obj None)
     or BAD (every copy damaged; obj None); why is "" or what was wrong
-    with the copies not used."""
+    with the copies not used. `check`: optional function called with each
+    object read; a ValueError it raises counts as damage (another copy is
+    tried)."""
     p = _path(folder, name)
     why = ""
     found = False
@@ -134,7 +136,10 @@ def load(name, folder=""):
             continue
         found = True
         try:
-            return decode(data), status, why
+            obj = decode(data)
+            if check is not None:
+                check(obj)
+            return obj, status, why
         except ValueError as e:
             why += "%s%s: %s; " % (name, suffix, e)
     return None, BAD if found else NONE, why
