@@ -21,14 +21,43 @@ A round entry is a dict (JSON-able, as saved):
   Re of denari, Cirulla's grande, -1)
 """
 
+from micropython import const
+
 from scopa import scoring
 from scopa.rules import CIRULLA
 
 MAX_SCOPE = 40
+FILE = "sheet.sav"  # the store record of the sheet on the device's flash
+VERSION = const(1)  # of to_obj(): bump when the entry format changes
+
+# EntryError kinds: what the screens say about a wrong entry.
+BAD = const(0)  # malformed (not something the screens can produce)
+SUM = const(1)  # the counts add up to `got`, not `want` (40 cards, 10 denari)
+MORE = const(2)  # a side has more denari than cards
+NO_COINS = const(3)  # the settebello's side took no denari
+TWICE = const(4)  # primiera: a card named for two sides
+CLASH = const(5)  # the denari named (settebello, re bello, napola, grande)
+# do not fit the denari taken, or one is named for two sides
+
+# Steps of a round entry, in the order the screens ask them; an error's key
+# is the step to fix.
+STEPS = ("t", "d", "s", "p", "sc", "rb", "np", "gr")
 
 
 class EntryError(ValueError):
-    """A round entry that cannot be right; the message says what to fix."""
+    """A round entry that cannot be right; the message says what to fix.
+
+    Attributes: key (the entry field to fix, see STEPS; "pc" is the
+    primiera step), kind (BAD, SUM...), side (the side concerned, or -1),
+    got and want (for SUM)."""
+
+    def __init__(self, msg, key="", kind=BAD, side=-1, got=0, want=0):
+        super().__init__(msg)
+        self.key = key
+        self.kind = kind
+        self.side = side
+        self.got = got
+        self.want = want
 
 
 class Sheet:
@@ -44,59 +73,115 @@ class Sheet:
 
     # Entries -----------------------------------------------------------
 
+    def fields(self):
+        """The entry fields the rules ask for, in STEPS order: always t, d,
+        s, p, sc; rb with re bello, np with napola or Cirulla (its
+        piccola), gr with Cirulla."""
+        r = self.rules
+        out = ["t", "d", "s", "p", "sc"]
+        if r.re_bello >= 0:
+            out.append("rb")
+        if r.napola or r.game == CIRULLA:
+            out.append("np")
+        if r.game == CIRULLA:
+            out.append("gr")
+        return out
+
     def check(self, e):
         """Raise EntryError when entry `e` cannot be right."""
         n = self.rules.sides
         for k in ("t", "d", "sc"):
             v = e.get(k)
             if not isinstance(v, list) or len(v) != n:
-                raise EntryError("%s: one number per side" % k)
+                raise EntryError("%s: one number per side" % k, k)
             for x in v:
                 if not isinstance(x, int) or x < 0:
-                    raise EntryError("%s: counts are whole numbers from 0" % k)
-        if sum(e["t"]) != 40:
-            raise EntryError("cards add up to %d, not 40" % sum(e["t"]))
-        if sum(e["d"]) != 10:
-            raise EntryError("denari add up to %d, not 10" % sum(e["d"]))
+                    raise EntryError("%s: counts are whole numbers from 0" % k, k)
+        for k, want, what in (("t", 40, "cards"), ("d", 10, "denari")):
+            got = sum(e[k])
+            if got != want:
+                msg = "%s add up to %d, not %d" % (what, got, want)
+                raise EntryError(msg, k, SUM, -1, got, want)
         for i in range(n):
             if e["d"][i] > e["t"][i]:
-                raise EntryError("%s: more denari than cards" % self.names[i])
+                raise EntryError("%s: more denari than cards" % self.names[i], "d", MORE, i)
             if e["sc"][i] > MAX_SCOPE:
-                raise EntryError("%s: too many scope" % self.names[i])
+                raise EntryError("%s: too many scope" % self.names[i], "sc", BAD, i)
         s = e.get("s", -1)
         if not isinstance(s, int) or not 0 <= s < n:
-            raise EntryError("who took the settebello?")
+            raise EntryError("who took the settebello?", "s")
         if e["d"][s] == 0:
-            raise EntryError("%s took the settebello but no denari" % self.names[s])
+            msg = "%s took the settebello but no denari" % self.names[s]
+            raise EntryError(msg, "s", NO_COINS, s)
         if "pc" in e:
             pc = e["pc"]
             if not isinstance(pc, list) or len(pc) != n:
-                raise EntryError("primiera: four cards per side")
-            seen = set()
+                raise EntryError("primiera: four cards per side", "p")
+            seen = []
             for i in range(n):
                 if not isinstance(pc[i], list) or len(pc[i]) != 4:
-                    raise EntryError("primiera: four cards per side")
+                    raise EntryError("primiera: four cards per side", "p")
                 for suit, c in enumerate(pc[i]):
                     if c == -1:
                         continue
-                    if not isinstance(c, int) or c // 10 != suit or c in seen:
-                        raise EntryError("primiera: a card of the wrong suit or named twice")
-                    seen.add(c)
+                    if not isinstance(c, int) or c // 10 != suit:
+                        raise EntryError("primiera: a card of the wrong suit", "p", BAD, i)
+                    if c in seen:
+                        raise EntryError("primiera: a card named twice", "p", TWICE, i)
+                    seen.append(c)
         else:
             p = e.get("p", -2)
             if not isinstance(p, int) or not -1 <= p < n:
-                raise EntryError("who won the primiera?")
+                raise EntryError("who won the primiera?", "p")
         for k in ("rb", "gr"):
             v = e.get(k, -1)
             if not isinstance(v, int) or not -1 <= v < n:
-                raise EntryError("%s: a side or -1" % k)
+                raise EntryError("%s: a side or -1" % k, k)
         np = e.get("np")
         if np is not None:
             if not isinstance(np, list) or len(np) != n:
-                raise EntryError("napola: one run length per side")
+                raise EntryError("napola: one run length per side", "np")
             for i in range(n):
                 if np[i] not in (0, 3, 4, 5, 6, 7, 8, 9, 10) or np[i] > e["d"][i]:
-                    raise EntryError("%s: a napola is 0 or 3 to its denari" % self.names[i])
+                    raise EntryError("%s: a napola is 0 or 3 to its denari" % self.names[i],
+                                     "np", CLASH, i)
+        self._check_denari(e)
+
+    def _named(self, e, i):
+        # (denari values 1..10 entry `e` names for side i, the last field naming one)
+        have = []
+        last = ""
+        if e["s"] == i:
+            have.append(7)
+            last = "s"
+        rb = self.rules.re_bello
+        if e.get("rb", -1) == i and rb >= 0 and rb // 10 == 0:
+            have.append(rb % 10 + 1)
+            last = "rb"
+        np = e.get("np")
+        if np and np[i]:
+            have += list(range(1, np[i] + 1))
+            last = "np"
+        if e.get("gr", -1) == i:
+            have += [8, 9, 10]
+            last = "gr"
+        return have, last
+
+    def _check_denari(self, e):
+        # The denari named for each side are distinct cards that side took.
+        taken = []
+        for i in range(self.rules.sides):
+            have, last = self._named(e, i)
+            mine = []
+            for v in have:
+                if v in taken:
+                    raise EntryError("a denaro named for two sides", last, CLASH, i)
+                if v not in mine:
+                    mine.append(v)
+            if len(mine) > e["d"][i]:
+                raise EntryError("%s: more denari named than taken" % self.names[i],
+                                 last, CLASH, i)
+            taken += mine
 
     def points(self, e):
         """The Score (scopa.scoring.Score) of entry `e`. Raises EntryError."""
@@ -152,24 +237,37 @@ class Sheet:
     def recount(self):
         """Walk the evening: returns a list of matches, each a dict with
         ``rounds`` (list of (index, Score, totals after)), ``totals``,
-        ``over`` and ``winner`` (side or None)."""
+        ``over``, ``winner`` (side or None), ``game`` (0, 1...: with best
+        of three a game is up to three matches), ``wins`` (matches won per
+        side in that game so far) and ``finished`` (that game is over)."""
         r = self.rules
         n = r.sides
         matches = []
-        cur = {"rounds": [], "totals": [0] * n, "over": False, "winner": None}
+        game = 0
+        wins = [0] * n
+        cur = _match(n, game, wins)
         for i, e in enumerate(self.rounds):
             if cur["over"]:
                 matches.append(cur)
-                cur = {"rounds": [], "totals": [0] * n, "over": False, "winner": None}
+                if cur["finished"]:
+                    game += 1
+                    wins = [0] * n
+                cur = _match(n, game, wins)
             sc = self.points(e)
             before = cur["totals"]
             after = [before[k] + sc.total[k] for k in range(n)]
             cur["totals"] = after
             cur["rounds"].append((i, sc, after))
             if sc.napoleone >= 0:
-                cur["over"], cur["winner"] = True, sc.napoleone
+                over, winner = True, sc.napoleone
             else:
-                cur["over"], cur["winner"] = scoring.match_result(r, after, sc.as_dict(), before)
+                over, winner = scoring.match_result(r, after, sc.as_dict(), before)
+            cur["over"], cur["winner"] = over, winner
+            if over and winner is not None:
+                wins = list(wins)
+                wins[winner] += 1
+                cur["wins"] = wins
+                cur["finished"] = r.best_of == 1 or max(wins) * 2 > r.best_of
         matches.append(cur)
         return matches
 
@@ -184,21 +282,139 @@ class Sheet:
         last = ms[-1]
         return last["totals"], last["over"], last["winner"], wins
 
+    def place(self, i):
+        """``(match, round)`` of round `i` (0-based; len(rounds) for the
+        next one): the match's number in the evening and the round's number
+        in its match, both from 1."""
+        ms = self.recount()
+        for k, m in enumerate(ms):
+            for j, r in enumerate(m["rounds"]):
+                if r[0] == i:
+                    return k + 1, j + 1
+        last = ms[-1]
+        if last["over"]:
+            return len(ms) + 1, 1
+        return len(ms), len(last["rounds"]) + 1
+
     # Saving ------------------------------------------------------------
 
     def to_obj(self):
         """JSON-able form (for store.save)."""
-        return {"v": 1, "rules": self.rules.code(), "names": self.names, "rounds": self.rounds}
+        return {
+            "v": VERSION,
+            "rules": self.rules.code(),
+            "names": self.names,
+            "rounds": self.rounds,
+        }
 
     @classmethod
     def from_obj(cls, obj):
         """Sheet from `to_obj()` output. Raises ValueError when it is not a
-        sheet or a round in it cannot be right."""
+        sheet (``format <v>, not <VERSION>`` for another version) or a round
+        in it cannot be right."""
         from scopa.rules import Rules
 
-        if not isinstance(obj, dict) or obj.get("v") != 1:
-            raise ValueError("not a score sheet of this version")
-        s = cls(Rules.from_code(obj["rules"]), obj["names"])
-        for e in obj["rounds"]:
-            s.add(e)
+        if not isinstance(obj, dict) or "v" not in obj:
+            raise ValueError("not a score sheet")
+        v = obj["v"]
+        if v != VERSION:
+            raise ValueError("format %s, not %d" % (v, VERSION))
+        names = obj.get("names")
+        rounds = obj.get("rounds")
+        if not isinstance(names, list) or not isinstance(rounds, list):
+            raise ValueError("not a score sheet")
+        for x in names:
+            if not isinstance(x, str):
+                raise ValueError("not a score sheet")
+        s = cls(Rules.from_code(obj.get("rules")), names)
+        for e in rounds:
+            if not isinstance(e, dict):
+                raise ValueError("round %d: not an entry" % (len(s.rounds) + 1))
+            try:
+                s.add(e)
+            except (TypeError, KeyError, IndexError) as x:
+                raise ValueError("round %d: %r" % (len(s.rounds) + 1, x)) from None
         return s
+
+
+def _match(n, game, wins):
+    return {
+        "rounds": [],
+        "totals": [0] * n,
+        "over": False,
+        "winner": None,
+        "game": game,
+        "wins": wins,
+        "finished": False,
+    }
+
+
+# On the device's flash -------------------------------------------------------
+
+
+def save(sh, folder=""):
+    """Write sheet `sh` to flash at once (store.save: a new file renamed
+    over the old one, with a checksum; the previous copy kept as .bak).
+    Raises OSError when the flash is full or read-only."""
+    import store
+
+    store.save(FILE, sh.to_obj(), folder)
+
+
+def keep(sh, folder=""):
+    """save() that never raises: returns "" or what went wrong (printed
+    too), for screens that must go on with the sheet in memory."""
+    try:
+        save(sh, folder)
+        return ""
+    except OSError as e:
+        print("sheet: not saved:", e)
+        return str(e) or "OSError"
+
+
+def load(folder=""):
+    """Read the sheet from flash: returns ``(sheet, status, why)``.
+
+    sheet is None when nothing was saved (status store.NONE) or no copy is
+    a good sheet (store.BAD); status OK, TMP or BAK says which copy was
+    read (store.load), why what was wrong with the others (a copy that is
+    a good record but not a good sheet, e.g. of another version, counts as
+    damaged). A sheet read from the .tmp or .bak copy is saved again at
+    once, so that the next save keeps it as its previous copy."""
+    import store
+
+    obj, status, why = store.load(FILE, folder, Sheet.from_obj)
+    if obj is None:
+        return None, status, why
+    sh = Sheet.from_obj(obj)
+    if status != store.OK:
+        try:
+            save(sh, folder)
+        except OSError as e:
+            why += "not saved again: %s; " % e
+    return sh, status, why
+
+
+# What was wrong with a copy (from load()'s why), for the screens.
+CUT = const(1)  # truncated
+DAMAGED = const(2)  # random bytes, a bad checksum, not a sheet
+NEWER = const(3)  # written by a later version of the firmware
+OLDER = const(4)  # written by an earlier version
+
+
+def trouble(why):
+    """The first thing wrong in load()'s `why`: 0 (nothing), CUT, DAMAGED,
+    NEWER or OLDER."""
+    if not why:
+        return 0
+    first = why.split(";")[0]
+    if "truncated" in first:
+        return CUT
+    k = first.find("format ")
+    if k >= 0:
+        try:
+            got, want = first[k + 7 :].split(", not ")
+            return NEWER if int(got) > int(want) else OLDER
+        except ValueError:
+            pass
+    return DAMAGED

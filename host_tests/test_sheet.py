@@ -3,6 +3,8 @@ scoring, undo, edit and recount, match ends with the tie rules."""
 
 import pytest
 
+import sheet as S
+import store
 from scopa import cards as C
 from scopa.rules import Rules
 from sheet import EntryError, Sheet
@@ -90,3 +92,215 @@ def test_save_round_trip_and_damaged_sheet():
     assert again.points(again.rounds[0]).re_bello == [0, 1]
     with pytest.raises(ValueError):
         Sheet.from_obj({"v": 9})
+
+
+# ---------------------------------------------------------------------------
+# What the screens need: error keys and kinds, steps, places, best of three
+
+
+@pytest.mark.parametrize(
+    "bad,key,kind,side",
+    [
+        ({"t": [20, 19]}, "t", S.SUM, -1),
+        ({"d": [5, 4]}, "d", S.SUM, -1),
+        ({"t": [3, 37], "d": [5, 5]}, "d", S.MORE, 0),
+        ({"d": [0, 10], "s": 0}, "s", S.NO_COINS, 0),
+        ({"p": 5}, "p", S.BAD, -1),
+    ],
+)
+def test_errors_name_the_step_to_fix(bad, key, kind, side):
+    sh = Sheet(Rules("scopa"), ["A", "B"])
+    e = entry()
+    e.update(bad)
+    with pytest.raises(EntryError) as x:
+        sh.check(e)
+    assert (x.value.key, x.value.kind, x.value.side) == (key, kind, side)
+    if kind == S.SUM:
+        assert (x.value.got, x.value.want) == (39, 40) if key == "t" else (9, 10)
+
+
+def test_primiera_card_named_twice():
+    sh = Sheet(Rules("scopa"), ["A", "B"])
+    seven = C.parse("7D")
+    e = entry()
+    del e["p"]
+    e["pc"] = [[seven, -1, -1, -1], [seven, -1, -1, -1]]
+    with pytest.raises(EntryError) as x:
+        sh.check(e)
+    assert (x.value.key, x.value.kind, x.value.side) == ("p", S.TWICE, 1)
+
+
+def test_named_denari_must_fit():
+    sh = Sheet(Rules("scopa", re_bello=True, napola=True), ["A", "B"])
+    # the napola A-2-3 and the settebello for A, who took only 3 denari
+    with pytest.raises(EntryError) as x:
+        sh.check(entry(d0=3, np=[3, 0], rb=-1))
+    assert (x.value.key, x.value.kind, x.value.side) == ("np", S.CLASH, 0)
+    # B cannot have a napola when A has one (one Ace of denari)
+    with pytest.raises(EntryError) as x:
+        sh.check(entry(d0=5, np=[3, 3], rb=-1))
+    assert (x.value.key, x.value.kind) == ("np", S.CLASH)
+    # B holds the re bello, with no denari
+    with pytest.raises(EntryError) as x:
+        sh.check(entry(d0=10, rb=1))
+    assert (x.value.key, x.value.kind, x.value.side) == ("rb", S.CLASH, 1)
+    sh.check(entry(d0=5, np=[4, 0], rb=1))  # A: A-2-3-4 and the 7; B: the King
+
+
+def test_fields_follow_the_rules():
+    assert Sheet(Rules("scopa"), ["A", "B"]).fields() == ["t", "d", "s", "p", "sc"]
+    r = Rules("scopa", re_bello=True, napola=True)
+    assert Sheet(r, ["A", "B"]).fields() == ["t", "d", "s", "p", "sc", "rb", "np"]
+    r = Rules("cirulla", players=3)
+    assert Sheet(r, ["A", "B", "C"]).fields() == ["t", "d", "s", "p", "sc", "np", "gr"]
+    assert S.STEPS == ("t", "d", "s", "p", "sc", "rb", "np", "gr")
+
+
+def test_cirulla_grande_and_piccola():
+    sh = Sheet(Rules("cirulla"), ["A", "B"])
+    sc = sh.points(entry(d0=7, np=[3, 0], gr=0, sc=(0, 0)))
+    assert sc.piccola == [3, 0] and sc.grande == [5, 0]
+    assert sc.total == [4 + 3 + 5, 0]
+
+
+def test_best_of_three_games_and_places():
+    sh = Sheet(Rules("scopa", best_of=3), ["A", "B"])
+    win_a = entry(sc=(7, 0))  # 11 - 0: one round a match
+    win_b = entry(t0=10, d0=2, s=1, p=1, sc=(0, 7))
+    for e in (win_a, win_b, win_a, win_a):
+        sh.add(e)
+    ms = sh.recount()
+    assert [m["winner"] for m in ms] == [0, 1, 0, 0]
+    assert [m["game"] for m in ms] == [0, 0, 0, 1]  # A won the first game 2-1
+    assert [m["wins"] for m in ms] == [[1, 0], [1, 1], [2, 1], [1, 0]]
+    assert [m["finished"] for m in ms] == [False, False, True, False]
+    assert sh.place(0) == (1, 1) and sh.place(3) == (4, 1)
+    assert sh.place(4) == (5, 1)  # the match is over: the next round opens one
+    sh.undo()
+    sh.add(entry(sc=(1, 0)))
+    assert sh.place(4) == (4, 2)
+
+
+def test_napoleone_ends_the_match():
+    sh = Sheet(Rules("scopa", napola=True), ["A", "B"])
+    sh.add(entry(t0=30, d0=10, np=[10, 0]))
+    assert sh.standing()[1:3] == (True, 0)
+
+
+# ---------------------------------------------------------------------------
+# On flash: sheet.save / load / keep and what load says
+
+
+def test_save_load_and_the_previous_copy(tmp_path):
+    d = str(tmp_path)
+    sh = Sheet(Rules("scopa"), ["ADA", "BO"])
+    assert S.load(d) == (None, store.NONE, "")
+    S.save(sh, d)
+    sh.add(entry())
+    assert S.keep(sh, d) == ""
+    got, status, why = S.load(d)
+    assert (got.to_obj(), status, why) == (sh.to_obj(), store.OK, "")
+    assert store.decode((tmp_path / S.FILE).read_bytes())["rounds"] == [entry()]
+    assert store.decode((tmp_path / (S.FILE + ".bak")).read_bytes())["rounds"] == []
+
+
+def _damage(p, how):
+    data = p.read_bytes()
+    if how == "truncated":
+        p.write_bytes(data[: len(data) // 2])
+    elif how == "random":
+        import random
+
+        p.write_bytes(bytes(random.Random(5).randrange(256) for _ in range(len(data))))
+    elif how == "flipped":
+        b = bytearray(data)
+        b[-10] ^= 0x20
+        p.write_bytes(bytes(b))
+    elif how == "future":
+        obj = store.decode(data)
+        p.write_bytes(store.encode(obj).replace(b"SCOPA 1 ", b"SCOPA 2 ", 1))
+    elif how == "future-sheet":
+        obj = store.decode(data)
+        obj["v"] = 2
+        p.write_bytes(store.encode(obj))
+    elif how == "older":
+        p.write_bytes(store.encode({"code": "S1.abc"}).replace(b"SCOPA 1 ", b"SCOPA 0 ", 1))
+    elif how == "not-a-sheet":
+        p.write_bytes(store.encode({"code": "S1.abc", "levels": [3, 1]}))
+    elif how == "bad-round":
+        obj = store.decode(data)
+        obj["rounds"][-1]["t"] = [39, 0]
+        p.write_bytes(store.encode(obj))
+    elif how == "empty":
+        p.write_bytes(b"")
+
+
+TROUBLE = {
+    "truncated": S.CUT,
+    "random": S.DAMAGED,
+    "flipped": S.DAMAGED,
+    "future": S.NEWER,
+    "future-sheet": S.NEWER,
+    "older": S.OLDER,
+    "not-a-sheet": S.DAMAGED,
+    "bad-round": S.DAMAGED,
+    "empty": S.DAMAGED,
+}
+
+
+@pytest.mark.parametrize("how", sorted(TROUBLE))
+def test_damaged_file_falls_back_and_says_why(tmp_path, how):
+    d = str(tmp_path)
+    sh = Sheet(Rules("scopa"), ["ADA", "BO"])
+    sh.add(entry())
+    S.save(sh, d)
+    sh.add(entry(sc=(0, 2)))
+    S.save(sh, d)
+    _damage(tmp_path / S.FILE, how)
+    got, status, why = S.load(d)
+    assert status == store.BAK and len(got.rounds) == 1
+    assert S.trouble(why) == TROUBLE[how], why
+    # the good copy was written again as the main one
+    assert S.load(d)[:2][1] == store.OK and len(S.load(d)[0].rounds) == 1
+    # the damaged copy is now the .bak: damage the main one too, and
+    # there is nothing to load, and it says why
+    _damage(tmp_path / S.FILE, how)
+    got, status, why = S.load(d)
+    assert (got, status) == (None, store.BAD)
+    assert S.trouble(why) == TROUBLE[how]
+
+
+def test_from_obj_refuses_what_is_not_a_sheet():
+    for obj in (None, [], {"v": 1}, {"v": 1, "rules": "x", "names": [], "rounds": []},
+                {"v": 1, "rules": Rules().code(), "names": ["A", 3], "rounds": []},
+                {"v": 1, "rules": Rules().code(), "names": ["A", "B"], "rounds": [5]},
+                {"v": 1, "rules": Rules().code(), "names": ["A", "B"], "rounds": [{"t": 1}]},
+                {"v": "1", "rules": Rules().code(), "names": ["A", "B"], "rounds": []}):
+        with pytest.raises(ValueError):
+            Sheet.from_obj(obj)
+
+
+def test_trouble_of_nothing():
+    assert S.trouble("") == 0
+
+
+@pytest.mark.mpy
+def test_sheet_on_the_unix_port(run_mpy, tmp_path):
+    code = (
+        "import sheet as S\n"
+        "from scopa.rules import Rules\n"
+        "sh = S.Sheet(Rules('scopa', best_of=3), ['ADA', 'BO'])\n"
+        "sh.add({'t': [22, 18], 'd': [6, 4], 's': 0, 'p': 0, 'sc': [7, 0]})\n"
+        "S.save(sh)\n"
+        "S.save(sh)\n"
+        "f = open(S.FILE, 'wb'); f.write(b'SCOPA 1 9'); f.close()\n"
+        "got, status, why = S.load()\n"
+        "print(status, S.trouble(why), got.standing(), got.recount()[0]['wins'])\n"
+        "try:\n"
+        "    sh.add({'t': [22, 17], 'd': [6, 4], 's': 0, 'p': 0, 'sc': [0, 0]})\n"
+        "except S.EntryError as e:\n"
+        "    print(e.key, e.kind, e.got, e.want)\n"
+    )
+    out = run_mpy(code, cwd=tmp_path).split("\n")
+    assert out[0] == "2 2 ([11, 0], True, 0, [1, 0]) [1, 0]"  # BAK, DAMAGED
+    assert out[1] == "t 1 39 40"
