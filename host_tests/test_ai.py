@@ -235,6 +235,32 @@ def test_util_is_exact_at_the_end_of_a_round(game, players):
             assert core.util(g.st, side) == want, (game, opts, side)
 
 
+def test_observe_deals_no_capturing_card_to_a_seat_that_laid():
+    rules = Rules("scopa")
+    # seat 1 lays the 9C on a table of 2S + 3B: it holds no 2, 3 or 5
+    st = _state(rules, [18, 39, 28], [21, 32], seat=1)
+    core.observe(st, rules, 18, ())
+    mv = E.Moves()
+    E.gen_moves(st, rules, mv)
+    E.apply(st, rules, mv.buf, E.find_move(st, rules, 18, (), mv))
+    assert core.observed(st) and core.lacks[1] == (1 << 2) | (1 << 3) | (1 << 5)
+    # seat 0 decides: in every sample seat 1 holds none
+    for seed in range(5):
+        hard.decide(st, rules, 0, Rng(seed), 200)
+        hand = [c for c in range(40) if hard._S[0][c] == E.HAND + 1]
+        assert len(hand) == 2 and all(c % 10 + 1 not in (2, 3, 5) for c in hand)
+    # a new deal, or another game, forgets it
+    assert not core.observed(_state(rules, [4], [13]))
+
+
+def test_player_by_level():
+    import ai
+
+    assert ai.player("hard") is hard and ai.player("easy") is easy
+    with pytest.raises(ValueError):
+        ai.player("expert")
+
+
 def test_node_budget_and_ms_budget():
     assert hard.nodes_for(None) == hard.DEFAULT_NODES
     assert hard.nodes_for(10) == 10 * hard.NODES_PER_MS

@@ -22,7 +22,7 @@ Output lines:
 import gc
 import sys
 
-from ai import easy, hard, medium
+from ai import core, easy, hard, medium
 from scopa import engine as E
 from scopa.game import Game
 from scopa.rng import Rng
@@ -125,6 +125,8 @@ def main():
                 if h > p.heap:
                     p.heap = h
             p.times.append(dt)
+            b = mv.buf
+            core.observe(st, rules, b[off], b[off + 2 : off + 2 + b[off + 1]])
             fl = g._apply(off)
             if fl & E.ROUND_OVER:
                 if not whole or g.finished:

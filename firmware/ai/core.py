@@ -29,6 +29,7 @@ _TURN = const(122)
 _SCOPE = const(125)
 _INHAND = const(128)
 _OVER = const(129)
+_PLY = const(131)
 
 THREAT = const(70)  # a sweep the side to move can make: worth ~0.7 point
 SWEEP = 110  # a scopa given away: the point and the tempo (plus the cards)
@@ -80,6 +81,76 @@ unseen = bytearray(40)  # the cards it has not seen, ascending
 uval = bytearray(11)  # unseen cards per value 1..10
 known = bytearray(8)  # 1 for the seats whose hands it sees
 nun = 0
+
+
+# What the plays showed of the hands (observe()): bit v of lacks[seat] is set
+# when that seat cannot hold a card of value v, as far as this deal goes.
+lacks = [0] * 8
+LAY_INFER = bytearray((1,))  # 1: a seat that lays a card had no capture
+_lk_seen = bytearray(40)  # the public cards when last observed
+_lk = bytearray(2)  # cards dealt (DP) and plies (PLY) when last observed
+
+
+def observe(st, rules, card, taken):
+    """Note what `card` taking `taken`, about to be played by the seat to
+    play in `st`, shows of its hand: a player who could sweep the table or
+    take the settebello does (with any other play, it holds no card that
+    could). Call it before every play, the human's too; a hard player and
+    the hint then deal the hidden cards accordingly. Public cards only."""
+    setup(rules)
+    if not observed(st):
+        for i in range(8):
+            lacks[i] = 0
+    seat = st[_TURN]
+    n = st[_NTAB]
+    k = len(taken)
+    if n and k == 0 and LAY_INFER[0]:
+        # it laid a card: it had nothing that captures
+        lacks[seat] |= capture_mask(st)
+    elif n and k < n:
+        m = sweep_mask(st)
+        if st[6] == _TABLE and card != 6:
+            m |= 1 << 7
+            for i in range(k):
+                if taken[i] == 6:
+                    m &= ~(1 << 7)
+        lacks[seat] |= m
+    for c in range(40):
+        loc = st[c]
+        _lk_seen[c] = 1 if loc == _TABLE or loc >= _PILE else 0
+    _lk[0] = st[_DP]
+    _lk[1] = st[_PLY]
+
+
+def capture_mask(st):
+    """Bit v set (v 1..10) when a card of value v captures something on
+    the table: a card of its value, cards adding up to it (to 15 with it
+    in scopa a 15 and Cirulla), or the table with an Ace that takes all."""
+    sums = 1
+    for i in range(st[_NTAB]):
+        sums = (sums | sums << (st[_TAB + i] % 10 + 1)) & 0x7FFF
+    m = 0
+    if game != R.SCOPA_15:
+        m = sums & 0x7FE
+    if game == R.SCOPA_15 or game == R.CIRULLA:
+        for v in range(1, 11):
+            if (sums >> (15 - v)) & 1:
+                m |= 1 << v
+    if _ace and st[_NTAB]:
+        m |= 2
+    return m
+
+
+def observed(st):
+    """True when `lacks` holds for `st`: the same deal, later on."""
+    if st[_DP] != _lk[0] or st[_PLY] <= _lk[1]:
+        return False
+    for c in range(40):
+        if _lk_seen[c]:
+            loc = st[c]
+            if loc != _TABLE and loc < _PILE:
+                return False
+    return True
 
 
 def setup(rules):

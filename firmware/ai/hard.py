@@ -62,6 +62,8 @@ _shuf = bytearray(40)
 _unseen = bytearray(40)  # the root seat's view (K.view), kept through the search
 _known = bytearray(8)
 _nun = bytearray(1)
+_lacks = [0] * 8  # K.lacks when it holds for the state, else zeros
+INFER = bytearray((1,))  # 1: deal the hidden cards as K.observe inferred
 MODEL = bytearray((1,))  # 1: the other sides play the medium player's move
 RISK = bytearray((1,))  # 1: an opponent's sweep at a leaf as odds from what the player saw
 _roff = [0] * ROOTMAX
@@ -103,8 +105,19 @@ def _sample(st, rng, w):
     k = 0
     for s in range(K.players):
         if not _known[s]:
+            no = _lacks[s]
             for _ in range(K.hand_size(st, s)):
-                w[_shuf[k]] = E.HAND + s
+                q = k
+                if no:
+                    # a card of a value the seat showed it lacks goes elsewhere
+                    while q < n and (no >> (_shuf[q] % 10 + 1)) & 1:
+                        q += 1
+                    if q == n:
+                        q = k
+                c = _shuf[q]
+                _shuf[q] = _shuf[k]
+                _shuf[k] = c
+                w[c] = E.HAND + s
                 k += 1
     dp = st[E.DP]
     for i in range(40 - dp):
@@ -257,6 +270,9 @@ def decide(st, rules, seat, rng, nodes=DEFAULT_NODES, mv=None):
     for i in range(8):
         _known[i] = K.known[i]
     _nun[0] = K.nun
+    use = INFER[0] and K.observed(st)
+    for i in range(8):
+        _lacks[i] = K.lacks[i] if use else 0
     _nodes = 0
     _cap = nodes + nodes // 4
     s0 = _S[0]
