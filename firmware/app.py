@@ -26,6 +26,7 @@ VERSION = "0.1.0"
 _MPY = sys.implementation.name == "micropython"
 CONFIG = "board.json"
 
+RESERVE = const(2048)  # bytes kept free for saving the game (save_game)
 TICK_MS = const(10)  # main loop period when nothing happens
 FRAME_MS = const(30)  # at most one redraw per FRAME_MS
 SLEEPS = (30, 60, 120, 300, 0)  # sleep timeout choices, seconds (0: never)
@@ -38,8 +39,7 @@ HARD = const(2)
 HUMAN = const(3)
 
 GAME_NAMES = ("Scopa", "Scopone", "Sc. scientifico")
-GAME_KEYS = ("scopa", "scopone", "scopone_scientifico")
-TARGETS = (11, 16, 21, 31)
+_PLAY = ("table", "summary")  # the screens of a game in progress
 
 # Store record names
 SETTINGS = "settings.sav"
@@ -59,69 +59,6 @@ def board_name(path=CONFIG):
     if not isinstance(cfg, dict) or not isinstance(cfg.get("board"), str):
         raise ValueError("board.json: no board name")
     return cfg["board"]
-
-
-def default_settings():
-    """Settings of a new device: language, faces (0 Italian, 1 French),
-    contrast and sleep (indices of CONTRASTS and SLEEPS), pass-and-play,
-    and the last new-game choices (cfg)."""
-    return {
-        "lang": 0,
-        "faces": 0,
-        "contrast": 3,
-        "sleep": 1,
-        "pass": 0,
-        "cfg": {
-            "game": 0,
-            "players": 2,
-            "seat": 0,
-            "partner": MEDIUM,
-            "opp": MEDIUM,
-            "target": 0,
-            "best": 0,
-            "must": 1,
-            "pair": 1,
-            "napola": 0,
-            "rebello": 0,
-        },
-    }
-
-
-def make_rules(cfg):
-    """The scopa Rules of new-game choices `cfg` (see default_settings)."""
-    from scopa.rules import Rules
-
-    g = cfg["game"]
-    opts = {
-        "target": TARGETS[cfg["target"]],
-        "best_of": 3 if cfg["best"] else 1,
-        "capture_mandatory": bool(cfg["must"]),
-        "match_priority": "strict" if cfg["pair"] else "free",
-        "napola": bool(cfg["napola"]),
-        "re_bello": True if cfg["rebello"] else None,
-    }
-    if g == 0:
-        opts["players"] = cfg["players"]
-    return Rules(GAME_KEYS[g], **opts)
-
-
-def make_levels(cfg, players, sides, human_ok):
-    """Level of each seat: HUMAN for the player's seat, the partner level
-    for the seats of the player's side, the opponents' for the others
-    (HUMAN levels only with pass-and-play)."""
-    seat = cfg["seat"] % players
-    out = []
-    for s in range(players):
-        if s == seat:
-            lv = HUMAN
-        elif s % sides == seat % sides:
-            lv = cfg["partner"]
-        else:
-            lv = cfg["opp"]
-        if lv == HUMAN and not human_ok and s != seat:
-            lv = MEDIUM
-        out.append(lv)
-    return out
 
 
 # False: computer players and hints are random legal moves (tests of the
@@ -147,13 +84,20 @@ def computer_move(game, seat, level, hint=False):
     if ai is None or not hasattr(ai, "player"):
         moves = game.legal_moves()
         return moves[rng.below(len(moves))]
-    if hint:
-        from ai import hint as H
+    try:
+        if hint:
+            from ai import hint as H
 
-        card, taken, _ = H.hint(game.st, game.rules, seat, rng)
-    else:
-        name = ai.LEVELS[min(level, len(ai.LEVELS) - 1)]
-        card, taken = ai.player(name).choose(game.st, game.rules, seat, rng)
+            card, taken, _ = H.hint(game.st, game.rules, seat, rng)
+        else:
+            name = ai.LEVELS[min(level, len(ai.LEVELS) - 1)]
+            card, taken = ai.player(name).choose(game.st, game.rules, seat, rng)
+    except MemoryError:
+        # no room to search: a plain legal move rather than no move
+        print("app: no memory for the computer player")
+        gc.collect()
+        moves = game.legal_moves()
+        return moves[rng.below(len(moves))]
     return card, tuple(taken)
 
 
@@ -194,32 +138,13 @@ class App:
         self.plays = 0
         self.matches = 0
         self.verbose = getattr(board, "VERBOSE", False)
-        self.settings = default_settings()
-        self._load_settings()
+        self._reserve = None
+        self._hold()
+        config = _config()
+        self.settings = config.default_settings()
+        config.load_settings(self)
 
     # Settings -------------------------------------------------------------
-
-    def _load_settings(self):
-        import lang
-        import store
-
-        obj, status, why = store.load(SETTINGS, self.folder)
-        if isinstance(obj, dict):
-            for k in self.settings:
-                if k == "cfg" and isinstance(obj.get(k), dict):
-                    for j in self.settings["cfg"]:
-                        v = obj[k].get(j)
-                        if isinstance(v, int):
-                            self.settings["cfg"][j] = v
-                elif isinstance(obj.get(k), int):
-                    self.settings[k] = obj[k]
-        if why:
-            print("store:", why)
-        try:
-            lang.load(self.settings["lang"])
-        except OSError as e:
-            print("lang: no strings:", e)
-        self.apply_contrast()
 
     def save_settings(self):
         import store
@@ -266,25 +191,23 @@ class App:
         return "P%d" % (seat + 1)
 
     def new_game(self):
-        """Start a game from the settings' new-game choices."""
-        cfg = self.settings["cfg"]
-        from scopa.game import Game
+        """Start a game from the settings' New game choices (config.py)."""
+        _config().new_game(self)
 
-        rules = make_rules(cfg)
-        self.levels = make_levels(cfg, rules.players, rules.sides, self.settings["pass"])
-        self.game = Game(rules, self._seed())
-        self.shown = -1
-        self.save_game()
+    def load_game(self):
+        """Read the saved game (config.py); True when there is one."""
+        return _config().load_game(self)
 
     def new_match(self):
         """A new match with the same rules and seats."""
         from scopa.game import Game
 
-        self.game = Game(self.game.rules, self._seed())
+        self.game = Game(self.game.rules, self.seed())
         self.shown = -1
         self.save_game()
 
-    def _seed(self):
+    def seed(self):
+        """A seed for a new game (int below 2**30)."""
         self.saves += 1
         t = self.clock.ticks_ms()
         return (t * 2654435 + self.now * 97 + self.saves * 7919) & 0x3FFFFFFF
@@ -297,6 +220,8 @@ class App:
         if self.game.round_over and self.game.over:
             self.matches += 1
         self.save_game()
+        if _MPY:
+            gc.collect()  # a tidy heap for the next search
         return flags
 
     def next_round(self):
@@ -304,54 +229,49 @@ class App:
         self.shown = -1
 
     def save_game(self):
-        """Save the game: its replay code and the seats (store.py)."""
+        """Save the game: its replay code and the seats (store.py).
+
+        The save builds its text in a few KiB at once. On MicroPython the
+        heap of a long game is fragmented (the free memory is in small
+        holes), so the app keeps a reserve block allocated early and frees
+        it for the save: the save's allocations fit in that hole.
+        """
         import store
         from scopa import replay
 
-        rec = {"code": replay.encode(self.game), "levels": self.levels}
-        try:
-            store.save(GAME, rec, self.folder)
-        except OSError as e:
-            print("store: game not saved:", e)
+        self._reserve = None
+        if _MPY:
+            gc.collect()
+        rec = None
+        for _ in range(2):
+            try:
+                rec = {"code": replay.encode(self.game), "levels": self.levels}
+                store.save(GAME, rec, self.folder)
+                break
+            except OSError as e:
+                print("store: game not saved:", e)
+                break
+            except MemoryError:
+                self._low_memory()  # then once more
+        else:
+            print("store: game not saved: no memory")
+        if rec is None:
+            return
         if self.verbose:
             print("saved:", rec["code"])
+        rec = None
+        self._hold()
 
-    def load_game(self):
-        """Read the saved game; True when one was found. Sets `note` when a
-        damaged save was replaced by its backup or lost."""
-        import lang
-        import store
-        from scopa import replay
-
-        obj, status, why = store.load(GAME, self.folder)
-        if why:
-            print("store:", why)
-        game = None
-        levels = []
-        if isinstance(obj, dict):
+    def _hold(self):
+        if _MPY:
+            gc.collect()
+            n = RESERVE
+            if self.game is not None:
+                n += 16 * len(self.game.history)  # replay.encode lists the moves
             try:
-                game = replay.decode(obj.get("code"))
-                levels = obj.get("levels")
-                if not isinstance(levels, list) or len(levels) != game.rules.players:
-                    raise ValueError("bad seats")
-                for v in levels:
-                    if not isinstance(v, int) or not EASY <= v <= HUMAN:
-                        raise ValueError("bad seats")
-                if HUMAN not in levels:
-                    raise ValueError("no human seat")
-            except ValueError as e:
-                print("store: saved game unreadable:", e)
-                game = None
-        if game is None or not isinstance(levels, list):
-            if status == store.BAD or obj is not None:
-                self.note = lang.T(lang.SAVE_LOST)
-            return False
-        if status == store.BAK:
-            self.note = lang.T(lang.SAVE_RESTORED)
-        self.game = game
-        self.levels = levels
-        self.shown = -1
-        return True
+                self._reserve = bytearray(n)
+            except MemoryError:
+                self._reserve = None
 
     def hint(self):
         g = self.game
@@ -372,7 +292,8 @@ class App:
         self._next = None
         old = self.screen_mod
         self.screen = None  # type: ignore
-        if old and old != module and _MPY:
+        # the table and the round summary take turns all game: both stay
+        if old and old != module and _MPY and not (old in _PLAY and module in _PLAY):
             # drop the old screen's module to free its heap (on CPython
             # keep it: importing is slow there and the heap is not short)
             sys.modules.pop("ui." + old, None)
@@ -380,11 +301,14 @@ class App:
 
             if hasattr(ui, old):
                 delattr(ui, old)
-            if old == "table":
+            if old in _PLAY:
+                sys.modules.pop("ui.summary" if old == "table" else "ui.table", None)
                 # and the computer players: loaded again at the next turn
                 for k in [k for k in sys.modules if k == "ai" or k.startswith("ai.")]:
                     del sys.modules[k]
         if _MPY:
+            if module in ("table", "summary"):
+                sys.modules.pop("config", None)  # menus import it again
             gc.collect()  # (a full collection is slow on CPython and not needed)
         try:
             mod = __import__("ui." + module, None, None, (name,))
@@ -403,6 +327,8 @@ class App:
         """The first screen: the saved game when there is one, else the
         menu."""
         if self.load_game():
+            # for a text-only observer, as the menu line
+            print("resume: round %d, move %d" % (self.game.round_no, self.game.moves_played()))
             if self.game.round_over:
                 self.go("summary")
             else:
@@ -410,12 +336,29 @@ class App:
         else:
             self.go("menu")
         self._switch()
+        if _MPY:
+            sys.modules.pop("config", None)  # until a menu needs it again
 
     def draw(self):
         fb = self.fb
         fb.fill(self.pal.BG)
         self.screen.draw(fb)
         fb.show()
+
+    def _low_memory(self):
+        """Out of memory in a turn of the loop: free what can be loaded
+        again (the computer players, the other game screen, the settings
+        code, the save reserve) and redraw at the next turn."""
+        print("app: low memory")
+        self._reserve = None
+        for k in [k for k in sys.modules if k[:2] == "ai" or k == "config"]:
+            if k == "ai" or k[:3] == "ai." or k == "config":
+                del sys.modules[k]
+        for m in _PLAY:
+            if m != self.screen_mod:
+                sys.modules.pop("ui." + m, None)
+        gc.collect()
+        self.dirty = True
 
     def sleep(self):
         self.asleep = True
@@ -442,6 +385,7 @@ class App:
         buttons = self.buttons
         last = clk.ticks_ms()
         steps = 0
+        short = 0  # turns in a row that ran out of memory
         while max_steps is None or steps < max_steps:
             steps += 1
             t = clk.ticks_ms()
@@ -455,19 +399,29 @@ class App:
                 if self.asleep:
                     self.wake()  # the key that wakes does nothing else
                 elif self._next is None:
-                    self.screen.key(ev)
+                    try:
+                        self.screen.key(ev)
+                    except MemoryError:
+                        self._low_memory()
                 ev = poll(raw, now)
             if self.asleep:
                 clk.sleep_ms(4 * TICK_MS)
                 continue
-            if self._next is None:
-                self.screen.tick(now)
-            if self._next is not None:
-                self._switch()
-            if self.dirty and now - self.last_draw >= FRAME_MS:
-                self.dirty = False
-                self.last_draw = now
-                self.draw()
+            try:
+                if self._next is None:
+                    self.screen.tick(now)
+                if self._next is not None:
+                    self._switch()
+                if self.dirty and now - self.last_draw >= FRAME_MS:
+                    self.dirty = False
+                    self.last_draw = now
+                    self.draw()
+                short = 0
+            except MemoryError:
+                short += 1
+                if short > 3:
+                    raise
+                self._low_memory()
             if self.screen.busy():
                 self.idle_since = now
             else:
@@ -479,23 +433,31 @@ class App:
             clk.sleep_ms(TICK_MS)
 
 
-class Screen:
-    """What the app asks of a screen (firmware/ui): ``key(ev)`` handles a
-    button event, ``tick(now_ms)`` moves time-driven stages on, ``busy()``
-    is true while the screen is doing something by itself (no idle sleep
-    then), ``draw(fb)`` draws it (and changes nothing)."""
+def _config():
+    import config
 
-    def key(self, ev):
-        pass
+    return config
 
-    def tick(self, now):
-        pass
 
-    def busy(self):
-        return False
+if TYPE_CHECKING:
 
-    def draw(self, fb):
-        pass
+    class Screen:
+        """What the app asks of a screen (firmware/ui): ``key(ev)`` handles
+        a button event, ``tick(now_ms)`` moves time-driven stages on,
+        ``busy()`` is true while the screen is doing something by itself
+        (no idle sleep then), ``draw(fb)`` draws it (and changes nothing)."""
+
+        def key(self, ev):
+            pass
+
+        def tick(self, now):
+            pass
+
+        def busy(self):
+            return False
+
+        def draw(self, fb):
+            pass
 
 
 def run(board, max_steps=None, folder="", until=None):

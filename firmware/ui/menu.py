@@ -198,7 +198,7 @@ class Options(List):
     """The options of the chosen game, then Start."""
 
     def build(self):
-        from app import TARGETS, make_rules
+        from config import TARGETS, make_rules
 
         app = self.app
         cfg = app.settings["cfg"]
