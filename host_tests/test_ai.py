@@ -272,7 +272,7 @@ def test_node_budget_and_ms_budget():
 _GAME_MPY = """
 import gc
 gc.collect()
-from ai import hard
+from ai import core, hard
 from scopa import engine as E
 from scopa.game import Game
 from scopa.rng import Rng
@@ -298,8 +298,10 @@ while True:
     used = alloc() - m
     gc.enable()
     most = max(most, used)
-    for i in range(2 + g.mv.buf[off + 1]):
-        h = (h * 131 + g.mv.buf[off + i]) %% 1000000007
+    b = g.mv.buf
+    for i in range(2 + b[off + 1]):
+        h = (h * 131 + b[off + i]) %% 1000000007
+    core.observe(g.st, rules, b[off], b[off + 2 : off + 2 + b[off + 1]])
     moves += 1
     if g._apply(off) & E.ROUND_OVER:
         if g.finished:

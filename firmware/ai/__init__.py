@@ -19,6 +19,12 @@ play and the tuple of table cards it takes (``()`` to lay it), ready for
 count of nodes instead (tests). A choice depends only on what the seat
 may see, the rules, the rng's state and the budget: never on the clock.
 
+Before every play, the human's too, the app calls
+``ai.core.observe(st, rules, card, taken)``: what a play shows of the
+hand that made it (it laid a card while it could capture, or did not
+sweep) is what the hard player and the hint deal the hidden cards by.
+Without it they only count the cards seen.
+
 The fast path for searches and benchmarks is ``level.pick`` /
 ``hard.decide``: they fill a preallocated scopa.engine.Moves with the
 legal moves and return the offset of the chosen one, allocating nothing.

@@ -30,6 +30,8 @@ _SCOPE = const(125)
 _INHAND = const(128)
 _OVER = const(129)
 _PLY = const(131)
+_DECK = const(40)
+_SIZE = const(133)
 
 THREAT = const(70)  # a sweep the side to move can make: worth ~0.7 point
 SWEEP = 110  # a scopa given away: the point and the tempo (plus the cards)
@@ -89,6 +91,13 @@ lacks = [0] * 8
 LAY_INFER = bytearray((1,))  # 1: a seat that lays a card had no capture
 _lk_seen = bytearray(40)  # the public cards when last observed
 _lk = bytearray(2)  # cards dealt (DP) and plies (PLY) when last observed
+# The plays of this deal (observe()), for the hard player to check its
+# deals against: the state before each play with every hidden card put in
+# the mazzo, and the play as card, n, taken * n.
+HMAX = const(9)
+hist = []
+hmove = []
+hist_n = 0
 
 
 def observe(st, rules, card, taken):
@@ -97,13 +106,19 @@ def observe(st, rules, card, taken):
     take the settebello does (with any other play, it holds no card that
     could). Call it before every play, the human's too; a hard player and
     the hint then deal the hidden cards accordingly. Public cards only."""
+    global hist_n
     setup(rules)
     if not observed(st):
         for i in range(8):
             lacks[i] = 0
+        hist_n = 0
+    init_history()
     seat = st[_TURN]
-    n = st[_NTAB]
     k = len(taken)
+    if hist_n < HMAX and k < 23:
+        _record(st, hist[hist_n], hmove[hist_n], card, taken)
+        hist_n += 1
+    n = st[_NTAB]
     if n and k == 0 and LAY_INFER[0]:
         # it laid a card: it had nothing that captures
         lacks[seat] |= capture_mask(st)
@@ -120,6 +135,34 @@ def observe(st, rules, card, taken):
         _lk_seen[c] = 1 if loc == _TABLE or loc >= _PILE else 0
     _lk[0] = st[_DP]
     _lk[1] = st[_PLY]
+
+
+def init_history():
+    """Allocate the record of plays (once; about 1.4 KiB)."""
+    if not hist:
+        for _ in range(HMAX):
+            hist.append(bytearray(_SIZE))
+            hmove.append(bytearray(24))
+
+
+def _record(st, h, mv, card, taken):
+    h[:] = st
+    dp = st[_DP]
+    j = 0
+    for c in range(40):
+        loc = st[c]
+        if loc != _TABLE and loc < _PILE:
+            h[c] = _MAZZO
+            if j < 40 - dp:
+                h[_DECK + dp + j] = c  # a stand-in deal order, never the real one
+                j += 1
+    for i in range(dp):
+        h[_DECK + i] = 0
+    k = len(taken)
+    mv[0] = card
+    mv[1] = k
+    for i in range(k):
+        mv[2 + i] = taken[i]
 
 
 def capture_mask(st):

@@ -1,29 +1,38 @@
 """The hard player: sampling and a short alpha-beta search.
 
 For each decision it deals the cards it has not seen into the other
-hands and the mazzo, at random but consistently with what it has seen
-(every seen card in its place, each hand of its public size), and plays
-each candidate move forward on that deal: an alpha-beta search a few
-plies deep (each seat playing for its side, the other sides against the
-player's: "paranoid" with three sides), ending in the estimate of the
-whole round's points (ai.core.util: cards, coins, settebello, primiera,
-scope) plus the sweep the next seat can make. Once the last hands are
-dealt and few cards remain it searches to the end of the round and
-scores it exactly. The move with the best total over the deals wins.
+hands and the mazzo, at random but consistently with what it has seen:
+every seen card in its place, each hand of its public size, no card of a
+value a seat showed it lacks (ai.core.observe: it laid a card while it
+could capture, or did not sweep), and, of up to TRIES deals, the first
+in which every other seat would have made its plays of this deal as the
+medium player would (ai.core.hist). On each deal it plays the ROOTMAX
+best moves of the medium player forward: to the end of the deal (of the
+round from the next-to-last deal), its own side's moves searched by
+alpha-beta, the other sides playing the medium player's move (they do
+not see the hands either); when every hand is known (two players, last
+deal) every reply is searched, to the end of the round, exactly. Leaves
+score the whole round's points (ai.core.util: cards, coins, settebello,
+primiera, scope, the variants' extras) plus the sweep the seat to move
+can make (its odds, for another side). A move's value is its mean over
+the deals plus the medium player's score of it (MIX); the best wins.
+Scopone's hands of 9 and 10 leave too much unseen for a few deals: mid-
+round it plays the medium player's move and searches the end only.
 
 It never reads a hidden card: the deals are built from the list of
 unseen cards (ai.core.view), in card order, so any other layout of the
 hidden cards consistent with what it saw gives the same choice.
 
-Budget: a count of nodes (moves played in the search and positions
-scored), not a clock, so that a seed gives the same move on every
-machine and under any load. `budget_ms` is turned into nodes with
-NODES_PER_MS for the platform it runs on (measured on the MicroPython
-unix port, estimated for an RP2040 at 125 MHz); the default, DEFAULT_NODES,
-takes about 6 ms on the unix port here and about half a second on an
-RP2040. Memory: the search's states and move lists are allocated once,
-on the first decision (about 6 KiB on a 32-bit port); a search allocates
-nothing per node.
+Budget: a count of nodes (moves played in the search, positions scored,
+about three per move the medium player scores), not a clock, so that a
+seed gives the same move on every machine and under any load.
+`budget_ms` is turned into nodes with NODES_PER_MS for the platform
+(measured on the MicroPython unix port here, estimated for an RP2040 at
+125 MHz). The default, DEFAULT_NODES, takes a median of about 3 ms and a
+p95 about 10 ms on the unix port here, so roughly 0.2 s and 0.7 s on an
+RP2040. Memory: the search's states and move lists and the record of
+plays are allocated once (`_init`, about 10 KiB on the 64-bit unix port);
+a decision allocates nothing.
 """
 
 import micropython
@@ -40,7 +49,7 @@ KMIN = const(1)  # samples at least ...
 KMAX = const(40)  # ... and at most
 ROOTMAX = const(8)  # candidate moves searched (the medium player's best)
 EXACT = const(400)  # search to the end when the lines left are fewer
-DEFAULT_NODES = const(300)
+DEFAULT_NODES = const(200)
 LINES = [0, 0, 40, 40, 40, 0, 40]  # mid-round: lines of play searched, by players
 # Scopone's hands of 9 and 10: a few samples of 27 hidden cards estimate the
 # risks worse than the medium player's exact odds, so mid-round it plays the
@@ -63,7 +72,8 @@ _unseen = bytearray(40)  # the root seat's view (K.view), kept through the searc
 _known = bytearray(8)
 _nun = bytearray(1)
 _lacks = [0] * 8  # K.lacks when it holds for the state, else zeros
-INFER = bytearray((1,))  # 1: deal the hidden cards as K.observe inferred
+INFER = bytearray((1,))
+TRIES = 4  # deals tried for one consistent with the plays seen (K.hist)
 MODEL = bytearray((1,))  # 1: the other sides play the medium player's move
 RISK = bytearray((1,))  # 1: an opponent's sweep at a leaf as odds from what the player saw
 _roff = [0] * ROOTMAX
@@ -88,6 +98,7 @@ def _copy(dst, src):
 
 
 def _init():
+    K.init_history()
     if not _S:
         for _ in range(MAXD + 1):
             _S.append(bytearray(E.SIZE))
@@ -125,6 +136,44 @@ def _sample(st, rng, w):
         k += 1
         w[c] = E.MAZZO
         w[E.DECK + dp + i] = c
+
+
+@micropython.native
+def _consistent(w):
+    # would each hidden seat, holding in this deal what the sample `w` gives
+    # it, have made its plays of this deal as the medium player would?
+    global _nodes
+    r = _S[MAXD]
+    mv = _MV[MAXD]
+    for j in range(K.hist_n):
+        h0 = K.hist[j]
+        s = h0[E.TURN]
+        if _known[s]:
+            continue
+        _copy(r, h0)
+        h = E.HAND + s
+        for c in range(40):
+            if w[c] == h:
+                r[c] = h
+        for j2 in range(j, K.hist_n):
+            if K.hist[j2][E.TURN] == s:
+                r[K.hmove[j2][0]] = h
+        o = M.pick(r, _rules, s, mv)
+        _nodes += 3 * mv.n
+        m = K.hmove[j]
+        b = mv.buf
+        n = m[1]
+        if b[o] != m[0] or b[o + 1] != n:
+            return False
+        for i in range(n):
+            t = m[2 + i]
+            ok = False
+            for x in range(n):
+                if b[o + 2 + x] == t:
+                    ok = True
+            if not ok:
+                return False
+    return True
 
 
 @micropython.native
@@ -278,8 +327,14 @@ def decide(st, rules, seat, rng, nodes=DEFAULT_NODES, mv=None):
     s0 = _S[0]
     s1 = _S[1]
     k = 0
+    tries = TRIES if INFER[0] and K.hist_n and K.observed(st) else 1
     while True:
-        _sample(st, rng, s0)
+        t = 0
+        while True:
+            _sample(st, rng, s0)
+            t += 1
+            if t >= tries or _consistent(s0):
+                break
         for i in range(nr):
             s1[:] = s0
             E.apply(s1, rules, b, _roff[i])
