@@ -201,3 +201,21 @@ def test_colour_board_plays_rounds(tmp_path):
 
 def test_engine_flags_are_what_the_table_expects():
     assert E.SCOPA == 2
+
+
+def test_best_of_three_goes_on_to_the_next_match(tmp_path):
+    g = Game(Rules("scopa", best_of=3, target=11), 5)
+    while not g.over:
+        if g.round_over:
+            g.next_round()
+        g.play(*g.legal_moves()[0])
+    assert not g.finished
+    a, b = start(tmp_path, g, [app.HUMAN, app.EASY])
+    a.loop(5)
+    assert a.screen_mod == "summary" and a.screen.pages[-1] == "match"
+    a.screen.k = len(a.screen.pages) - 1
+    a.dirty = True
+    a.loop(5)
+    assert "Match to P" in b.display.screen_text()
+    press(a, b, "A")
+    assert a.screen_mod == "table" and a.game.match_no == 2 and a.game.totals == [0, 0]

@@ -205,7 +205,7 @@ class Screen:
             if g.rules.players != g.rules.sides:
                 lab = T(lang.TEAM) % lab
             t = T(lang.WINS) % lab
-        if not g.finished:
+        if not g.finished and g.winner is not None:
             t = T(lang.MATCH_TO) % self.side_label(g.winner)
         gfx.centre(fb, t, 4, p.FG, w)
         xs, cw = self.columns()
