@@ -89,6 +89,7 @@ def test_formatted_strings_fit(code):
     # the hint and turn lines with pass-and-play: "P6: Your turn"
     for k in ("YOUR_TURN", "HINT"):
         assert len("P6: " + _file_text(code, k)) <= COLS, (code, k)
+    assert len("P6: " + _file_text(code, "HINT") + "...") <= COLS
 
 
 def help_pages(code):
@@ -250,6 +251,9 @@ def _table_stages(w):
         if stage == TB.PICK:
             s.hint = None
             w.draw()
+            s.asking = True
+            w.draw()
+            s.asking = False
 
 
 def test_table_fits(walker):
@@ -282,3 +286,23 @@ def test_summary_fits(walker):
             if g.finished:
                 break
             g.next_round()
+
+
+@pytest.mark.parametrize("code", ["en", "de"])
+def test_colour_screen_fits(tmp_path, code):
+    w = Walker(tmp_path, code, 240, 135, True)
+    try:
+        _walk_lists(w, w.show("menu", "Settings"))
+        w.app.settings["cfg"].update(game=0, players=6)
+        _walk_lists(w, w.show("menu", "Options"))
+        for game, players in ((0, 3), (2, 4)):
+            _new_game(w, game, players)
+            _table_stages(w)
+            g = w.app.game
+            _play_round(g)
+            s = w.show("summary")
+            for k in range(len(s.pages)):
+                s.k = k
+                w.draw()
+    finally:
+        lang.load("en")

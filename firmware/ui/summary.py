@@ -135,7 +135,7 @@ class Screen:
         )
         n = len(rows)
         step = max(8, min(10, (app.h - 8) // n))
-        y0 = 8 + (app.h - 8 - n * step) // 2
+        y0 = 8 if step == 8 else 12
         for j, (sid, vals, won) in enumerate(rows):
             y = y0 + j * step
             if j == 5 and step > 8:

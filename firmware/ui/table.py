@@ -53,6 +53,7 @@ class Screen:
         self.oi = 0
         self.move = None  # type: ignore
         self.hint = None
+        self.asking = False  # a hint asked for, not yet computed
         self.flags = 0
         self.seat = 0  # the seat of the last move played
         self.last_round = app.game.round_no
@@ -109,6 +110,13 @@ class Screen:
         elif st == SCOPA:
             if now - self.t0 >= ANNOUNCE_MS:
                 self._done()
+        elif st == PICK and self.asking and not app.dirty:
+            self.asking = False
+            self.hint = app.hint()
+            hand = self.hand()
+            if self.hint[0] in hand:
+                self.cur = hand.index(self.hint[0])
+            app.dirty = True
 
     def _apply(self, now):
         app = self.app
@@ -172,10 +180,7 @@ class Screen:
             elif k == keys.A and not ev & keys.REPEAT:
                 self._select()
             elif k == keys.B and ev & keys.LONG:
-                self.hint = app.hint()
-                hand = self.hand()
-                if self.hint[0] in hand:
-                    self.cur = hand.index(self.hint[0])
+                self.asking = True  # drawn first ("Hint..."), then computed in tick
             elif k == keys.B and not ev & keys.REPEAT:
                 app.go("menu")
         elif st == CHOOSE:
@@ -261,6 +266,8 @@ class Screen:
         ty = y + max(0, (h - 8) // 2)
         if st == PICK:
             t = T(lang.HINT) if self.hint else T(lang.YOUR_TURN)
+            if self.asking:
+                t = T(lang.HINT) + "..."
             if app.hide_hands():
                 t = app.seat_label(g.turn) + ": " + t
             fb.text(t, 0, ty, p.FG)
