@@ -234,9 +234,10 @@ class Sheet:
 
     # Recount -------------------------------------------------------------
 
-    def recount(self):
+    def recount(self, scores=False):
         """Walk the evening: returns a list of matches, each a dict with
-        ``rounds`` (list of (index, Score, totals after)), ``totals``,
+        ``rounds`` (list of (index, points, totals after): points is the
+        round's points per side, or with `scores` its Score), ``totals``,
         ``over``, ``winner`` (side or None), ``game`` (0, 1...: with best
         of three a game is up to three matches), ``wins`` (matches won per
         side in that game so far) and ``finished`` (that game is over)."""
@@ -257,7 +258,7 @@ class Sheet:
             before = cur["totals"]
             after = [before[k] + sc.total[k] for k in range(n)]
             cur["totals"] = after
-            cur["rounds"].append((i, sc, after))
+            cur["rounds"].append((i, sc if scores else sc.total, after))
             if sc.napoleone >= 0:
                 over, winner = True, sc.napoleone
             else:
@@ -370,6 +371,29 @@ def keep(sh, folder=""):
     except OSError as e:
         print("sheet: not saved:", e)
         return str(e) or "OSError"
+
+
+def commit(sh, folder, op, i=-1, e=None):
+    """Change sheet `sh` and write it to flash at once: `op` is "add"
+    (entry `e`), "edit" (round `i` becomes `e`), "undo" or "save" (as it
+    is). Returns "" or why it was not written (keep). Raises EntryError
+    (nothing changed), or MemoryError with the sheet put back as it was,
+    so that the screen that asked can stay as it is and ask again."""
+    import gc
+
+    old = list(sh.rounds)
+    try:
+        if op == "add":
+            sh.add(e)
+        elif op == "edit":
+            sh.edit(i, e)
+        elif op == "undo":
+            sh.undo()
+        gc.collect()
+        return keep(sh, folder)
+    except MemoryError:
+        sh.rounds = old
+        raise
 
 
 def load(folder=""):
