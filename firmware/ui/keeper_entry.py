@@ -1,0 +1,531 @@
+"""Entering a round on the scorekeeper: one step a field, then the review.
+
+Steps (sheet.STEPS, those the rules ask for): cards taken, denari, who
+took the settebello, the primiera (a side, nobody, or "by the cards": the
+best card of each suit per side, from which the primiera is worked out),
+scope, then re bello, napola (Cirulla: piccola) and grande when in play.
+Last the review: the round's points and the match totals after it; A
+confirms, and the sheet is written to flash at once.
+
+Keys: UP / DOWN change the value (held, they repeat), LEFT / RIGHT move
+between the sides, A goes on (to the next side, then the next step), B
+goes back (from the first step: leaves, nothing saved). Cards and denari
+fill the last side with what is left of 40 and 10; with three sides that
+one can still be changed, and A objects when the counts do not add up.
+
+arg: ``(sheet, i)`` enters a new round (i = -1) or edits round i;
+``(sheet, i, True)`` shows round i's review first (from the history),
+where A edits it.
+"""
+
+import lang
+import sheet as S
+from lang import T
+from scopa import scoring
+from scopa.rules import CIRULLA
+from ui import buttons as keys
+from ui import gfx
+
+REVIEW = "ok"
+NAPOLA_RUNS = (0, 3, 4, 5, 6, 7, 8, 9, 10)
+# The best card of a suit, cycled by UP: none, then by primiera points.
+RANKS = (-1, 7, 6, 1, 5, 4, 3, 2, 10, 9, 8)
+TOTAL = {"t": 40, "d": 10}
+LABELS = {
+    "t": lang.CARDS,
+    "d": lang.COINS,
+    "s": lang.SETTEBELLO,
+    "p": lang.PRIMIERA,
+    "sc": lang.SCOPE,
+    "rb": lang.RE_BELLO,
+    "np": lang.NAPOLA,
+    "gr": lang.GRANDE,
+}
+CATEGORY_LABELS = {
+    "cards": lang.CARDS,
+    "coins": lang.COINS,
+    "settebello": lang.SETTEBELLO,
+    "primiera": lang.PRIMIERA,
+    "scope": lang.SCOPE,
+    "re_bello": lang.RE_BELLO,
+    "napola": lang.NAPOLA,
+    "piccola": lang.PICCOLA,
+    "grande": lang.GRANDE,
+}
+ERRORS = {
+    S.MORE: lang.SK_MORE,
+    S.NO_COINS: lang.SK_NO_COINS,
+    S.TWICE: lang.SK_TWICE,
+    S.CLASH: lang.SK_CLASH,
+}
+
+
+def _argmax(v):
+    best = 0
+    for i in range(len(v)):
+        if v[i] > v[best]:
+            best = i
+    return best
+
+
+class Screen:
+    def __init__(self, app, arg):
+        self.app = app
+        self.sh = sh = arg[0]
+        self.idx = arg[1]
+        self.n = n = sh.rules.sides
+        self.steps = sh.fields() + [REVIEW]
+        self.k = 0  # the step
+        self.cur = 0  # the side (count steps) or the cell side * 4 + suit (primiera cards)
+        self.cards = False  # typing the primiera's cards
+        self.err = ""
+        self.top = 0  # first category row shown on the review
+        self.rev = None
+        self.given = []  # steps whose value the player chose (no default then)
+        v = {}
+        self.v = v
+        self.pc = [[-1, -1, -1, -1] for _ in range(n)]
+        if self.idx >= 0:
+            e = sh.rounds[self.idx]
+            for f in ("t", "d", "sc"):
+                v[f] = list(e[f])
+            v["s"] = e["s"]
+            if "pc" in e:
+                v["p"] = n + 1
+                self.pc = [list(c) for c in e["pc"]]
+            else:
+                v["p"] = e["p"] if e["p"] >= 0 else n
+            v["rb"] = e.get("rb", -1)
+            v["gr"] = e.get("gr", -1)
+            v["np"] = list(e.get("np") or [0] * n)
+            self.given = list(self.steps)
+        else:
+            v["t"] = [20, 20] if n == 2 else [14, 13, 13]
+            v["d"] = [5, 5] if n == 2 else [4, 3, 3]
+            v["s"] = 0
+            v["p"] = 0
+            v["sc"] = [0] * n
+            v["rb"] = -1
+            v["gr"] = -1
+            v["np"] = [0] * n
+        self.round = sh.place(self.idx if self.idx >= 0 else len(sh.rounds))[1]
+        self.view = len(arg) > 2 and arg[2]
+        if self.view:
+            self.k = len(self.steps) - 1
+            self.review()
+
+    def busy(self):
+        return False
+
+    def tick(self, now):
+        pass
+
+    # The entry ------------------------------------------------------------
+
+    def entry(self):
+        """The round as a sheet entry (dict)."""
+        v = self.v
+        n = self.n
+        e = {"t": list(v["t"]), "d": list(v["d"]), "s": v["s"], "sc": list(v["sc"])}
+        if v["p"] == n + 1:
+            e["pc"] = [list(c) for c in self.pc]
+        else:
+            e["p"] = v["p"] if v["p"] < n else -1
+        for f in ("rb", "np", "gr"):
+            if f in self.steps:
+                e[f] = list(v[f]) if f == "np" else v[f]
+        return e
+
+    def step(self):
+        return self.steps[self.k]
+
+    def editable(self):
+        """Sides A goes through on a count step: the last one of cards and
+        denari is what is left."""
+        f = self.step()
+        return self.n - 1 if f in TOTAL else self.n
+
+    def choices(self):
+        f = self.step()
+        n = self.n
+        if f == "s":
+            return list(range(n))
+        if f == "p":
+            return list(range(n + 2))  # the sides, nobody, by the cards
+        return list(range(n)) + [-1]
+
+    def change(self, d):
+        """UP (d = 1) or DOWN (-1) on the current value."""
+        f = self.step()
+        v = self.v
+        n = self.n
+        if f in ("t", "d", "sc"):
+            hi = TOTAL.get(f, S.MAX_SCOPE)
+            vals = v[f]
+            i = self.cur
+            vals[i] = max(0, min(hi, vals[i] + d))
+            if f in TOTAL:
+                left = TOTAL[f]
+                if n == 2:
+                    vals[1 - i] = left - vals[i]
+                elif i < n - 1:
+                    vals[n - 1] = left - sum(vals[: n - 1])
+        elif f == "np":
+            vals = v[f]
+            j = NAPOLA_RUNS.index(vals[self.cur]) if vals[self.cur] in NAPOLA_RUNS else 0
+            vals[self.cur] = NAPOLA_RUNS[max(0, min(len(NAPOLA_RUNS) - 1, j + d))]
+        else:
+            ch = self.choices()
+            j = ch.index(v[f]) if v[f] in ch else 0
+            v[f] = ch[(j + d) % len(ch)]
+        if f not in self.given:
+            self.given.append(f)
+        self.err = ""
+
+    def enter_step(self):
+        """Defaults of the step just reached: the settebello to the side
+        with most denari, the primiera to the side with most cards."""
+        f = self.step()
+        self.cur = 0
+        self.cards = False
+        if f in self.given:
+            return
+        if f == "s":
+            self.v["s"] = _argmax(self.v["d"])
+        elif f == "p":
+            self.v["p"] = _argmax(self.v["t"])
+
+    def objection(self):
+        """What is wrong with the steps so far ("" when nothing)."""
+        try:
+            self.sh.check(self.entry())
+        except S.EntryError as x:
+            key = "p" if x.key == "pc" else x.key
+            if key in self.steps and self.steps.index(key) > self.k:
+                return ""
+            if x.side >= 0 and self.step() in ("t", "d", "sc", "np"):
+                self.cur = x.side
+            if x.kind == S.SUM:
+                return T(lang.SK_SUM) % (x.got, x.want)
+            if x.kind in ERRORS:
+                return T(ERRORS[x.kind])
+            return str(x)[:16]
+        return ""
+
+    def forward(self):
+        self.err = self.objection()
+        if self.err:
+            return
+        self.k += 1
+        if self.step() == REVIEW:
+            self.review()
+        else:
+            self.enter_step()
+
+    def back(self):
+        self.err = ""
+        if self.k == 0:
+            self.leave()
+            return
+        self.k -= 1
+        self.cur = 0
+        self.cards = False
+        if self.step() in ("t", "d", "sc", "np"):
+            self.cur = self.editable() - 1  # the last side typed
+        elif self.step() == "p" and self.v["p"] == self.n + 1:
+            self.cards = True
+            self.cur = 4 * self.n - 1
+
+    def leave(self):
+        app = self.app
+        if self.idx >= 0:
+            app.go("scorekeeper", "History", (self.sh, self.idx))
+        else:
+            app.go("scorekeeper", "Screen", self.sh)
+
+    def review(self):
+        """Work out the round's points and the match after it."""
+        sh = self.sh
+        e = self.entry()
+        tmp = S.Sheet(sh.rules, sh.names)
+        tmp.rounds = list(sh.rounds)
+        if self.idx >= 0:
+            tmp.rounds[self.idx] = e
+            j = self.idx
+        else:
+            tmp.rounds.append(e)
+            j = len(tmp.rounds) - 1
+        self.top = 0
+        sc = sh.points(e)
+        for m in tmp.recount():
+            rs = m["rounds"]
+            for q in range(len(rs)):
+                if rs[q][0] == j:
+                    over = m["over"] and q == len(rs) - 1
+                    self.rev = (sc, rs[q][2], m["winner"] if over else None)
+                    self.round = q + 1
+
+    def confirm(self):
+        app = self.app
+        sh = self.sh
+        e = self.entry()
+        if self.idx >= 0:
+            j = self.idx
+            err = S.commit(sh, app.folder, "edit", j, e)
+        else:
+            j = len(sh.rounds)
+            err = S.commit(sh, app.folder, "add", -1, e)
+        note = [T(lang.SK_NOT_SAVED)] if err else []
+        rev = self.rev
+        if rev is not None:
+            sc, after, winner = rev
+            won = " (%s wins)" % sh.names[winner] if winner is not None else ""
+            print(
+                "sheet: %s round %d: %s -> %s%s"
+                % (
+                    "edit" if self.idx >= 0 else "add",
+                    j + 1,
+                    " ".join(str(x) for x in sc.total),
+                    " ".join(str(x) for x in after),
+                    won,
+                )
+            )
+        if self.idx >= 0 and not note:
+            app.go("scorekeeper", "History", (sh, self.idx))
+        else:
+            app.go("scorekeeper", "Screen", (sh, note))
+
+    # Keys -----------------------------------------------------------------
+
+    def key(self, ev):
+        app = self.app
+        k = ev & keys.ALL
+        rep = ev & keys.REPEAT
+        if ev & keys.LONG:
+            return
+        app.dirty = True
+        f = self.step()
+        if f == REVIEW:
+            self._key_review(k, rep)
+        elif self.cards:
+            self._key_cards(k, rep)
+        elif k == keys.UP:
+            self.change(1)
+        elif k == keys.DOWN:
+            self.change(-1)
+        elif rep:
+            return
+        elif k in (keys.LEFT, keys.RIGHT):
+            if f in ("t", "d", "sc", "np"):
+                self.cur = (self.cur + (1 if k == keys.RIGHT else -1)) % self.n
+            else:
+                self.change(1 if k == keys.RIGHT else -1)
+        elif k == keys.A:
+            if f in ("t", "d", "sc", "np") and self.cur < self.editable() - 1:
+                self.cur += 1
+            elif f == "p" and self.v["p"] == self.n + 1:
+                self.cards = True
+                self.cur = 0
+                self.err = ""
+            else:
+                self.forward()
+        elif k == keys.B:
+            if f in ("t", "d", "sc", "np") and self.cur > 0:
+                self.cur -= 1
+            else:
+                self.back()
+
+    def _key_review(self, k, rep):
+        rows = len(self._categories())
+        if k == keys.UP:
+            self.top = max(0, self.top - 1)
+        elif k == keys.DOWN:
+            self.top = max(0, min(rows - self._review_rows(), self.top + 1))
+        elif rep:
+            return
+        elif k == keys.A:
+            if self.view:
+                self.view = False
+                self.k = 0
+                self.enter_step()
+            else:
+                self.confirm()
+        elif k == keys.B:
+            if self.view:
+                self.leave()
+            else:
+                self.back()
+
+    def _key_cards(self, k, rep):
+        cells = 4 * self.n
+        side, suit = divmod(self.cur, 4)
+        if k in (keys.UP, keys.DOWN):
+            c = self.pc[side][suit]
+            val = c % 10 + 1 if c >= 0 else -1
+            j = RANKS.index(val) + (1 if k == keys.UP else -1)
+            val = RANKS[j % len(RANKS)]
+            self.pc[side][suit] = -1 if val < 0 else suit * 10 + val - 1
+            self.err = ""
+        elif rep:
+            return
+        elif k in (keys.LEFT, keys.RIGHT):
+            self.cur = (self.cur + (1 if k == keys.RIGHT else -1)) % cells
+        elif k == keys.A:
+            if self.cur < cells - 1:
+                self.cur += 1
+            else:
+                self.forward()
+        elif k == keys.B:
+            if self.cur > 0:
+                self.cur -= 1
+            else:
+                self.cards = False
+                self.cur = 0
+                self.err = ""
+
+    # Drawing --------------------------------------------------------------
+
+    def draw(self, fb):
+        f = self.step()
+        if f == REVIEW:
+            self._draw_review(fb)
+            return
+        app = self.app
+        p = app.pal
+        label = LABELS[f]
+        if f == "np" and self.sh.rules.game == CIRULLA:
+            label = lang.PICCOLA
+        top = self.err and self.cards  # the cards fill the screen: the objection on top
+        if not top:
+            fb.text(T(label), 0, 0, p.FG)
+            t = T(lang.ROUND) % self.round
+            fb.text(t, app.w - 8 * len(t), 0, p.FG)
+        if self.cards:
+            self._draw_cards(fb)
+        elif f in ("t", "d", "sc", "np"):
+            self._draw_counts(fb, self.v[f])
+        else:
+            self._draw_choice(fb)
+        if self.err:
+            y = 0 if top else app.h - 8
+            fb.fill_rect(0, max(0, y - 1), app.w, 9, p.FG)
+            gfx.centre(fb, self.err, y, p.BG, app.w)
+
+    def _scale(self, cw):
+        return max(1, min(cw // 10, (self.app.h - 31) // 5))
+
+    def _names(self, fb, cw, lit):
+        p = self.app.pal
+        for i in range(self.n):
+            name = self.sh.names[i]
+            x = i * cw + (cw - 8 * len(name)) // 2
+            if i == lit:
+                fb.fill_rect(x - 2, 9, 8 * len(name) + 4, 10, p.FG)
+            fb.text(name, x, 10, p.BG if i == lit else p.FG)
+
+    def _draw_counts(self, fb, vals):
+        app = self.app
+        p = app.pal
+        cw = app.w // self.n
+        self._names(fb, cw, self.cur)
+        s = self._scale(cw)
+        for i in range(self.n):
+            t = str(vals[i])
+            tw = gfx.small_width(t, s)
+            gfx.small(fb, t, i * cw + (cw - tw) // 2, 21, p.FG, s)
+
+    def _draw_choice(self, fb):
+        app = self.app
+        p = app.pal
+        n = self.n
+        cw = app.w // n
+        c = self.v[self.step()]
+        self._names(fb, cw, c if 0 <= c < n else -1)
+        s = self._scale(cw)
+        if 0 <= c < n:
+            fb.fill_rect(c * cw + 4, 21, cw - 8, 5 * s, p.FG)
+        elif not self.err:
+            t = T(lang.SK_BY_CARDS if c == n + 1 else lang.SK_NOBODY)
+            gfx.centre(fb, t, 21 + (5 * s - 8) // 2, p.FG, app.w)
+
+    def _draw_cards(self, fb):
+        app = self.app
+        p = app.pal
+        lay = app.lay
+        s = lay.s
+        r = self.sh.rules
+        for i in range(self.n):
+            y = 10 + i * (lay.ch + 2 * s)
+            ty = y + (lay.ch - 8) // 2
+            fb.text(self.sh.names[i], 0, ty, p.FG)
+            x = 8 * 3 + 2
+            for su in range(4):
+                c = self.pc[i][su]
+                lit = self.cur == 4 * i + su
+                if c < 0:
+                    gfx.card(fb, x, y, 0, p, s, gfx.GHOST)
+                    gfx.suit(fb, su, x + 2 * s, y + 5 * s, p.FG, s, app.french())
+                    if lit:
+                        fb.rect(x, y, lay.cw, lay.ch, p.FG)
+                else:
+                    mode = gfx.LIT if lit else gfx.FACE
+                    gfx.card(fb, x, y, c, p, s, mode, app.french())
+                x += lay.cw + 2 * s
+            tot = scoring.primiera([c for c in self.pc[i] if c >= 0], r.primiera_zero)[0]
+            t = "-" if tot is None else str(tot)
+            fb.text(t, app.w - 8 * len(t), ty, p.FG)
+
+    def _categories(self):
+        """The categories the review lists: all of them when they fit,
+        else those that gave a point (UP / DOWN scroll if still too many)."""
+        sc = self.rev[0] if self.rev else None
+        if sc is None:
+            return []
+        cats = sc.categories
+        if len(cats) > self._review_rows():
+            cats = [c for c in cats if max(getattr(sc, c)) > 0]
+        return cats
+
+    def _review_rows(self):
+        return max(1, (self.app.h - 24) // 8)
+
+    def _draw_review(self, fb):
+        app = self.app
+        p = app.pal
+        w = app.w
+        h = app.h
+        n = self.n
+        if self.rev is None:
+            return
+        sc, after, winner = self.rev
+        cw = 24
+        ends = [w - (n - 1 - i) * cw for i in range(n)]
+        if n == 2:
+            fb.text(T(lang.ROUND) % self.round, 0, 0, p.FG)
+        for i, x in enumerate(ends):
+            name = self.sh.names[i]
+            fb.text(name, x - 8 * len(name), 0, p.FG)
+        cats = self._categories()
+        vis = self._review_rows()
+        y = 8
+        for j in range(self.top, min(len(cats), self.top + vis)):
+            fb.text(T(CATEGORY_LABELS[cats[j]]), 0, y, p.FG)
+            vals = getattr(sc, cats[j])
+            for i, x in enumerate(ends):
+                t = str(vals[i])
+                fb.text(t, x - 8 * len(t), y, p.FG)
+            y += 8
+        if len(cats) > vis:  # a scroll mark on the right edge
+            bar = 8 * vis
+            fb.vline(w - 1, 8 + bar * self.top // len(cats), bar * vis // len(cats), p.FG)
+        y = h - 16
+        for sid, vals in ((lang.TOTAL, sc.total), (lang.MATCH, after)):
+            fb.text(T(sid), 0, y, p.FG)
+            for i, x in enumerate(ends):
+                t = str(vals[i])
+                if sid == lang.MATCH and i == winner:
+                    fb.fill_rect(x - 8 * len(t) - 1, y - 1, 8 * len(t) + 1, 9, p.FG)
+                    fb.text(t, x - 8 * len(t), y, p.BG)
+                else:
+                    fb.text(t, x - 8 * len(t), y, p.FG)
+            y += 8

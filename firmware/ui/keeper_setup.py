@@ -1,0 +1,242 @@
+"""Setting up a new score sheet: the game, players (2 or 3 sides, or 2
+teams of 2 or 3), target, best of three, the variants, and a short name
+per side, picked from a list with LEFT / RIGHT or typed: A on a name opens
+the name editor (UP / DOWN: the letter, LEFT / RIGHT: the position, A:
+done, B: leave it as it was). Start writes the new sheet to flash.
+
+arg: the sheet in use (the new one starts from its game and names; B goes
+back to it unchanged), or None.
+
+`Menu` is the scorekeeper's menu (B on the totals): history, undo the
+last round, a new sheet, back to the start menu.
+"""
+
+import lang
+import sheet as S
+from lang import T
+from scopa import rules as R
+from ui import buttons as keys
+from ui.menu import List
+
+GAMES = ("scopa", "scopone", "cirulla")
+GAME_NAMES = ("Scopa", "Scopone", "Cirulla")
+PLAYERS = ((2, 3, 4, 6), (4,), (2, 3, 4))
+PRESETS = ("P1", "P2", "P3", "NOI", "VOI", "LOR")
+CHARS = " ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+NAME_LEN = 3
+
+
+def _game_of(rules):
+    g = rules.game
+    if g == R.CIRULLA:
+        return 2
+    if rules.players == 4 and g != R.SCOPA:
+        return 1
+    return 0
+
+
+class Screen(List):
+    def __init__(self, app, arg=None):
+        self.old = arg
+        r = arg.rules if arg is not None else R.Rules()
+        g = _game_of(r)
+        self.cfg = {
+            "game": g,
+            "players": PLAYERS[g].index(r.players) if r.players in PLAYERS[g] else 0,
+            "target": R.TARGETS.index(r.target),
+            "best": 1 if r.best_of > 1 else 0,
+            "napola": r.napola,
+            "rebello": 1 if r.re_bello >= 0 else 0,
+        }
+        self.names = list(arg.names) if arg is not None else []
+        self.editing = -1  # the side whose name is being typed
+        self.chars = []
+        self.pos = 0
+        List.__init__(self, app, arg)
+
+    def players(self):
+        return PLAYERS[self.cfg["game"]][self.cfg["players"]]
+
+    def sides(self):
+        p = self.players()
+        return p if p < 4 else 2
+
+    def build(self):
+        cfg = self.cfg
+        g = cfg["game"]
+        on_off = [T(lang.OFF), T(lang.ON)]
+        self.title = T(lang.SK_NEW_SHEET)
+        rows: list = [("game", T(lang.SK_GAME), list(GAME_NAMES))]
+        if len(PLAYERS[g]) > 1:
+            rows.append(("players", T(lang.SK_PLAYERS), [str(x) for x in PLAYERS[g]]))
+        rows += [
+            ("target", T(lang.TARGET), [str(t) for t in R.TARGETS]),
+            ("best", T(lang.BEST_OF), ["1", "3"]),
+        ]
+        if g != 2:
+            rows.append(("napola", T(lang.NAPOLA), on_off))
+        rows.append(("rebello", T(lang.RE_BELLO), on_off))
+        n = self.sides()
+        teams = self.players() > n
+        names = self.names[:n]
+        for i in range(n):
+            default = ("NOI", "VOI")[i] if teams else "P%d" % (i + 1)
+            if i >= len(names):
+                names.append(default)
+            elif names[i] in PRESETS:  # not typed: follows sides / teams
+                names[i] = default
+        self.names = names
+        self.keys = []
+        self.rows = []
+        for k, label, choices in rows:
+            v = cfg[k]
+            if not 0 <= v < len(choices):
+                v = cfg[k] = 0
+            self.keys.append(k)
+            self.rows.append([label, choices, v])
+        for i in range(n):
+            label = T(lang.TEAM) % str(i + 1) if teams else T(lang.SK_NAME) % (i + 1)
+            choices = [self.names[i]] + [x for x in PRESETS if x != self.names[i]]
+            self.keys.append(i)
+            self.rows.append([label, choices, 0])
+        self.keys.append(None)
+        self.rows.append([T(lang.START), None, 0])
+        self.sel = len(self.rows) - 1
+        self.top = max(0, self.sel - self.visible() + 1)
+
+    def changed(self, i):
+        k = self.keys[i]
+        v = self.rows[i][2]
+        if isinstance(k, int):
+            self.names[k] = self.rows[i][1][v]
+            return
+        if k == "game":
+            old = self.players()
+            self.cfg["game"] = v
+            ps = PLAYERS[v]
+            self.cfg["players"] = ps.index(old) if old in ps else 0
+        else:
+            self.cfg[k] = v
+        self.build()
+        self.sel = self.keys.index(k)
+
+    def rules(self):
+        cfg = self.cfg
+        g = GAMES[cfg["game"]]
+        opts = {
+            "target": R.TARGETS[cfg["target"]],
+            "best_of": 3 if cfg["best"] else 1,
+            "re_bello": True if cfg["rebello"] else None,
+        }
+        if g != "scopone":
+            opts["players"] = self.players()
+        if g != "cirulla":
+            opts["napola"] = bool(cfg["napola"])
+        return R.Rules(g, **opts)
+
+    def action(self, i):
+        app = self.app
+        sh = S.Sheet(self.rules(), self.names)
+        note = [T(lang.SK_NOT_SAVED)] if S.commit(sh, app.folder, "save") else []
+        print("sheet: new %s %s" % (sh.rules.code(), " ".join(sh.names)))
+        app.go("scorekeeper", "Screen", (sh, note))
+
+    def back(self):
+        if self.old is not None:
+            self.app.go("scorekeeper", "Screen", self.old)
+        else:
+            self.app.go("menu")
+
+    # The name editor ------------------------------------------------------
+
+    def key(self, ev):
+        if self.editing < 0:
+            k = self.keys[self.sel]
+            if isinstance(k, int) and ev == keys.A:
+                self.editing = k
+                name = self.names[k]
+                self.chars = [CHARS.find(c) if c in CHARS else 0 for c in name[:NAME_LEN]]
+                self.chars += [0] * (NAME_LEN - len(self.chars))
+                self.pos = 0
+                self.app.dirty = True
+                return
+            List.key(self, ev)
+            return
+        k = ev & keys.ALL
+        if ev & keys.LONG:
+            return
+        if k in (keys.UP, keys.DOWN):
+            d = 1 if k == keys.UP else -1
+            self.chars[self.pos] = (self.chars[self.pos] + d) % len(CHARS)
+        elif ev & keys.REPEAT:
+            return
+        elif k in (keys.LEFT, keys.RIGHT):
+            self.pos = max(0, min(NAME_LEN - 1, self.pos + (1 if k == keys.RIGHT else -1)))
+        elif k == keys.A:
+            name = "".join(CHARS[c] for c in self.chars).strip()
+            if name:
+                self.names[self.editing] = name
+            self._done()
+        elif k == keys.B:
+            self._done()
+        self.app.dirty = True
+
+    def _done(self):
+        sel = self.sel
+        self.editing = -1
+        self.build()
+        self.sel = sel
+
+    def draw(self, fb):
+        if self.editing < 0:
+            List.draw(self, fb)
+            return
+        app = self.app
+        p = app.pal
+        label = self.rows[self.sel][0]
+        fb.text(label, (app.w - 8 * len(label)) // 2, 0, p.FG)
+        x0 = (app.w - 16 * NAME_LEN) // 2
+        y = (app.h - 8) // 2
+        for j in range(NAME_LEN):
+            x = x0 + 16 * j + 4
+            ch = CHARS[self.chars[j]]
+            if j == self.pos:
+                fb.fill_rect(x - 2, y - 2, 12, 12, p.FG)
+                fb.text(ch, x, y, p.BG)
+                fb.text("^", x, y - 12, p.FG)
+                fb.text("v", x, y + 12, p.FG)
+            else:
+                fb.text(ch, x, y, p.FG)
+                fb.hline(x, y + 10, 8, p.FG)
+
+
+class Menu(List):
+    """History, undo the last round, a new sheet, back to the start menu."""
+
+    def __init__(self, app, arg: "S.Sheet"):
+        self.sh = arg
+        List.__init__(self, app, arg)
+
+    def build(self):
+        self.title = T(lang.SCOREKEEPER)
+        self.ids = [lang.SK_HISTORY]
+        if self.sh.rounds:
+            self.ids.append(lang.SK_UNDO)
+        self.ids += [lang.SK_NEW_SHEET, lang.SK_EXIT]
+        self.rows = [[T(i), None, 0] for i in self.ids]
+
+    def action(self, i):
+        app = self.app
+        k = self.ids[i]
+        sh = self.sh
+        if k == lang.SK_HISTORY:
+            app.go("scorekeeper", "History", (sh, len(sh.rounds) - 1))
+        elif k == lang.SK_UNDO:
+            app.go("scorekeeper", "Undo", sh)
+        elif k == lang.SK_NEW_SHEET:
+            app.go("keeper_setup", "Screen", sh)
+        else:
+            app.go("menu")
+
+    def back(self):
+        self.app.go("scorekeeper", "Screen", self.sh)

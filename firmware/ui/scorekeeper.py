@@ -1,0 +1,281 @@
+"""The scorekeeper: the score sheet of games played with real cards.
+
+Screens here: `Screen` (the match totals in large digits, readable across
+a table), `History` (every round of the evening, running totals) and
+`Undo`. Entering or editing a round is ui/keeper_entry.py; setting up a
+new sheet and the scorekeeper's menu ui/keeper_setup.py.
+
+The sheet (firmware/sheet.py) goes from screen to screen as the `arg` of
+``app.go``: a Sheet, or ``(sheet, note)`` where note is a list of lines
+shown once. Opened from the start menu (no arg) the sheet is read from
+flash; a damaged file is reported and its last good copy used. Every
+change is written to flash at once (sheet.keep).
+
+Keys on the totals: A enters the next round, UP / DOWN the history,
+B the scorekeeper's menu.
+"""
+
+import lang
+import sheet as S
+from lang import T
+from ui import buttons as keys
+from ui import gfx
+
+_TROUBLE = {S.CUT: lang.SK_CUT, S.DAMAGED: lang.SK_DAMAGED}
+_TROUBLE[S.NEWER] = lang.SK_NEWER
+_TROUBLE[S.OLDER] = lang.SK_OLDER
+
+
+def open_sheet(app):
+    """Read the sheet from flash: ``(sheet or None, note lines)``. The
+    note says which copy was used and what was wrong with the newer one."""
+    sh, status, why = S.load(app.folder)
+    note = []
+    if why:
+        print("sheet:", why)
+        note.append(T(lang.SAVE_RESTORED if sh is not None else lang.SAVE_LOST))
+        t = S.trouble(why)
+        if t in _TROUBLE:
+            note.append(T(_TROUBLE[t]))
+    if sh is not None:
+        print("sheet: %d rounds, %s" % (len(sh.rounds), " ".join(sh.names)))
+    return sh, note
+
+
+def unpack(arg):
+    """(sheet, note) of a screen's arg: a Sheet or (Sheet, note)."""
+    if isinstance(arg, tuple):
+        return arg[0], arg[1]
+    return arg, []
+
+
+class Screen:
+    """The totals of the match in progress (or just finished)."""
+
+    def __init__(self, app, arg=None):
+        self.app = app
+        if isinstance(arg, S.Sheet) or isinstance(arg, tuple):
+            self.sh, self.note = unpack(arg)
+        else:
+            self.sh, self.note = open_sheet(app)
+            if self.sh is None and not self.note:
+                app.go("keeper_setup")
+        self.ms = self.sh.recount() if self.sh is not None else []
+
+    def busy(self):
+        return False
+
+    def tick(self, now):
+        pass
+
+    def key(self, ev):
+        app = self.app
+        if ev & (keys.REPEAT | keys.LONG):
+            return
+        k = ev & keys.ALL
+        if self.note:
+            self.note = []
+            if self.sh is None:
+                app.go("keeper_setup")
+            app.dirty = True
+            return
+        sh = self.sh
+        if sh is None:
+            return
+        if k == keys.A:
+            app.go("keeper_entry", "Screen", (sh, -1))
+        elif k in (keys.UP, keys.DOWN):
+            app.go("scorekeeper", "History", (sh, len(sh.rounds) - 1))
+        elif k == keys.B:
+            app.go("keeper_setup", "Menu", sh)
+
+    def draw(self, fb):
+        app = self.app
+        p = app.pal
+        w = app.w
+        h = app.h
+        if self.note:
+            y = (h - 8 * len(self.note)) // 2
+            for line in self.note:
+                gfx.centre(fb, line, y, p.FG, w)
+                y += 10
+            return
+        sh = self.sh
+        if sh is None:
+            return
+        m = self.ms[-1]
+        n = sh.rules.sides
+        cw = w // n
+        for i in range(n):
+            x = i * cw
+            name = sh.names[i]
+            gfx.centre(fb, name, 0, p.FG, cw, x)
+            if sh.rules.best_of > 1:  # matches won in this game: a box each
+                bx = x + (cw + 8 * len(name)) // 2 + 2
+                for _ in range(m["wins"][i]):
+                    fb.fill_rect(bx, 2, 4, 4, p.FG)
+                    bx += 6
+            t = str(m["totals"][i])
+            s = max(1, min(cw // 10, (h - 34) // 5))
+            while s > 1 and gfx.small_width(t, s) > cw - 4:
+                s -= 1
+            tw = gfx.small_width(t, s)
+            tx = x + (cw - tw) // 2
+            gfx.small(fb, t, tx, 11, p.FG, s)
+            if m["over"] and m["winner"] == i:
+                fb.rect(tx - 3, 8, tw + 6, 5 * s + 6, p.FG)
+        y = h - 18
+        played = len(m["rounds"])
+        fb.text(T(lang.ROUND) % (played if m["over"] else played + 1), 0, y, p.FG)
+        t = "/%d" % sh.rules.target
+        fb.text(t, w - 8 * len(t), y, p.FG)
+        y = h - 8
+        if m["over"]:
+            who = sh.names[m["winner"]]
+            t = T(lang.WINS) % who if m["finished"] else T(lang.MATCH_TO) % who
+            fb.fill_rect(0, y - 1, w, 9, p.FG)
+            gfx.centre(fb, t, y, p.BG, w)
+        else:
+            gfx.centre(fb, T(lang.SK_KEYS), y, p.FG, w)
+
+
+ROW_H = 9
+
+
+class History:
+    """Every round of the evening, newest at the bottom: each side's
+    points in the round (small digits) and the match total after it; a
+    line between matches, the winner's last total framed. A shows the
+    round (and edits it from there), B goes back to the totals."""
+
+    def __init__(self, app, arg):
+        self.app = app
+        self.sh, sel = arg
+        # (round index, its number in the match, points, totals after,
+        # the match's winner on its last round else -1)
+        self.rows = []
+        for m in self.sh.recount():
+            last = len(m["rounds"]) - 1
+            for j, (i, pts, after) in enumerate(m["rounds"]):
+                won = m["winner"] if m["over"] and j == last else -1
+                self.rows.append((i, j + 1, pts, after, won))
+        self.sel = max(0, min(sel, len(self.rows) - 1))
+        self.top = 0
+        self._scroll()
+
+    def busy(self):
+        return False
+
+    def tick(self, now):
+        pass
+
+    def visible(self):
+        return max(1, (self.app.h - ROW_H) // ROW_H)
+
+    def _scroll(self):
+        vis = self.visible()
+        if self.sel < self.top:
+            self.top = self.sel
+        elif self.sel >= self.top + vis:
+            self.top = self.sel - vis + 1
+
+    def key(self, ev):
+        app = self.app
+        k = ev & keys.ALL
+        n = len(self.rows)
+        if k == keys.UP and n:
+            self.sel = (self.sel - 1) % n
+        elif k == keys.DOWN and n:
+            self.sel = (self.sel + 1) % n
+        elif ev & (keys.REPEAT | keys.LONG):
+            return
+        elif k == keys.A and n:
+            app.go("keeper_entry", "Screen", (self.sh, self.rows[self.sel][0], True))
+        elif k == keys.B:
+            app.go("scorekeeper", "Screen", self.sh)
+        else:
+            return
+        self._scroll()
+        app.dirty = True
+
+    def columns(self):
+        n = self.sh.rules.sides
+        cw = (self.app.w - 24) // n
+        return [24 + (i + 1) * cw for i in range(n)]  # right edges
+
+    def draw(self, fb):
+        app = self.app
+        p = app.pal
+        w = app.w
+        ends = self.columns()
+        for i, x in enumerate(ends):
+            name = self.sh.names[i]
+            fb.text(name, x - 8 * len(name), 0, p.FG)
+        fb.hline(0, ROW_H - 1, w, p.FG)
+        for j in range(self.visible()):
+            r = self.top + j
+            if r >= len(self.rows):
+                break
+            i, no, pts, totals, won = self.rows[r]
+            y = ROW_H + 1 + j * ROW_H
+            fg = p.FG
+            if r == self.sel:
+                fb.fill_rect(0, y - 1, w, ROW_H, p.FG)
+                fg = p.BG
+            elif no == 1 and r:
+                fb.hline(0, y - 1, w, p.FG)
+            fb.text(str(no), 0, y, fg)
+            for k, x in enumerate(ends):
+                t = str(totals[k])
+                tx = x - 8 * len(t)
+                fb.text(t, tx, y, fg)
+                pt = str(pts[k])  # the round's points: small, after a plus
+                px = tx - 3 - gfx.small_width(pt)
+                gfx.small(fb, pt, px, y + 2, fg)
+                fb.hline(px - 5, y + 4, 3, fg)
+                fb.vline(px - 4, y + 3, 3, fg)
+                if k == won:
+                    fb.rect(tx - 1, y - 1, 8 * len(t) + 1, ROW_H, fg)
+
+
+class Undo:
+    """Undo the last round? A: yes, B: no."""
+
+    def __init__(self, app, arg):
+        self.app = app
+        self.sh = arg
+        sh = arg
+        self.sc = sh.points(sh.rounds[-1])
+
+    def busy(self):
+        return False
+
+    def tick(self, now):
+        pass
+
+    def key(self, ev):
+        if ev & (keys.REPEAT | keys.LONG):
+            return
+        k = ev & keys.ALL
+        app = self.app
+        sh = self.sh
+        if k == keys.A:
+            note = [T(lang.SK_NOT_SAVED)] if S.commit(sh, app.folder, "undo") else []
+            t = sh.standing()[0]
+            print("sheet: undo round %d -> %s" % (len(sh.rounds) + 1, " ".join(str(x) for x in t)))
+            app.go("scorekeeper", "Screen", (sh, note))
+        elif k == keys.B:
+            app.go("scorekeeper", "Screen", sh)
+
+    def draw(self, fb):
+        app = self.app
+        p = app.pal
+        sh = self.sh
+        no = sh.place(len(sh.rounds) - 1)[1]
+        gfx.centre(fb, T(lang.SK_UNDO_Q) % no, 16, p.FG, app.w)
+        n = sh.rules.sides
+        cw = app.w // n
+        for i in range(n):  # each side's points in that round
+            gfx.centre(fb, sh.names[i], 28, p.FG, cw, i * cw)
+            gfx.centre(fb, str(self.sc.total[i]), 38, p.FG, cw, i * cw)
+        gfx.centre(fb, T(lang.OK_BACK), app.h - 8, p.FG, app.w)
