@@ -1,0 +1,201 @@
+"""scopa-scores: the scorekeeper's sheet from a board, as CSV.
+
+    scopa-scores --port auto --out evening.csv
+    scopa-scores --port /dev/ttyACM0            (CSV on stdout)
+    scopa-scores --file sheet.sav --out x.csv   (a copied file)
+
+Reads the sheet file (``sheet.sav``, and its ``.tmp`` and ``.bak`` copies)
+from the board's flash over the raw REPL with mpremote's library (as the
+flash tool does), then picks the copy exactly as the device does: the
+firmware's own store.py checks the header, the length and the checksum,
+and sheet.py checks the sheet and recounts it with the engine's scoring.
+Reading interrupts the app on the board; it is restarted after (a soft
+reset from the REPL runs main.py again) unless ``--no-restart``.
+
+The CSV has one row per round: the evening's round number, the game (a
+best of three is one game), the match and the round in it, each side's
+points per category and for the round, each side's match total after the
+round, and the winner on the round that ends a match.
+"""
+
+import argparse
+import csv
+import io
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+FIRMWARE = ROOT / "firmware"
+SHIM = ROOT / "host_tests" / "shim"  # `micropython` (const) for CPython
+BAUDRATE = 115200
+SUFFIXES = ("", ".tmp", ".bak")
+
+
+class ScoresError(Exception):
+    """What went wrong, said for the user."""
+
+
+def _firmware():
+    """Import the firmware's store and sheet modules (CPython)."""
+    for p in (str(SHIM), str(FIRMWARE)):
+        if p not in sys.path:
+            sys.path.insert(0, p)
+    import sheet
+    import store
+
+    return store, sheet
+
+
+def find_port():
+    """The first USB serial device, as ``mpremote connect auto`` picks it."""
+    import serial.tools.list_ports
+
+    ports = [p for p in sorted(serial.tools.list_ports.comports()) if p.vid is not None]
+    if not ports:
+        raise ScoresError("no board found: plug it in, or pass --port /dev/ttyACM0 (COM3...)")
+    return ports[0].device
+
+
+def fetch(port, path, restart=True):
+    """The bytes of `path` and its .tmp and .bak copies on the board at
+    `port`: {suffix: bytes}, missing copies left out."""
+    from mpremote.transport import TransportError
+    from mpremote.transport_serial import SerialTransport
+
+    try:
+        t = SerialTransport(port, baudrate=BAUDRATE)
+    except TransportError as e:
+        raise ScoresError(f"cannot open {port}: {e}") from None
+    t.serial.timeout = 5  # a pty read blocks without one
+    out = {}
+    try:
+        try:
+            t.enter_raw_repl(soft_reset=False)
+        except (TransportError, OSError) as e:
+            raise ScoresError(f"no MicroPython answers on {port}: {e}") from None
+        for suffix in SUFFIXES:
+            try:
+                out[suffix] = bytes(t.fs_readfile(path + suffix))
+            except OSError:
+                continue  # no such copy
+            except TransportError as e:
+                raise ScoresError(f"reading {path}{suffix} on {port}: {e}") from None
+        t.exit_raw_repl()
+        if restart:
+            t.serial.write(b"\x04")  # soft reset from the friendly REPL: main.py runs
+    finally:
+        t.close()
+    return out
+
+
+def read_local(path):
+    """{suffix: bytes} of the file `path` and its .tmp / .bak next to it."""
+    out = {}
+    for suffix in SUFFIXES:
+        try:
+            out[suffix] = Path(str(path) + suffix).read_bytes()
+        except OSError:
+            continue
+    return out
+
+
+def choose(copies, name="sheet.sav"):
+    """The sheet in `copies` ({suffix: bytes}), chosen as the device does
+    (store.load with sheet's check): ``(Sheet, which copy, why)``. Raises
+    ScoresError when there is none or none is good."""
+    store, sheet = _firmware()
+    with tempfile.TemporaryDirectory(prefix="scopa-scores-") as tmp:
+        for suffix, data in copies.items():
+            Path(tmp, name + suffix).write_bytes(data)
+        obj, status, why = store.load(name, tmp, sheet.Sheet.from_obj)
+    if obj is None:
+        if status == store.NONE:
+            raise ScoresError(f"no {name} on the board: no sheet was saved yet")
+        raise ScoresError(f"every copy of {name} is damaged: {why}")
+    which = {store.OK: name, store.TMP: name + ".tmp", store.BAK: name + ".bak"}[status]
+    return sheet.Sheet.from_obj(obj), which, why
+
+
+def categories(sh):
+    """The scoring categories in play for the sheet's rules (those the
+    engine's Score lists), from a dummy round."""
+    n = sh.rules.sides
+    e = {"t": [40] + [0] * (n - 1), "d": [10] + [0] * (n - 1), "s": 0, "p": 0, "sc": [0] * n}
+    for f in sh.fields():
+        if f in ("rb", "gr"):
+            e[f] = -1
+        elif f == "np":
+            e[f] = [0] * n
+    return list(sh.points(e).categories)
+
+
+def rows(sh):
+    """The CSV rows (lists) of sheet `sh`, the header first."""
+    names = sh.names
+    if len(set(names)) < len(names):
+        names = ["%d:%s" % (i + 1, x) for i, x in enumerate(names)]
+    cats = categories(sh)
+    head = ["round", "game", "match", "match round"]
+    for c in cats + ["points"]:
+        head += [f"{x} {c}" for x in names]
+    head += [f"{x} total" for x in names] + ["winner"]
+    out = [head]
+    for k, m in enumerate(sh.recount(scores=True)):
+        last = len(m["rounds"]) - 1
+        for j, (i, sc, after) in enumerate(m["rounds"]):
+            row = [i + 1, m["game"] + 1, k + 1, j + 1]
+            for c in cats:
+                row += getattr(sc, c)
+            row += sc.total + after
+            won = m["over"] and j == last and m["winner"] is not None
+            row.append(sh.names[m["winner"]] if won else "")
+            out.append(row)
+    return out
+
+
+def to_csv(sh):
+    buf = io.StringIO()
+    csv.writer(buf, lineterminator="\n").writerows(rows(sh))
+    return buf.getvalue()
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(
+        prog="scopa-scores",
+        description="Read the scorekeeper's sheet from a board (mpremote) and write it as CSV.",
+    )
+    src = ap.add_mutually_exclusive_group(required=True)
+    src.add_argument("--port", help="serial port of the board, or auto (the first USB one)")
+    src.add_argument("--file", type=Path, help="a sheet file copied from a board instead")
+    ap.add_argument("--out", type=Path, help="CSV file to write (default: stdout)")
+    ap.add_argument("--path", default="sheet.sav", help="the sheet file on the board")
+    ap.add_argument("--no-restart", action="store_true", help="leave the board in its REPL")
+    a = ap.parse_args(argv)
+    name = os.path.basename(a.path)
+    try:
+        if a.file is not None:
+            copies = read_local(a.file)
+            name = a.file.name
+        else:
+            port = find_port() if a.port == "auto" else a.port
+            copies = fetch(port, a.path, restart=not a.no_restart)
+        sh, which, why = choose(copies, name)
+    except ScoresError as e:
+        print(f"scopa-scores: {e}", file=sys.stderr)
+        return 1
+    if why:
+        print(f"scopa-scores: used {which}: {why.strip().rstrip(';')}", file=sys.stderr)
+    text = to_csv(sh)
+    if a.out is None:
+        sys.stdout.write(text)
+    else:
+        a.out.write_text(text)
+        n = len(sh.rounds)
+        print(f"scopa-scores: {n} rounds of {', '.join(sh.names)} -> {a.out}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
