@@ -1,0 +1,700 @@
+"""The scorekeeper's screens driven by keys in-process (CPython, a fake
+128 x 64 board): set-up, round entry for 2 and 3 sides and 2 teams, the
+objections, the variants, undo, edit, history, the winner, damaged files,
+and every screen drawn in every language within the screen.
+
+`entry_keys` turns a round entry into the keys a player presses; the
+simulator test (test_scorekeeper_sim.py) plays an evening with it.
+"""
+
+import json
+
+import pytest
+
+import app
+import lang
+import sheet as S
+import store
+import ui_fakeboard as F
+from scopa import cards as C
+from scopa.rules import Rules
+
+RANKS = (-1, 7, 6, 1, 5, 4, 3, 2, 10, 9, 8)  # ui/keeper_entry.py's order
+RUNS = (0, 3, 4, 5, 6, 7, 8, 9, 10)
+LETTERS = {"up": "U", "down": "D", "left": "L", "right": "R", "A": "A", "B": "B"}
+
+
+def _argmax(v):
+    best = 0
+    for i in range(len(v)):
+        if v[i] > v[best]:
+            best = i
+    return best
+
+
+def _ud(n):
+    return ["up"] * n if n > 0 else ["down"] * -n
+
+
+def blank(n):
+    """The values a new round starts from (ui/keeper_entry.py)."""
+    return {
+        "t": [20, 20] if n == 2 else [14, 13, 13],
+        "d": [5, 5] if n == 2 else [4, 3, 3],
+        "sc": [0] * n,
+        "np": [0] * n,
+        "rb": -1,
+        "gr": -1,
+    }
+
+
+def entry_keys(e, fields, n, old=None):
+    """The keys (sim names: up down A...) that type entry `e` from the first
+    step of the entry screen to the confirm on the review: a new round, or
+    with `old` (the entry being edited) an edit. Sides that the screen
+    fills in (the last one of cards and denari) are not typed."""
+    keys = []
+    start = old if old is not None else blank(n)
+    vals = {}
+    for f, total in (("t", 40), ("d", 10)):
+        v = list(start[f])
+        for i in range(n - 1):
+            keys += _ud(e[f][i] - v[i]) + ["A"]
+            v[i] = e[f][i]
+            v[n - 1] = total - sum(v[: n - 1])
+        assert v == e[f], "the last side is what is left: %r" % (e[f],)
+        vals[f] = v
+    s0 = old["s"] if old is not None else _argmax(vals["d"])
+    keys += ["up"] * ((e["s"] - s0) % n) + ["A"]
+
+    def prim(x):
+        return n + 1 if "pc" in x else (x["p"] if x["p"] >= 0 else n)
+
+    p0 = prim(old) if old is not None else _argmax(vals["t"])
+    keys += ["up"] * ((prim(e) - p0) % (n + 2)) + ["A"]
+    if "pc" in e:
+        opc = old["pc"] if old is not None and "pc" in old else [[-1] * 4 for _ in range(n)]
+        for i in range(n):
+            for su in range(4):
+                a, b = opc[i][su], e["pc"][i][su]
+                ia = RANKS.index(a % 10 + 1 if a >= 0 else -1)
+                ib = RANKS.index(b % 10 + 1 if b >= 0 else -1)
+                keys += ["up"] * ((ib - ia) % len(RANKS)) + ["A"]
+    for i in range(n):
+        keys += _ud(e["sc"][i] - start["sc"][i]) + ["A"]
+
+    def side(v):
+        return v if v >= 0 else n
+
+    if "rb" in fields:
+        keys += ["up"] * ((side(e["rb"]) - side(start.get("rb", -1))) % (n + 1)) + ["A"]
+    if "np" in fields:
+        onp = start.get("np") or [0] * n
+        for i in range(n):
+            keys += _ud(RUNS.index(e["np"][i]) - RUNS.index(onp[i])) + ["A"]
+    if "gr" in fields:
+        keys += ["up"] * ((side(e["gr"]) - side(start.get("gr", -1))) % (n + 1)) + ["A"]
+    return keys + ["A"]  # confirm on the review
+
+
+class Keeper:
+    """The real app on a fake board, its flash in `folder`."""
+
+    def __init__(self, folder, w=128, h=64, colour=False):
+        self.board = F.Board((), w, h, colour)
+        self.app = app.App(self.board, str(folder))
+        self.app.start()
+        self.folder = folder
+
+    def press(self, keys):
+        if isinstance(keys, str):
+            keys = keys.split()
+        text = "".join(LETTERS[k] for k in keys)
+        self.board.buttons.push(F.keys(text))
+        self.app.loop(len(text) * 14 + 40)
+        return self
+
+    def text(self):
+        return self.board.display.screen_text()
+
+    @property
+    def screen(self):
+        return self.app.screen
+
+    @property
+    def sheet(self):
+        return self.app.screen.sh
+
+    def open(self):
+        """From the start menu (nothing else saved): the scorekeeper."""
+        assert self.app.screen_mod == "menu"
+        return self.press("down A")
+
+    def add(self, e):
+        sh = self.sheet
+        self.press(["A"] + entry_keys(e, sh.fields(), sh.rules.sides))
+        assert self.app.screen_mod == "scorekeeper", self.text()
+        return self
+
+
+def new_sheet(tmp_path, game=0, players=0, names=None, **opts):
+    """A keeper with a new sheet set up by keys: `game` and `players` are
+    indices of the set-up rows' choices; `opts` row keys -> index."""
+    k = Keeper(tmp_path).open()
+    s = k.screen
+    assert k.app.screen_mod == "keeper_setup"
+    s.cfg["game"] = game
+    s.cfg["players"] = players
+    s.cfg.update(opts)
+    s.build()
+    for i, name in enumerate(names or []):
+        s.names[i] = name
+    s.build()
+    k.press("A")
+    assert k.app.screen_mod == "scorekeeper"
+    return k
+
+
+E1 = {"t": [22, 18], "d": [6, 4], "s": 0, "p": 0, "sc": [1, 0]}  # 5 - 0
+E2 = {"t": [10, 30], "d": [2, 8], "s": 1, "p": 1, "sc": [0, 3]}  # 0 - 7
+E3 = {"t": [20, 20], "d": [5, 5], "s": 0, "p": -1, "sc": [0, 0]}  # 1 - 0
+
+
+# --- set-up --------------------------------------------------------------------
+
+
+def test_first_open_sets_up_a_sheet(tmp_path, capsys):
+    k = Keeper(tmp_path).open()
+    assert k.app.screen_mod == "keeper_setup"
+    assert k.text().split("\n")[0] == "New sheet"
+    assert k.text().split("\n")[-1] == "Start"  # Start is selected: A starts
+    k.press("A")
+    assert k.app.screen_mod == "scorekeeper"
+    sh = k.sheet
+    assert sh.names == ["P1", "P2"] and sh.rules == Rules("scopa") and sh.rounds == []
+    assert k.text() == "P1 P2\nRound 1 /11\nA:round B:menu"
+    assert S.load(str(tmp_path))[0].to_obj() == sh.to_obj()  # on flash at once
+    assert "sheet: new " in capsys.readouterr().out
+
+
+def test_set_up_by_keys_teams_names_options(tmp_path):
+    k = Keeper(tmp_path).open()
+    # rows: Game Players Target Best Napola Re-bello Name1 Name2 Start
+    k.press("up " * 8 + "right")  # Game: Scopone (2 teams)
+    assert k.screen.keys == ["game", "target", "best", "napola", "rebello", 0, 1, None]
+    assert [r[1][0] for r in k.screen.rows if r[0].startswith("Team")] == ["NOI", "VOI"]
+    k.press("down right right")  # target 21
+    k.press("down right")  # best of 3
+    k.press("down down right")  # re bello on
+    # Team 1: type "ZA" over NOI: A opens the editor
+    k.press("down A")
+    assert k.screen.editing == 0
+    # N -> Z, O -> A, I -> space (dropped)
+    k.press("up " * 12 + "right " + "down " * 14 + "right " + "down " * 9 + "A")
+    assert k.screen.editing == -1 and k.screen.names[0] == "ZA"
+    assert "Team 1 ZA" in k.text()
+    k.press("down right")  # Team 2: the next preset
+    k.press("down A")  # Start
+    sh = k.sheet
+    r = sh.rules
+    assert (r.game, r.players, r.target, r.best_of, r.re_bello, r.napola) == (1, 4, 21, 3, 9, 0)
+    assert sh.names[0] == "ZA" and sh.names[1] != "VOI"
+    assert sh.fields() == ["t", "d", "s", "p", "sc", "rb"]
+
+
+def test_set_up_three_players_and_cirulla(tmp_path):
+    k = Keeper(tmp_path).open()
+    k.press("up " * 7 + "right")  # Players: 3
+    assert k.screen.names == ["P1", "P2", "P3"]
+    k.press("up left")  # Game: Cirulla (keeps 3 players)
+    assert k.screen.keys[:3] == ["game", "players", "target"]
+    assert "napola" not in k.screen.keys  # Cirulla scores its piccola instead
+    k.press("up A")  # from the first row up: Start
+    sh = k.sheet
+    assert sh.rules.game == 5 and sh.rules.sides == 3 and sh.rules.target == 11
+    assert sh.fields() == ["t", "d", "s", "p", "sc", "np", "gr"]
+
+
+def test_new_sheet_starts_from_the_old_one_and_b_keeps_it(tmp_path):
+    k = new_sheet(tmp_path, names=["ADA", "BO"]).add(E1)
+    k.press("B")  # the menu
+    assert k.text().split("\n") == ["Scorekeeper", "History", "Undo last", "New sheet", "Main menu"]
+    k.press("down down A")
+    assert k.app.screen_mod == "keeper_setup" and k.screen.names == ["ADA", "BO"]
+    k.press("B")
+    assert k.app.screen_mod == "scorekeeper" and len(k.sheet.rounds) == 1
+    k.press("B down down A A")
+    assert k.sheet.rounds == [] and k.sheet.names == ["ADA", "BO"]
+    assert S.load(str(tmp_path))[0].rounds == []
+
+
+# --- rounds --------------------------------------------------------------------
+
+
+def test_rounds_by_keys_totals_and_winner(tmp_path, capsys):
+    k = new_sheet(tmp_path, names=["ADA", "BO"])
+    k.add(E1)
+    assert k.text() == "ADA BO\nRound 2 /11\nA:round B:menu"
+    assert k.screen.ms[-1]["totals"] == [5, 0]
+    k.add(E2).add(E3)
+    assert k.screen.ms[-1]["totals"] == [6, 7]
+    k.add(E1)  # 11 - 7: ADA wins
+    assert k.sheet.rounds == [E1, E2, E3, E1]
+    assert k.text().split("\n")[-1] == "ADA wins"
+    out = capsys.readouterr().out
+    assert "sheet: add round 1: 5 0 -> 5 0\n" in out
+    assert "sheet: add round 4: 5 0 -> 11 7 (ADA wins)\n" in out
+    # what was written is what is shown
+    assert S.load(str(tmp_path))[0].to_obj() == k.sheet.to_obj()
+    k.add(E2)  # the next match
+    assert k.screen.ms[-1]["totals"] == [0, 7] and len(k.screen.ms) == 2
+    assert k.text() == "ADA BO\nRound 2 /11\nA:round B:menu"
+
+
+def test_review_shows_points_and_new_totals_and_b_goes_back(tmp_path):
+    k = new_sheet(tmp_path, names=["ADA", "BO"]).add(E1)
+    keys = entry_keys(E2, k.sheet.fields(), 2)
+    k.press(["A"] + keys[:-1])  # up to the review
+    assert k.text().split("\n") == [
+        "Round 2 ADA BO",
+        "Cards 0 1",
+        "Coins 0 1",
+        "7 bello 0 1",
+        "Primiera 0 1",
+        "Scope 0 3",
+        "Total 0 7",
+        "Match 5 7",
+    ]
+    k.press("B")  # back to the scope of BO
+    assert k.text().split("\n")[0] == "Scope Round 2" and k.screen.cur == 1
+    k.press("up A")  # one more scopa for BO, on to the review
+    assert k.text().split("\n")[-2:] == ["Total 0 8", "Match 5 8"]
+    k.press("A")
+    assert k.sheet.rounds[1]["sc"] == [0, 4]
+
+
+def test_b_on_the_first_step_leaves_and_loses_only_that_round(tmp_path):
+    k = new_sheet(tmp_path).add(E1)
+    k.press("A up up up A up")  # half a round
+    k.press("B B")  # back to cards, then out
+    assert k.app.screen_mod == "scorekeeper" and k.sheet.rounds == [E1]
+
+
+def test_the_other_side_is_filled_and_can_be_typed(tmp_path):
+    k = new_sheet(tmp_path)
+    k.press("A right up up")  # BO's cards typed: 22, so ADA's 18
+    assert k.screen.v["t"] == [18, 22]
+    k.press("A")  # on to the coins
+    assert k.screen.step() == "d"
+
+
+def test_objections(tmp_path):
+    k = new_sheet(tmp_path, players=1)  # three players
+    assert k.sheet.rules.sides == 3
+    # cards: the third side typed too: 14 13 14 = 41
+    k.press("A right right up")
+    k.press("A")
+    assert k.screen.step() == "t" and k.text().split("\n")[-1] == "Sum 41, not 40"
+    k.press("down A")
+    assert k.screen.step() == "d" and "Sum" not in k.text()
+    # coins above the cards: P2 takes only 2 cards
+    k.press("B")  # back to the cards, on P2 (the last side typed)
+    assert k.screen.step() == "t" and k.screen.cur == 1
+    k.press("down " * 11 + "A")
+    assert k.screen.v["t"] == [14, 2, 24] and k.screen.step() == "d"
+    k.press("A up A")  # coins: P2 4, so P3 2
+    assert k.screen.v["d"] == [4, 4, 2]
+    assert k.screen.step() == "d" and k.text().split("\n")[-1] == "Coins > cards"
+    assert k.screen.cur == 1  # on the side to fix
+    k.press("down down A")  # P2 2 coins, P3 4
+    assert k.screen.step() == "s"
+    # the settebello to a side with no coins
+    k.press("B down down A")  # P2 0 coins, P3 6
+    assert k.screen.v["d"] == [4, 0, 6] and k.screen.step() == "s"
+    assert k.screen.v["s"] == 2  # the default: most coins
+    k.press("up up A")
+    assert k.screen.v["s"] == 1 and k.text().split("\n")[-1] == "Has no coins"
+    k.press("up A")
+    assert k.screen.step() == "p" and k.screen.v["p"] == 2  # the default: most cards
+    # the primiera by the cards: the same card for two sides
+    k.press("up up A")  # nobody, by the cards
+    assert k.screen.cards
+    k.press("up A A A A")  # P1: 7 of denari
+    k.press("up " + "A " * 8)  # P2: 7 of denari too, then through to the end
+    assert k.text().split("\n")[0] == "Card twice" and k.screen.cards
+    assert "Primiera" not in k.text()  # the objection takes the title line
+    k.press("B " * 7 + "down A " + "A " * 7)  # P2: 6 of denari
+    assert k.screen.step() == "sc"
+
+
+def test_primiera_by_the_cards(tmp_path):
+    k = new_sheet(tmp_path, names=["ADA", "BO"])
+    pc = [
+        [C.parse(x) for x in ("7D", "6C", "1S", "5B")],  # 21 + 18 + 16 + 15 = 70
+        [C.parse("6D"), C.parse("7C"), C.parse("7S"), -1],  # no bastoni: cannot win
+    ]
+    e = {"t": [25, 15], "d": [3, 7], "s": 1, "pc": pc, "sc": [0, 2]}
+    k.press(["A"] + entry_keys(e, k.sheet.fields(), 2)[:-1])
+    assert k.text().split("\n")[4] == "Primiera 1 0"
+    k.press("A")
+    assert k.sheet.rounds == [e]
+    assert k.sheet.points(e).primiera_total == [70, None]
+
+
+def test_variants_ask_their_fields(tmp_path):
+    k = new_sheet(tmp_path, names=["ADA", "BO"], napola=1, rebello=1)
+    assert k.sheet.fields() == ["t", "d", "s", "p", "sc", "rb", "np"]
+    e = {"t": [24, 16], "d": [7, 3], "s": 0, "p": 0, "sc": [0, 1], "rb": 1, "np": [5, 0]}
+    k.press(["A"] + entry_keys(e, k.sheet.fields(), 2)[:-1])
+    # 7 categories: those with a point are listed (scope, re bello, napola)
+    assert k.text().split("\n")[1:6] == [
+        "Cards 1 0",
+        "Coins 1 0",
+        "7 bello 1 0",
+        "Primiera 1 0",
+        "Scope 0 1",
+    ]
+    k.press("down down")  # scrolls
+    assert k.text().split("\n")[4:6] == ["Re bello 0 1", "Napola 5 0"]
+    k.press("A")
+    assert k.sheet.rounds == [e] and k.screen.ms[-1]["totals"] == [9, 2]
+
+
+def test_cirulla_three_sides(tmp_path):
+    k = new_sheet(tmp_path, game=2, players=1, names=["ADA", "BO", "CY"])
+    e = {"t": [18, 12, 10], "d": [6, 3, 1], "s": 0, "p": 0, "sc": [2, 0, 1],
+         "np": [3, 0, 0], "gr": 1}
+    k.add(e)
+    assert k.sheet.rounds == [e]
+    # ADA: cards coins settebello primiera 2 scope, piccola 3; BO: grande 5; CY: 1 scopa
+    assert k.screen.ms[-1]["totals"] == [9, 5, 1]
+
+
+def test_teams(tmp_path):
+    k = new_sheet(tmp_path, game=1, best=1)
+    assert k.sheet.names == ["NOI", "VOI"] and k.sheet.rules.players == 4
+    big = {"t": [30, 10], "d": [8, 2], "s": 0, "p": 0, "sc": [7, 0]}  # 11 - 0
+    k.add(big)
+    assert k.text().split("\n")[-1] == "Match to NOI"  # best of three: one match
+    assert k.screen.ms[-1]["wins"] == [1, 0]
+    k.add(big)
+    assert k.text().split("\n")[-1] == "NOI wins"
+
+
+# --- history, undo, edit -------------------------------------------------------------
+
+
+def test_history_edit_recounts_everything_after(tmp_path, capsys):
+    k = new_sheet(tmp_path, names=["ADA", "BO"])
+    for e in (E1, E1, E3, E2):  # 5-0 10-0 11-0 (ADA wins); 0-7
+        k.add(e)
+    assert len(k.screen.ms) == 2
+    k.press("down")
+    assert k.app.screen_mod == "scorekeeper" and type(k.screen).__name__ == "History"
+    assert k.text().split("\n") == ["ADA BO", "1 5 0", "2 10 0", "3 11 0", "1 0 7"]
+    k.press("up up up A")  # round 1: its review
+    assert k.text().split("\n")[0] == "Round 1 ADA BO"
+    k.press("A")  # edit it: E2 instead of E1
+    assert k.screen.step() == "t" and k.screen.v["t"] == [22, 18]
+    k.press(entry_keys(E2, k.sheet.fields(), 2, old=E1))
+    assert k.sheet.rounds == [E2, E1, E3, E2]
+    assert type(k.screen).__name__ == "History"  # back where it was, recounted
+    # 0-7 5-7 6-7 6-14 (BO wins at 14)
+    assert k.text().split("\n") == ["ADA BO", "1 0 7", "2 5 7", "3 6 7", "4 6 14"]
+    assert "sheet: edit round 1: 0 7 -> 0 7\n" in capsys.readouterr().out
+    assert S.load(str(tmp_path))[0].rounds == [E2, E1, E3, E2]
+    k.press("B")
+    assert k.text().split("\n")[-1] == "BO wins"
+
+
+def test_undo_the_last_round(tmp_path, capsys):
+    k = new_sheet(tmp_path, names=["ADA", "BO"]).add(E1).add(E2)
+    k.press("B down A")
+    assert k.text().split("\n") == ["Undo round 2?", "ADA BO", "0 7", "A:ok B:back"]
+    k.press("B")
+    assert len(k.sheet.rounds) == 2
+    k.press("B down A A")
+    assert k.sheet.rounds == [E1] and k.screen.ms[-1]["totals"] == [5, 0]
+    assert S.load(str(tmp_path))[0].rounds == [E1]
+    assert "sheet: undo round 2 -> 5 0" in capsys.readouterr().out
+    k.press("B")
+    assert "Undo last" in k.text()
+    k.press("down A A B")
+    assert k.sheet.rounds == [] and "Undo last" not in k.text()
+
+
+def test_back_to_the_start_menu_and_in_again(tmp_path):
+    k = new_sheet(tmp_path, names=["ADA", "BO"]).add(E1)
+    k.press("B up A")  # Main menu (the last row)
+    assert k.app.screen_mod == "menu"
+    k.press("down A")
+    assert k.app.screen_mod == "scorekeeper" and k.sheet.rounds == [E1]
+
+
+# --- what is on flash at start-up ------------------------------------------------
+
+
+def _saved_twice(tmp_path):
+    sh = S.Sheet(Rules("scopa"), ["ADA", "BO"])
+    sh.add(E1)
+    S.save(sh, str(tmp_path))
+    sh.add(E2)
+    S.save(sh, str(tmp_path))
+    return sh
+
+
+@pytest.mark.parametrize(
+    "how,why",
+    [("truncated", "File cut short"), ("random", "File damaged"), ("future", "Newer version")],
+)
+def test_damaged_sheet_uses_the_backup_and_says_so(tmp_path, how, why, capsys):
+    _saved_twice(tmp_path)
+    p = tmp_path / S.FILE
+    data = p.read_bytes()
+    if how == "truncated":
+        p.write_bytes(data[:-7])
+    elif how == "random":
+        p.write_bytes(bytes((x * 7 + 3) % 256 for x in range(len(data))))
+    else:
+        p.write_bytes(data.replace(b"SCOPA 1 ", b"SCOPA 2 ", 1))
+    k = Keeper(tmp_path).open()
+    assert k.text() == "Backup loaded\n" + why
+    assert "sheet: sheet.sav: " in capsys.readouterr().out
+    k.press("A")  # any key: the sheet, as it was one round ago
+    assert k.app.screen_mod == "scorekeeper" and k.sheet.rounds == [E1]
+    k.add(E3)  # and it works
+    assert S.load(str(tmp_path))[0].rounds == [E1, E3]
+
+
+def test_every_copy_damaged_starts_a_new_sheet(tmp_path):
+    _saved_twice(tmp_path)
+    for suffix in ("", ".bak"):
+        (tmp_path / (S.FILE + suffix)).write_bytes(b"SCOPA 1 999 00000000\n{")
+    k = Keeper(tmp_path).open()
+    assert k.text() == "Save damaged\nFile cut short"
+    k.press("B")
+    assert k.app.screen_mod == "keeper_setup"
+    k.press("A").add(E1)
+    assert S.load(str(tmp_path))[0].rounds == [E1]
+
+
+def test_flash_full_keeps_the_sheet_in_memory_and_says_so(tmp_path, monkeypatch):
+    k = new_sheet(tmp_path).add(E1)
+
+    def full(*a):
+        raise OSError(28, "ENOSPC")
+
+    monkeypatch.setattr(store, "save", full)
+    k.add(E2)
+    assert k.text() == "Not saved!"
+    k.press("B")
+    assert k.sheet.rounds == [E1, E2]
+
+
+def test_out_of_memory_while_saving_changes_nothing(tmp_path, monkeypatch, capsys):
+    k = new_sheet(tmp_path).add(E1)
+    real = store.save
+    calls = []
+
+    def once(*a):
+        calls.append(1)
+        if len(calls) == 1:
+            raise MemoryError
+        return real(*a)
+
+    monkeypatch.setattr(store, "save", once)
+    k.press(["A"] + entry_keys(E2, k.sheet.fields(), 2))
+    # the app dropped the key: still on the review, the sheet as it was
+    assert "app: low memory" in capsys.readouterr().out
+    assert k.app.screen_mod == "keeper_entry" and k.sheet.rounds == [E1]
+    k.press("A")  # again: saved once, added once
+    assert k.app.screen_mod == "scorekeeper" and k.sheet.rounds == [E1, E2]
+    assert S.load(str(tmp_path))[0].rounds == [E1, E2]
+
+
+# --- every screen fits, in every language -----------------------------------------
+
+
+def _overlaps(texts):
+    boxes = [(x, y, x + 8 * len(s), y + 8, s) for s, x, y in texts if s.strip()]
+    bad = []
+    for i in range(len(boxes)):
+        for j in range(i + 1, len(boxes)):
+            a, b = boxes[i], boxes[j]
+            if a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]:
+                bad.append((a[4], b[4]))
+    return bad
+
+
+class Walker:
+    def __init__(self, tmp_path, code, w=128, h=64, colour=False):
+        self.k = Keeper(tmp_path, w, h, colour)
+        self.code = code
+        lang.load(code)
+        self.frames = 0
+
+    def draw(self, what=""):
+        a = self.k.app
+        a.draw()
+        d = self.k.board.display
+        assert not d.overflow, (self.code, what, d.overflow)
+        assert not _overlaps(d.frame), (self.code, what, _overlaps(d.frame))
+        self.frames += 1
+
+    def show(self, module, name="Screen", arg=None):
+        self.k.app.go(module, name, arg)
+        self.k.app._switch()
+        self.draw(module + "." + name)
+        return self.k.app.screen
+
+
+def _widest_sheet(players, game="scopa", **opts):
+    r = Rules(game, players=players, **opts) if game != "scopone" else Rules(game, **opts)
+    n = r.sides
+    sh = S.Sheet(r, ["WWW", "MMM", "QQQ"][:n])
+    e = {"t": [40] + [0] * (n - 1), "d": [10] + [0] * (n - 1), "s": 0, "p": 0,
+         "sc": [12] + [0] * (n - 1)}
+    for f in sh.fields():
+        if f in ("rb", "gr"):
+            e[f] = 0 if f == "rb" else -1
+        elif f == "np":
+            e[f] = [10] + [0] * (n - 1)
+    for _ in range(11):  # 99+ points, ten rounds in one match (no target)
+        sh.rounds.append(dict(e))
+    return sh
+
+
+@pytest.fixture(params=lang.LANGS)
+def code(request):
+    yield request.param
+    lang.load("en")
+
+
+@pytest.mark.parametrize("size", [(128, 64, False), (240, 135, True)])
+def test_every_keeper_screen_fits(tmp_path, code, size):
+    from ui import keeper_entry as KE
+
+    w = Walker(tmp_path, code, *size)
+    # notes at start-up
+    for note in ([lang.T(lang.SAVE_RESTORED), lang.T(lang.SK_NEWER)],
+                 [lang.T(lang.SAVE_LOST), lang.T(lang.SK_OLDER)],
+                 [lang.T(lang.SK_NOT_SAVED)]):
+        w.show("scorekeeper", "Screen", (S.Sheet(Rules(), ["A", "B"]), note))
+    for players, game, opts in ((2, "scopa", {"napola": True, "re_bello": True}),
+                                (3, "scopa", {"best_of": 3}), (4, "scopone", {}),
+                                (3, "cirulla", {}), (4, "cirulla", {"best_of": 3})):
+        sh = _widest_sheet(players, game, **opts)
+        n = sh.rules.sides
+        w.show("scorekeeper", "Screen", sh)
+        sh.rounds = sh.rounds[:1]
+        w.show("scorekeeper", "Screen", sh)  # a winner
+        sh.rounds = _widest_sheet(players, game, **opts).rounds
+        w.show("keeper_setup", "Menu", sh)
+        h = w.show("scorekeeper", "History", (sh, 0))
+        for i in range(len(h.rows)):
+            h.sel = i
+            h._scroll()
+            w.draw("history")
+        w.show("scorekeeper", "Undo", sh)
+        # every step of a round, with each objection
+        s = w.show("keeper_entry", "Screen", (sh, 0))
+        for k, f in enumerate(s.steps):
+            s.k = k
+            if f == KE.REVIEW:
+                s.review()
+                for top in range(3):
+                    s.top = top
+                    w.draw("review")
+                continue
+            for cur in range(n):
+                s.cur = cur
+                for err in ("", lang.T(lang.SK_SUM) % (41, 40), lang.T(lang.SK_MORE),
+                            lang.T(lang.SK_NO_COINS), lang.T(lang.SK_TWICE),
+                            lang.T(lang.SK_CLASH)):
+                    s.err = err
+                    w.draw(f)
+            if f in ("s", "p", "rb", "gr"):
+                keep = s.v[f]
+                for c in s.choices():
+                    s.v[f] = c
+                    w.draw(f)
+                s.v[f] = keep
+            if f == "p":
+                s.cards = True
+                s.pc = [[su * 10 + 6 for su in range(4)]] + [[-1] * 4] * (n - 1)
+                for cur in range(4 * n):
+                    s.cur = cur
+                    for err in ("", lang.T(lang.SK_TWICE)):
+                        s.err = err
+                        w.draw("cards")
+                s.cards = False
+            s.err = ""
+        # set-up and the name editor
+        s = w.show("keeper_setup", "Screen", sh)
+        for i in range(len(s.rows)):
+            s.sel = i
+            s.top = max(0, i - s.visible() + 1)
+            label, choices, _ = s.rows[i]
+            for j in range(len(choices or [None])):
+                s.rows[i][2] = j
+                w.draw("setup")
+                if choices:
+                    assert len(label) + 1 + len(choices[j]) <= 16, (code, label, choices[j])
+        s.editing = 0
+        s.sel = s.keys.index(0)
+        s.chars = [23, 23, 23]  # WWW
+        for pos in range(3):
+            s.pos = pos
+            w.draw("editor")
+    assert w.frames > 200
+
+
+def test_formatted_keeper_strings_fit(code):
+    lang.load(code)
+    T = lang.T
+    assert len(T(lang.SK_SUM) % (41, 40)) <= 16
+    assert len(T(lang.SK_UNDO_Q) % 99) <= 16
+    assert len(T(lang.SK_NAME) % 3) + 1 + 3 <= 16
+    assert len(T(lang.WINS) % "WWW") <= 16 and len(T(lang.MATCH_TO) % "WWW") <= 16
+    assert len(T(lang.ROUND) % 99) + len(T(lang.PRIMIERA)) <= 16  # entry title line
+
+
+# --- the unix port ---------------------------------------------------------------
+
+MPY_EVENING = """
+import sys, gc
+sys.path.append({host!r})
+import ui_fakeboard as F
+import app
+import sheet as S
+script = {script!r}
+b = F.Board(F.keys(script))
+a = app.run(b, max_steps=len(script) * 14 + 200)
+gc.collect()
+sh = S.load()[0]
+print("rounds", len(sh.rounds), "totals", sh.standing()[0], "mod", a.screen_mod)
+import micropython
+print("alloc", gc.mem_alloc(), "peak", micropython.mem_peak())
+"""
+
+
+@pytest.mark.mpy
+def test_compiled_keeper_on_the_unix_port_in_192k(run_mpy, mpy_firmware, tmp_path):
+    from test_app import _with_data
+
+    fw = _with_data(mpy_firmware)
+    keys = ["down", "A", "A"]
+    for e in (E1, E2, E3, E1):
+        keys += ["A"] + entry_keys(e, ["t", "d", "s", "p", "sc"], 2)
+    keys += ["down", "up", "up", "up", "A", "A"] + entry_keys(E2, ["t", "d", "s", "p", "sc"], 2,
+                                                            old=E1)
+    script = "".join(LETTERS[x] for x in keys)
+    host = str(__import__("pathlib").Path(__file__).parent)
+    out = run_mpy(MPY_EVENING.format(host=host, script=script), heapsize="192K", path=(fw,),
+                  cwd=tmp_path)
+    lines = out.strip().split("\n")
+    assert lines[-2] == "rounds 4 totals [6, 0] mod scorekeeper", out  # 0-7 0-14; 1-0 6-0
+    print(lines[-1])
+    sh = S.load(str(tmp_path))[0]
+    assert sh.rounds == [E2, E2, E3, E1]
+    assert json.loads(json.dumps(sh.to_obj()))["names"] == ["P1", "P2"]

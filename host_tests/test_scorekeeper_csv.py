@@ -1,0 +1,170 @@
+"""tools/scores.py (scopa-scores): the sheet read from a board over the raw
+REPL with mpremote, checked with the firmware's store and sheet, written
+as CSV. The board is host_tests/vboard.py: the real unix port behind a
+pseudo-terminal, its flash a folder, as mpremote sees a board.
+"""
+
+import csv
+import io
+import subprocess
+import sys
+
+import pytest
+
+import sheet as S
+import store
+from scopa.rules import Rules
+from test_scorekeeper_sim import R, evening
+from tools import scores
+
+NAMES = ["ADA", "BO"]
+
+
+def saved_evening(folder, rounds=R):
+    """The sheet of test_scorekeeper_sim's evening saved in `folder` (the
+    previous copy one round shorter)."""
+    sh = S.Sheet(Rules("scopa"), NAMES)
+    for e in rounds[:-1]:
+        sh.add(e)
+    S.save(sh, str(folder))
+    sh.add(rounds[-1])
+    S.save(sh, str(folder))
+    return sh
+
+
+def parse(text):
+    rows = list(csv.reader(io.StringIO(text)))
+    return rows[0], [dict(zip(rows[0], r)) for r in rows[1:]]
+
+
+def check_csv(text, rounds=R):
+    """Every row against the scorer of test_scorekeeper_sim (not the
+    engine's code): round points, match totals, winners."""
+    head, rows = parse(text)
+    assert head[:4] == ["round", "game", "match", "match round"]
+    assert "ADA primiera" in head and "BO scope" in head and head[-1] == "winner"
+    assert len(rows) == len(rounds)
+    match = 1
+    no = 1
+    for i, ((p, t, w), row) in enumerate(zip(evening(rounds), rows)):
+        assert row["round"] == str(i + 1)
+        assert (row["match"], row["match round"]) == (str(match), str(no))
+        assert [int(row["ADA points"]), int(row["BO points"])] == p
+        assert [int(row["ADA total"]), int(row["BO total"])] == t
+        cats = ("cards", "coins", "settebello", "primiera", "scope")
+        for k, name in enumerate(NAMES):
+            assert sum(int(row[f"{name} {c}"]) for c in cats) == p[k]
+        assert row["winner"] == ("" if w is None else NAMES[w])
+        no += 1
+        if w is not None:
+            match += 1
+            no = 1
+    return rows
+
+
+def test_csv_from_a_file(tmp_path, capsys):
+    saved_evening(tmp_path)
+    out = tmp_path / "evening.csv"
+    assert scores.main(["--file", str(tmp_path / S.FILE), "--out", str(out)]) == 0
+    rows = check_csv(out.read_text())
+    assert rows[4]["ADA primiera"] == "0" and rows[4]["BO primiera"] == "1"  # by the cards
+    assert "8 rounds of ADA, BO" in capsys.readouterr().err
+
+
+def test_csv_on_stdout_and_best_of_three(tmp_path, capsys):
+    sh = S.Sheet(Rules("scopa", best_of=3, napola=True), NAMES)
+    big = {"t": [30, 10], "d": [8, 2], "s": 0, "p": 0, "sc": [7, 0], "np": [0, 0]}
+    for _ in range(3):
+        sh.add(big)
+    S.save(sh, str(tmp_path))
+    assert scores.main(["--file", str(tmp_path / S.FILE)]) == 0
+    head, rows = parse(capsys.readouterr().out)
+    assert "ADA napola" in head
+    assert [r["game"] for r in rows] == ["1", "1", "2"]  # 2-0: the second game starts
+    assert [r["winner"] for r in rows] == ["ADA"] * 3
+
+
+def test_damaged_copies_and_no_sheet(tmp_path, capsys):
+    saved_evening(tmp_path)
+    p = tmp_path / S.FILE
+    data = bytearray(p.read_bytes())
+    data[-5] ^= 1  # one bit: the checksum finds it
+    p.write_bytes(bytes(data))
+    out = tmp_path / "x.csv"
+    assert scores.main(["--file", str(p), "--out", str(out)]) == 0
+    assert "used sheet.sav.bak: sheet.sav: damaged: checksum" in capsys.readouterr().err
+    check_csv(out.read_text(), R[:-1])
+    (tmp_path / (S.FILE + ".bak")).write_bytes(b"junk")
+    assert scores.main(["--file", str(p)]) == 1
+    assert "every copy of sheet.sav is damaged" in capsys.readouterr().err
+    assert scores.main(["--file", str(tmp_path / "none.sav")]) == 1
+    assert "no sheet was saved yet" in capsys.readouterr().err
+
+
+def test_console_script(tmp_path):
+    saved_evening(tmp_path)
+    exe = __import__("shutil").which("scopa-scores") or str(
+        __import__("pathlib").Path(sys.executable).parent / "scopa-scores"
+    )
+    p = subprocess.run([exe, "--file", str(tmp_path / S.FILE)], capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    check_csv(p.stdout)
+    p = subprocess.run([exe, "--help"], capture_output=True, text=True)
+    assert "--port" in p.stdout and "--out" in p.stdout
+
+
+# --- from a (virtual) board over mpremote --------------------------------------
+
+
+@pytest.fixture
+def board(tmp_path):
+    vboard = pytest.importorskip("vboard")
+    root = tmp_path / "board"
+    root.mkdir()
+    # the app on the board: here a stand-in main.py that says it ran
+    (root / "main.py").write_text("print('MAIN RAN')\n")
+    with vboard.VirtualBoard(root) as b:
+        assert b.wait_for(b"MAIN RAN", 10)
+        yield b
+
+
+@pytest.mark.mpy
+def test_csv_from_a_board(board, tmp_path, capsys):
+    sh = saved_evening(board.root)
+    # the same file read by the firmware on the board itself: good
+    out = tmp_path / "board.csv"
+    mark = board.mark()
+    assert scores.main(["--port", board.port, "--out", str(out)]) == 0
+    rows = check_csv(out.read_text())
+    assert len(rows) == len(sh.rounds)
+    # the app was interrupted to read, then the board restarted it
+    assert board.wait_for(b"MAIN RAN", 10, start=mark)
+    assert board.soft_resets == 1
+    # the same CSV as from the file
+    assert scores.main(["--file", str(board.root / S.FILE)]) == 0
+    assert capsys.readouterr().out == out.read_text()
+
+
+@pytest.mark.mpy
+def test_board_with_a_cut_save_and_no_restart(board, tmp_path, capsys):
+    sh = saved_evening(board.root)
+    # a power cut between the renames: no main copy, a complete .tmp
+    (board.root / (S.FILE + ".tmp")).write_bytes(store.encode(sh.to_obj()))
+    (board.root / S.FILE).unlink()
+    assert scores.main(["--port", board.port, "--no-restart"]) == 0
+    check_csv(capsys.readouterr().out)
+    assert board.soft_resets == 0  # left in the REPL
+    assert not (board.root / S.FILE).exists()  # the tool only reads
+
+
+@pytest.mark.mpy
+def test_board_without_a_sheet(board, capsys):
+    assert scores.main(["--port", board.port]) == 1
+    assert "no sheet.sav on the board" in capsys.readouterr().err
+
+
+def test_no_such_port(capsys):
+    assert scores.main(["--port", "/dev/no-such-port"]) == 1
+    assert "cannot open /dev/no-such-port" in capsys.readouterr().err
+
+
