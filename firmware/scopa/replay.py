@@ -54,15 +54,28 @@ def indices(game):
 
 
 def encode(game):
-    """The replay code (str) of `game` as it is now."""
-    mv = ""
-    for i in indices(game):
-        digits = ""
-        while i >= 32:
-            digits += _B64[32 + (i & 31)]
-            i >>= 5
-        mv += digits + _B64[i]
-    body = "%s.%s.%s.%s" % (VERSION, game.rules.code(), _b36(game.seed), mv)
+    """The replay code (str) of `game` as it is now. Writes the moves into
+    one bytearray (at most 2 chars per history byte): no list of moves or
+    of chars is built, since a long game's list would need a large free
+    block on a fragmented heap."""
+    head = "%s.%s.%s." % (VERSION, game.rules.code(), _b36(game.seed))
+    out = bytearray(2 * len(game.history))
+    n = 0
+    v = 0
+    sh = 0
+    for b in game.history:
+        v |= (b & 127) << sh
+        sh += 7
+        if b < 128:
+            while v >= 32:
+                out[n] = ord(_B64[32 + (v & 31)])
+                n += 1
+                v >>= 5
+            out[n] = ord(_B64[v])
+            n += 1
+            v = 0
+            sh = 0
+    body = head + out[:n].decode()
     return body + "." + _check(body)
 
 
