@@ -177,6 +177,14 @@ def _compile_cached(src, rel, mpy_cross_args, cache_dir):
     return cached
 
 
+def _data_files(src_root):
+    for dirpath, dirnames, filenames in os.walk(src_root):
+        dirnames[:] = sorted(d for d in dirnames if d != "__pycache__" and not d.startswith("."))
+        for name in sorted(filenames):
+            if not name.endswith((".py", ".pyc")) and not name.startswith("."):
+                yield Path(dirpath, name).relative_to(src_root)
+
+
 def compile_firmware(dest_dir, mpy_cross_args=(), *, src_root=FIRMWARE, cache_dir=MPY_CACHE):
     """Compile every .py under ``src_root`` to .mpy in ``dest_dir``.
 
@@ -185,7 +193,8 @@ def compile_firmware(dest_dir, mpy_cross_args=(), *, src_root=FIRMWARE, cache_di
     to ``src_root`` as its source name, so tracebacks read
     ``scopa/engine.py``. Compiled files are cached in ``cache_dir`` by the
     hash of their content, path, arguments and mpy-cross version, so only
-    changed files are compiled again. Stale .py/.mpy files left in
+    changed files are compiled again. Other files (data such as lang/*.txt)
+    are copied as they are, as the flash tool does. Stale .py/.mpy files left in
     ``dest_dir`` by an earlier call are removed. Returns ``dest_dir`` as a Path.
     """
     src_root = Path(src_root)
@@ -203,6 +212,10 @@ def compile_firmware(dest_dir, mpy_cross_args=(), *, src_root=FIRMWARE, cache_di
         out.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(origin, out)
         wanted.add(out)
+    for rel in _data_files(src_root):  # text pages and the like, as they are
+        out = dest_dir / rel
+        out.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(src_root / rel, out)
     for dirpath, _dirnames, filenames in os.walk(dest_dir, topdown=False):
         for name in filenames:
             p = Path(dirpath, name)
