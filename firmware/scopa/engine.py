@@ -508,58 +508,6 @@ def find_move(st, rules, card, taken, mv):
     return -1
 
 
-def explain(st, rules, card, taken, mv):
-    """Why playing `card` and taking `taken` is not legal: the message of an
-    IllegalMove naming the rule. `mv` holds the card's legal moves."""
-    from scopa import cards as C
-
-    seat = st[TURN]
-    nm = C.name(card)
-    if st[OVER]:
-        return "the round is over"
-    if not 0 <= card < 40 or st[card] != HAND + seat:
-        return "%s is not in the hand of seat %d, whose turn it is" % (nm, seat)
-    for t in taken:
-        if not 0 <= t < 40 or st[t] != TABLE:
-            return "%s is not on the table" % (C.name(t) if 0 <= t < 40 else t,)
-    if len(set(taken)) != len(taken):
-        return "a table card is named twice"
-    gen_card_moves(st, rules, card, mv)
-    opts = [mv.move(o)[1] for o in mv.offsets()]
-    caps = [o for o in opts if o]
-    v = card % 10 + 1
-    total = 0
-    for t in taken:
-        total += t % 10 + 1
-    g = rules.game
-    if not taken:
-        return "%s can capture, and a card that can capture must (capture_mandatory)" % nm
-    if v == 1 and rules.ace_takes_all and caps and len(caps[0]) == st[NTAB] and len(caps) == 1:
-        return "the Ace takes the whole table (%s)" % R.GAMES[g]
-    if g == R.SCOPA_15:
-        if total + v != 15:
-            return "in scopa a 15 the card played and the cards taken add up to 15, not %d" % (
-                total + v
-            )
-    elif not (g == R.CIRULLA and total + v == 15):
-        if len(taken) == 1 and total != v:
-            return "%s takes a card of value %d, not %d" % (nm, v, total)
-        if total != v:
-            return "the cards taken add up to %d, not %d (the value of %s)" % (total, v, nm)
-        if len(taken) > 1 and rules.strict:
-            for o in caps:
-                if len(o) == 1 and o[0] % 10 + 1 == v:
-                    return (
-                        "%s must take the %s: a single card of equal value is taken"
-                        " before any sum (match_priority strict)" % (nm, C.name(o[0]))
-                    )
-    if not caps:
-        return "%s cannot capture here: it is laid on the table" % nm
-    if rules.fewest:
-        return "only the combination with the fewest cards may be taken (sum_choice fewest)"
-    return "%s cannot take %s" % (nm, C.names(taken))
-
-
 def play(st, rules, card, taken, mv):
     """Play `card` taking the table cards `taken` (iterable of cards; empty
     to lay the card) for the seat to play, checked against the rules.
@@ -573,4 +521,6 @@ def play(st, rules, card, taken, mv):
         o = find_move(st, rules, card, taken, mv)
         if o >= 0:
             return apply(st, rules, mv.buf, o)
+    from scopa.explain import explain
+
     raise IllegalMove(explain(st, rules, card, taken, mv))

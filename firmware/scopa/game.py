@@ -109,14 +109,14 @@ class Game:
             if len(opts) != 1:
                 if not opts:
                     E.gen_moves(self.st, self.rules, self.mv)
-                    raise E.IllegalMove(E.explain(self.st, self.rules, card, (), self.mv))
+                    raise E.IllegalMove(_explain(self, card, ()))
                 raise E.IllegalMove("choose what to take: the card has %d options" % len(opts))
             taken = opts[0]
         taken = tuple(taken)
         E.gen_moves(self.st, self.rules, self.mv)
         off = E.find_move(self.st, self.rules, card, taken, self.mv)
         if off < 0:
-            raise E.IllegalMove(E.explain(self.st, self.rules, card, taken, self.mv))
+            raise E.IllegalMove(_explain(self, card, taken))
         return self._apply(off)
 
     def play_index(self, i):
@@ -200,3 +200,9 @@ class Game:
         for b in self.history:
             n += b < 128
         return n
+
+
+def _explain(game, card, taken):
+    from scopa.explain import explain
+
+    return explain(game.st, game.rules, card, taken, game.mv)

@@ -7,8 +7,6 @@ and saved games, and `Rules.from_code()` reads it back.
 
 from micropython import const
 
-from scopa import cards
-
 SCOPA = const(0)
 SCOPONE = const(1)
 SCOPONE_SCIENTIFICO = const(2)
@@ -53,24 +51,6 @@ _FIELDS = (
     "partners_visible",
 )
 
-# FORMAT.md key -> (attribute, values as given in the JSON -> int)
-_CHOICES = {
-    "match_priority": ("strict", {"strict": 1, "free": 0}),
-    "primiera_missing_suit": ("primiera_zero", {"excluded": 0, "zero": 1}),
-    "sum_choice": ("fewest", {"any": 0, "fewest": 1}),
-    "tie_at_target": ("recount", {"play_on": 0, "recount": 1}),
-    "ace_on_ace": ("ace_on_ace_all", {"ace": 0, "all": 1}),
-}
-_FLAGS = {
-    "capture_mandatory": "mandatory",
-    "napola": "napola",
-    "napoleone": "napoleone",
-    "ace_takes_all": "ace_takes_all",
-    "ace_sweep_scopa": "ace_sweep_scopa",
-    "redeal_kings": "redeal_kings",
-    "partners_visible": "partners_visible",
-}
-
 
 class Rules:
     """One ruleset. Attributes are small ints (booleans as 0/1):
@@ -82,8 +62,10 @@ class Rules:
     (tie_at_target recount), ace_takes_all, ace_on_ace_all, ace_sweep_scopa,
     redeal_kings, partners_visible.
 
-    Derived: sides (2 or 3), hand (cards per deal), table (cards face up at
-    the start), deals (deals per round).
+    Derived: sides (2 or 3 sides: each seat with 2 or 3 players, else two
+    teams), hand (cards dealt to each seat per deal: 3, 9 in Scopone, 10 in
+    Scopone scientifico), table (cards face up at the start: 4, or 0),
+    deals (deals per round: 2 players 6, 3: 4, 4: 3, 6: 2, Scopone 1).
     """
 
     def __init__(self, game="scopa", **options):
@@ -119,27 +101,17 @@ class Rules:
     def _set(self, key, v):
         if key == "game":
             return
-        if key in _CHOICES:
-            attr, table = _CHOICES[key]
-            if v not in table:
-                raise ValueError("%s: %r is not one of %s" % (key, v, ", ".join(table)))
-            setattr(self, attr, table[v])
-        elif key in _FLAGS:
-            setattr(self, _FLAGS[key], _flag(key, v))
-        elif key == "re_bello":
-            if v is None or v is False or v == -1:
-                self.re_bello = -1
-            elif v is True:
-                self.re_bello = cards.RE_DENARI
-            else:
-                self.re_bello = cards.parse(v) if isinstance(v, str) else int(v)
-        elif key in _FIELDS:
+        if key in _FIELDS and key != "re_bello" and isinstance(v, int):
             setattr(self, key, int(v))
         else:
-            raise ValueError("unknown rule option %r" % (key,))
+            # FORMAT.md keys and values: parsed by a module loaded only here
+            from scopa import ruleopts
+
+            ruleopts.set_option(self, key, v)
 
     def _check(self):
         g = self.game
+        self._derive()
         if g in (SCOPONE, SCOPONE_SCIENTIFICO, SCOPONE_10):
             if self.players != 4:
                 raise ValueError("players: %s is for 4 players" % GAMES[g])
@@ -157,32 +129,18 @@ class Rules:
             if f not in ("re_bello", "target", "best_of") and getattr(self, f) not in (0, 1):
                 raise ValueError("%s: must be 0 or 1" % f)
 
-    # Derived sizes ------------------------------------------------------
-
-    @property
-    def sides(self):
-        """Number of sides: each seat with 2 or 3 players, else 2 teams."""
-        return self.players if self.players < 4 else 2
-
-    @property
-    def hand(self):
-        """Cards dealt to each seat per deal."""
+    def _derive(self):
+        # sizes as plain attributes: read in the computer players' loops
         g = self.game
+        self.sides = self.players if self.players < 4 else 2
         if g == SCOPONE_SCIENTIFICO:
-            return 10
-        if g in (SCOPONE, SCOPONE_10):
-            return 9
-        return 3
-
-    @property
-    def table(self):
-        """Cards dealt face up to the table at the start of a round."""
-        return 0 if self.game in (SCOPONE_SCIENTIFICO, SCOPONE_10) else 4
-
-    @property
-    def deals(self):
-        """Deals per round (2 players: 6, 3: 4, 4: 3, 6: 2; Scopone: 1)."""
-        return (40 - self.table) // (self.hand * self.players)
+            self.hand = 10
+        elif g in (SCOPONE, SCOPONE_10):
+            self.hand = 9
+        else:
+            self.hand = 3
+        self.table = 0 if g in (SCOPONE_SCIENTIFICO, SCOPONE_10) else 4
+        self.deals = (40 - self.table) // (self.hand * self.players)
 
     def side(self, seat):
         """Side (0..sides-1) of `seat`: partners alternate round the table."""
@@ -216,7 +174,8 @@ class Rules:
 
     @classmethod
     def from_dict(cls, d):
-        """Rules from a rule case's ``rules`` object (FORMAT.md keys)."""
+        """Rules from a rule case's ``rules`` object (FORMAT.md keys).
+        Raises ValueError."""
         d = dict(d)
         game = d.pop("game", None)
         if game is None:
@@ -228,11 +187,3 @@ class Rules:
 
     def __repr__(self):
         return "Rules(%s, %d players, code %s)" % (GAMES[self.game], self.players, self.code())
-
-
-def _flag(key, v):
-    if v is True or v == 1:
-        return 1
-    if v is False or v == 0:
-        return 0
-    raise ValueError("%s: %r is not true or false" % (key, v))
