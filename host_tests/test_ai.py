@@ -6,6 +6,7 @@ measured by tools/tournament.py (docs/ai-results.md)."""
 
 import pytest
 
+import mpy
 from ai import core, easy, hard, hint, medium
 from scopa import engine as E
 from scopa import scoring
@@ -339,3 +340,19 @@ def test_same_choices_on_cpython_and_micropython(run_mpy):
     with contextlib.redirect_stdout(buf):
         exec(compile(code, "game", "exec"), {"__name__": "game"})
     assert _parse(out)["digest"] == _parse(buf.getvalue())["digest"]
+
+
+@pytest.mark.mpy
+def test_tournament_runs_on_the_unix_port(capsys):
+    import sys
+
+    sys.path.insert(0, str(mpy.ROOT))
+    from tools import tournament
+
+    tournament.main(
+        ["--a", "hard", "--b", "easy", "--deals", "2", "--paired", "--matches", "1"]
+        + ["--nodes", "30", "--jobs", "1"]
+    )
+    out = capsys.readouterr().out
+    assert "points per deal" in out and "matches to the target" in out
+    assert "decision time A (hard)" in out and "heap:" in out

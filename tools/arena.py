@@ -12,7 +12,7 @@ Output lines:
 
     D <deal> <rot> <points of each side ...>   one deal (first round of a seed)
     M <match> <rot> <winner side> <rounds>     one match to the target
-    T <a|b> <us> <us> ...                      decision times, microseconds
+    T <a|b> <k>:<n> ...                        n decisions took k/10 to (k+1)/10 ms
     H <a|b> <bytes>                            most allocated in one decision
                                                (GC off: a bound on its peak)
     B <bytes>                                  heap after the imports (code)
@@ -21,6 +21,7 @@ Output lines:
 
 import gc
 import sys
+from array import array
 
 from ai import core, easy, hard, medium
 from scopa import engine as E
@@ -40,13 +41,18 @@ except ImportError:
         return a - b
 
 
+NBUCKET = 2000  # thinking time histogram: 0.1 ms buckets up to 200 ms
+
+
 class Player:
     def __init__(self, level, nodes, tag):
         self.level = level
         self.nodes = nodes
         self.tag = tag
         self.rng = Rng(1)
-        self.times = []
+        self.times = array("I")  # decisions per 0.1 ms of thinking time
+        for _ in range(NBUCKET):
+            self.times.append(0)
         self.heap = 0
 
     def pick(self, st, rules, seat, mv):
@@ -80,12 +86,14 @@ def _args():
 
 
 def main():
+    gc.collect()
+    print("B", gc.mem_alloc())  # the code: modules imported, nothing played
     a = _args()
     opts = {}
     if int(a["players"]):
         opts["players"] = int(a["players"])
     rules = Rules(a["game"], **opts)
-    mods = {"hard": hard, "medium": medium, "easy": easy}
+    mods = {"hard": hard, "medium": medium, "easy": easy, "core": core}
     for k in a:
         f = k.split(".")
         if f[0] in mods:  # experiments: MODULE.NAME=int or MODULE.NAME.i=int
@@ -124,7 +132,8 @@ def main():
                 gc.enable()
                 if h > p.heap:
                     p.heap = h
-            p.times.append(dt)
+            k = dt // 100
+            p.times[k if k < NBUCKET else NBUCKET - 1] += 1
             b = mv.buf
             core.observe(st, rules, b[off], b[off + 2 : off + 2 + b[off + 1]])
             fl = g._apply(off)
@@ -135,7 +144,6 @@ def main():
                 rounds += 1
 
     gc.collect()
-    print("B", gc.mem_alloc())
     m = gc.mem_alloc()
     hard._init()
     gc.collect()
@@ -160,8 +168,15 @@ def main():
             print("M", i, rot, -1 if g.winner is None else g.winner, r)
     for p in (pa, pb):
         t = p.times
-        for j in range(0, len(t), 200):
-            print("T", p.tag, " ".join(str(x) for x in t[j : j + 200]))
+        out = []
+        for k in range(NBUCKET):
+            if t[k]:
+                out.append("%d:%d" % (k, t[k]))
+                if len(out) == 50:
+                    print("T", p.tag, " ".join(out))
+                    out = []
+        if out:
+            print("T", p.tag, " ".join(out))
         print("H", p.tag, p.heap)
 
 

@@ -13,7 +13,8 @@ results:
   with a 95% interval over the pairs;
 - match win rate: matches to the target, each seed played with A on each
   side, with a 95% interval (Wilson);
-- decision time per player, median and p95, on the interpreter used;
+- decision time per player, median and p95 (to 0.1 ms), on the interpreter
+  used; with --jobs > 1 the processes share the machine's cores;
 - memory: the heap after the imports (code), the hard player's buffers,
   and the most one decision allocated with the GC off (a bound on its
   peak working memory); their sum over the code is the search's working
@@ -138,7 +139,9 @@ def run(args):
             elif f[0] == "M":
                 matches.append((int(f[2]), int(f[3])))
             elif f[0] == "T":
-                times[f[1]] += [int(x) for x in f[2:]]
+                for kn in f[2:]:
+                    k, n = kn.split(":")
+                    times[f[1]] += [int(k) * 100 + 50] * int(n)  # bucket middles, us
             elif f[0] == "H":
                 heap[f[1]] = max(heap[f[1]], int(f[2]))
             elif f[0] == "B":
