@@ -10,8 +10,42 @@ app.SLEEPS), pass-and-play, and the last New game choices (cfg).
 
 from app import EASY, GAME, HUMAN, MEDIUM, SETTINGS
 
-GAME_KEYS = ("scopa", "scopone", "scopone_scientifico")
+# cfg["game"] indexes GAME_KEYS, the presets of scopa.rules (same order).
+GAME_KEYS = (
+    "scopa",
+    "scopone",
+    "scopone_scientifico",
+    "scopa_d_assi",
+    "scopa_15",
+    "cirulla",
+    "scopone_10",
+)
+GAME_NAMES = (
+    "Scopa",
+    "Scopone",
+    "Sc. scientifico",
+    "Scopa d'Assi",
+    "Scopa a 15",
+    "Cirulla",
+    "Scopone a 10",
+)
+SCOPA = 0
+SCOPONE = 1
+SCIENTIFICO = 2
+D_ASSI = 3
+A_15 = 4
+CIRULLA = 5
+SCOPONE_10 = 6
+
+# New game's list: Scopa for 2, 3, 4, 6, then these games.
+MENU_GAMES = (SCOPONE, D_ASSI, A_15, CIRULLA)
+# Scopone's deal (cfg "deal"): the game of each choice, in its own words.
+DEALS = (SCOPONE, SCIENTIFICO, SCOPONE_10)
+DEAL_NAMES = ("classico", "scientifico", "a 10 carte")
+
 TARGETS = (11, 16, 21, 31)
+CIRULLA_TARGETS = (51, 31, 21)  # cfg "ctarget"
+RE_BELLO = (None, "10D", "6D")  # cfg "rebello": off, King or 6 of coins
 
 
 def default_settings():
@@ -34,25 +68,100 @@ def default_settings():
             "pair": 1,
             "napola": 0,
             "rebello": 0,
+            # the regional games' options (FORMAT.md defaults)
+            "deal": 0,
+            "ctarget": 0,
+            "napoleone": 1,
+            "aceace": 0,
+            "acescopa": 0,
+            "kings": 1,
         },
     }
 
 
+def family(g):
+    """The New game row of game `g` (index of GAME_KEYS): SCOPA, SCOPONE
+    (with its deal), D_ASSI, A_15 or CIRULLA."""
+    return SCOPONE if g in DEALS else g
+
+
+def player_choices(g):
+    """Numbers of players game `g` can be set to (a tuple)."""
+    if g in DEALS:
+        return (4,)
+    if g == CIRULLA:
+        return (2, 3, 4)
+    return (2, 3, 4, 6)
+
+
+def players(cfg):
+    """cfg's number of players, made valid for its game."""
+    ps = player_choices(cfg["game"])
+    n = cfg["players"]
+    if n in ps:
+        return n
+    return ps[-1] if n > ps[-1] else ps[0]
+
+
+def option_keys(cfg):
+    """The cfg keys the Options screen shows for cfg's game, in order
+    (besides the seats, which depend on the players): each a house rule
+    where it applies, with FORMAT.md's default as its first value."""
+    g = cfg["game"]
+    out = []
+    if g in DEALS:
+        out.append("deal")
+    elif g != SCOPA:
+        out.append("players")
+    out += ["ctarget" if g == CIRULLA else "target", "best", "must"]
+    if g != A_15:  # Scopa a 15 takes by fifteen only: no pair to prefer
+        out.append("pair")
+    if g in (D_ASSI, CIRULLA):
+        out.append("aceace")
+    if g == D_ASSI:
+        out.append("acescopa")
+    if g not in (CIRULLA, SCIENTIFICO, SCOPONE_10):  # four cards face up
+        out.append("kings")
+    if g != CIRULLA:  # Cirulla has its own piccola and grande
+        out.append("napola")
+        if cfg["napola"]:
+            out.append("napoleone")
+        out.append("rebello")
+    return out
+
+
 def make_rules(cfg):
-    """The scopa Rules of New game choices `cfg` (see default_settings)."""
+    """The scopa Rules of New game choices `cfg` (see default_settings).
+    Options that do not apply to the game keep the preset's value."""
     from scopa.rules import Rules
 
     g = cfg["game"]
+    if not 0 <= g < len(GAME_KEYS):
+        g = 0
+    keys = option_keys(cfg)
     opts = {
-        "target": TARGETS[cfg["target"]],
         "best_of": 3 if cfg["best"] else 1,
         "capture_mandatory": bool(cfg["must"]),
-        "match_priority": "strict" if cfg["pair"] else "free",
-        "napola": bool(cfg["napola"]),
-        "re_bello": True if cfg["rebello"] else None,
     }
-    if g == 0:
-        opts["players"] = cfg["players"]
+    if g == CIRULLA:
+        opts["target"] = CIRULLA_TARGETS[cfg["ctarget"] % len(CIRULLA_TARGETS)]
+    else:
+        opts["target"] = TARGETS[cfg["target"] % len(TARGETS)]
+    if g not in DEALS:
+        opts["players"] = players(cfg)
+    if "pair" in keys:
+        opts["match_priority"] = "strict" if cfg["pair"] else "free"
+    if "aceace" in keys:
+        opts["ace_on_ace"] = "all" if cfg["aceace"] else "ace"
+    if "acescopa" in keys:
+        opts["ace_sweep_scopa"] = bool(cfg["acescopa"])
+    if "kings" in keys:
+        opts["redeal_kings"] = bool(cfg["kings"])
+    if "napola" in keys:
+        opts["napola"] = bool(cfg["napola"])
+        if cfg["napola"]:
+            opts["napoleone"] = bool(cfg["napoleone"])
+        opts["re_bello"] = RE_BELLO[cfg["rebello"] % len(RE_BELLO)]
     return Rules(GAME_KEYS[g], **opts)
 
 
@@ -93,6 +202,8 @@ def load_settings(app):
                         s["cfg"][j] = v
             elif isinstance(obj.get(k), int):
                 s[k] = obj[k]
+    if not 0 <= s["cfg"]["game"] < len(GAME_KEYS):
+        s["cfg"]["game"] = 0
     if why:
         print("store:", why)
     try:

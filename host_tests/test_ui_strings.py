@@ -14,11 +14,13 @@ from pathlib import Path
 import pytest
 
 import app
+import config
 import lang
 import ui_fakeboard as F
 
 LANG_DIR = Path(lang.__file__).parent
 COLS = 16
+GAMES = config.GAME_KEYS  # a How-to-play section each
 
 
 def ids():
@@ -113,12 +115,12 @@ def test_help_file_lines_fit(code):
         else:
             page += 1
             assert page <= 7, (code, "page longer than 7 lines", ln)
-    assert sections == ["scopa", "scopone", "scopone_scientifico", "all"]
+    assert sections == [*GAMES, "all"]
 
 
 @pytest.mark.parametrize("code", lang.LANGS)
 def test_help_pages_read_one_at_a_time(code):
-    for game in ("scopa", "scopone", "scopone_scientifico"):
+    for game in GAMES:
         n = lang.pages(game, code)
         assert n >= 8
         seen = []
@@ -215,9 +217,15 @@ def test_menus_fit(walker):
     _walk_lists(w, w.show("menu", "Games"))
     for pass_play in (0, 1):
         w.app.settings["pass"] = pass_play
-        for game, players in ((0, 2), (0, 3), (0, 4), (0, 6), (1, 4), (2, 4)):
+        for game, players in ((0, 2), (0, 3), (0, 4), (0, 6), (1, 4), (2, 4), (6, 4)):
             w.app.settings["cfg"].update(game=game, players=players)
             _walk_lists(w, w.show("menu", "Options"))
+        for game in (3, 4, 5):
+            for players in config.player_choices(game):
+                for napola in (0, 1):
+                    w.app.settings["cfg"].update(game=game, players=players, napola=napola)
+                    _walk_lists(w, w.show("menu", "Options"))
+    w.app.settings["cfg"]["napola"] = 0
     _walk_lists(w, w.show("menu", "Settings"))
     _walk_lists(w, w.show("menu", "Help"))
     w.app.game = None
@@ -227,7 +235,7 @@ def test_pages_fit(walker):
     w = walker
     w.show("pages", "About")
     w.show("pages", "Note", lang.T(lang.NOT_YET))
-    for game in ("scopa", "scopone", "scopone_scientifico"):
+    for game in GAMES:
         s = w.show("pages", "Help", game)
         for k in range(s.n):
             s.turn(1) if k else None

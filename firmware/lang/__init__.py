@@ -110,7 +110,16 @@ SK_DAMAGED = const(84)
 SK_NEWER = const(85)
 SK_OLDER = const(86)
 SK_NOT_SAVED = const(87)
-N_STRINGS = const(88)
+# The regional games' options (ui/menu.py) and the all-coins match win
+DEAL = const(88)
+ACE_ON_ACE = const(89)
+TAKES_ACE = const(90)
+TAKES_ALL = const(91)
+ACE_SCOPA = const(92)
+KINGS = const(93)
+NAPOLEONE = const(94)
+ALL_COINS = const(95)
+N_STRINGS = const(96)
 
 _blob = b""
 _offs = None

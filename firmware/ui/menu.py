@@ -162,28 +162,41 @@ class Screen(List):
 
 
 def game_titles():
-    from app import GAME_NAMES
+    """The rows of New game: Scopa for 2, 3, 4, 6, then config.MENU_GAMES."""
+    from config import GAME_NAMES, MENU_GAMES
 
     out = [T(lang.SCOPA_FOR) % n for n in (2, 3, 4, 6)]
-    return out + list(GAME_NAMES[1:])
+    return out + [GAME_NAMES[g] for g in MENU_GAMES]
 
 
 class Games(List):
-    """New game: which game, and for how many."""
+    """New game: which game, and for how many (Scopa; the other games set
+    their players, or Scopone its deal, in Options)."""
 
     def build(self):
+        from config import MENU_GAMES, family
+
         self.title = T(lang.NEW_GAME)
         self.rows = [[t, None, 0] for t in game_titles()]
         cfg = self.app.settings["cfg"]
-        self.sel = cfg["game"] + 3 if cfg["game"] else (2, 3, 4, 6).index(cfg["players"])
+        f = family(cfg["game"])
+        if f in MENU_GAMES:
+            self.sel = 4 + MENU_GAMES.index(f)
+        elif cfg["players"] in (2, 3, 4, 6):
+            self.sel = (2, 3, 4, 6).index(cfg["players"])
 
     def action(self, i):
+        from config import DEALS, MENU_GAMES, SCOPONE
+
         cfg = self.app.settings["cfg"]
         if i < 4:
             cfg["game"] = 0
             cfg["players"] = (2, 3, 4, 6)[i]
         else:
-            cfg["game"] = i - 3
+            g = MENU_GAMES[i - 4]
+            if g == SCOPONE:
+                g = DEALS[cfg["deal"] % len(DEALS)]
+            cfg["game"] = g
         self.app.go("menu", "Options")
 
 
@@ -195,49 +208,96 @@ def level_names(human):
 
 
 class Options(List):
-    """The options of the chosen game, then Start."""
+    """The options of the chosen game, then Start: the players or
+    Scopone's deal, the seats, then the house rules that apply to the game
+    (config.option_keys), each in the game's own words."""
 
     def build(self):
-        from config import TARGETS, make_rules
+        import config as C
 
         app = self.app
         cfg = app.settings["cfg"]
-        rules = make_rules(cfg)
-        players = rules.players
+        rules = C.make_rules(cfg)
+        g = rules.game
+        n = rules.players
+        if g not in C.DEALS:
+            cfg["players"] = n
         on_off = [T(lang.OFF), T(lang.ON)]
-        human = app.settings["pass"] == 1
-        levels = level_names(human)
-        self.title = game_titles()[cfg["game"] + 3 if cfg["game"] else (2, 3, 4, 6).index(players)]
-        rows = [("seat", T(lang.SEAT), ["P%d" % (i + 1) for i in range(players)])]
-        if players > rules.sides:
-            rows.append(("partner", T(lang.PARTNER), levels))
-        rows += [
-            ("opp", T(lang.OPPONENTS), levels),
-            ("target", T(lang.TARGET), [str(t) for t in TARGETS]),
-            ("best", T(lang.BEST_OF), ["1", "3"]),
-            ("must", T(lang.MUST_TAKE), on_off),
-            ("pair", T(lang.PAIR_FIRST), on_off),
-            ("napola", T(lang.NAPOLA), on_off),
-            ("rebello", T(lang.RE_BELLO), on_off),
-        ]
+        levels = level_names(app.settings["pass"] == 1)
+        if g == C.SCOPA:
+            self.title = T(lang.SCOPA_FOR) % n
+        else:
+            self.title = C.GAME_NAMES[C.family(g)]
+        keys = C.option_keys(cfg)
+        seats = [("seat", T(lang.SEAT), ["P%d" % (i + 1) for i in range(n)])]
+        if n > rules.sides:
+            seats.append(("partner", T(lang.PARTNER), levels))
+        seats.append(("opp", T(lang.OPPONENTS), levels))
+        choices = {
+            "deal": (lang.DEAL, C.DEAL_NAMES),
+            "players": (lang.SK_PLAYERS, [str(p) for p in C.player_choices(g)]),
+            "target": (lang.TARGET, [str(t) for t in C.TARGETS]),
+            "ctarget": (lang.TARGET, [str(t) for t in C.CIRULLA_TARGETS]),
+            "best": (lang.BEST_OF, ["1", "3"]),
+            "must": (lang.MUST_TAKE, on_off),
+            "pair": (lang.PAIR_FIRST, on_off),
+            "aceace": (lang.ACE_ON_ACE, [T(lang.TAKES_ACE), T(lang.TAKES_ALL)]),
+            "acescopa": (lang.ACE_SCOPA, on_off),
+            "kings": (lang.KINGS, on_off),
+            "napola": (lang.NAPOLA, on_off),
+            "napoleone": (lang.NAPOLEONE, on_off),
+            "rebello": (lang.RE_BELLO, [T(lang.OFF), "10D", "6D"]),
+        }
+        rows = []
+        for k in keys:
+            sid, ch = choices[k]
+            rows.append((k, T(sid), list(ch)))
+        at = 1 if keys[0] in ("deal", "players") else 0
+        rows[at:at] = seats
         self.keys = [r[0] for r in rows] + [None]
         self.rows = []
-        for k, label, choices in rows:
-            v = cfg[k]
-            if not 0 <= v < len(choices):
+        for k, label, ch in rows:
+            if k == "deal":
+                v = C.DEALS.index(g)
+            elif k == "players":
+                v = C.player_choices(g).index(n)
+            else:
+                v = cfg[k]
+            if not 0 <= v < len(ch):
                 v = 0
                 cfg[k] = 0
-            self.rows.append([label, choices, v])
+            self.rows.append([label, ch, v])
         self.rows.append([T(lang.START), None, 0])
         self.sel = len(self.rows) - 1
 
     def changed(self, i):
-        self.app.settings["cfg"][self.keys[i]] = self.rows[i][2]
+        import config as C
+
+        cfg = self.app.settings["cfg"]
+        k = self.keys[i]
+        v = self.rows[i][2]
+        if k == "deal":
+            cfg["deal"] = v
+            cfg["game"] = C.DEALS[v]
+        elif k == "players":
+            cfg["players"] = C.player_choices(cfg["game"])[v]
+        else:
+            cfg[k] = v
+        if k in ("deal", "players", "napola"):
+            # rows come and go: the seats, Napoleone
+            self.build()
+            self.sel = self.keys.index(k)
+            self.scroll()
 
     def action(self, i):
+        from config import GAME_KEYS
+
         app = self.app
         app.save_settings()
         app.new_game()
+        r = app.game.rules
+        # for a text-only observer (the simulator's log)
+        print("new game: %s, %d players, rules %s" % (GAME_KEYS[r.game], r.players, r.code()))
         app.go("table")
 
     def back(self):
@@ -287,18 +347,18 @@ class Settings(List):
         self.app.go("menu")
 
 
-HELP = ("scopa", "scopone", "scopone_scientifico")
-
-
 class Help(List):
-    """How to play: which game's rules."""
+    """How to play: which game's rules (a section of lang/<code>_help.txt
+    per game of config.GAME_KEYS)."""
 
     def build(self):
-        from app import GAME_NAMES
+        from config import GAME_NAMES
 
         self.title = T(lang.HOW_TO)
         self.rows = [[n, None, 0] for n in GAME_NAMES]
-        self.sel = self.app.settings["cfg"]["game"]
+        self.sel = self.app.settings["cfg"]["game"] % len(GAME_NAMES)
 
     def action(self, i):
-        self.app.go("pages", "Help", HELP[i])
+        from config import GAME_KEYS
+
+        self.app.go("pages", "Help", GAME_KEYS[i])

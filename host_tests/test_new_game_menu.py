@@ -1,0 +1,297 @@
+"""New game: every choice of the menus gives the Rules it names.
+
+config.make_rules turns the New game choices (settings "cfg") into a
+scopa Rules; ui/menu.py shows, for each game, the house rules that apply
+to it (config.option_keys) with the common rule (FORMAT.md's default)
+first. Checked here: the presets as the menu starts them, each option row
+of each game, that an option shows only where it applies, old settings,
+and the menus driven by keys on the real app (fake board).
+"""
+
+import pytest
+
+import app
+import config as C
+import lang
+import ui_fakeboard as F
+from scopa.rules import Rules
+
+
+def cfg_of(**kw):
+    cfg = C.default_settings()["cfg"]
+    cfg.update(kw)
+    return cfg
+
+
+# --- the presets ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "game, players, preset",
+    [
+        (C.SCOPA, 2, "scopa"),
+        (C.SCOPA, 3, "scopa"),
+        (C.SCOPA, 4, "scopa"),
+        (C.SCOPA, 6, "scopa"),
+        (C.SCOPONE, 4, "scopone"),
+        (C.SCIENTIFICO, 4, "scopone_scientifico"),
+        (C.SCOPONE_10, 4, "scopone_10"),
+        (C.D_ASSI, 2, "scopa_d_assi"),
+        (C.D_ASSI, 6, "scopa_d_assi"),
+        (C.A_15, 3, "scopa_15"),
+        (C.CIRULLA, 2, "cirulla"),
+        (C.CIRULLA, 4, "cirulla"),
+    ],
+)
+def test_defaults_are_the_presets(game, players, preset):
+    r = C.make_rules(cfg_of(game=game, players=players))
+    want = Rules(preset) if preset.startswith("scopone") else Rules(preset, players=players)
+    assert r == want, (r, want)
+
+
+def test_the_presets_defaults_where_houses_differ():
+    assert C.GAME_KEYS == tuple(__import__("scopa.rules").rules.GAMES)
+    d = C.make_rules(cfg_of(game=C.D_ASSI))
+    assert d.ace_takes_all and not d.ace_on_ace_all and not d.ace_sweep_scopa
+    assert d.redeal_kings and d.target == 11 and d.re_bello == -1 and not d.napola
+    c = C.make_rules(cfg_of(game=C.CIRULLA))
+    assert c.ace_takes_all and not c.ace_on_ace_all and c.ace_sweep_scopa
+    assert not c.redeal_kings and c.target == 51 and c.re_bello == -1 and not c.napola
+    f = C.make_rules(cfg_of(game=C.A_15))
+    assert not f.ace_takes_all and f.redeal_kings and f.target == 11
+    t = C.make_rules(cfg_of(game=C.SCOPONE_10))
+    assert (t.hand, t.table, t.players) == (9, 0, 4)
+
+
+# --- each option row -----------------------------------------------------------
+
+# cfg key, index, then the FORMAT.md options it means
+OPTION_CASES = [
+    ("target", 1, {"target": 16}),
+    ("target", 3, {"target": 31}),
+    ("best", 1, {"best_of": 3}),
+    ("must", 0, {"capture_mandatory": False}),
+    ("pair", 0, {"match_priority": "free"}),
+    ("kings", 0, {"redeal_kings": False}),
+    ("napola", 1, {"napola": True}),
+    ("rebello", 1, {"re_bello": "10D"}),
+    ("rebello", 2, {"re_bello": "6D"}),
+    ("aceace", 1, {"ace_on_ace": "all"}),
+    ("acescopa", 1, {"ace_sweep_scopa": True}),
+    ("ctarget", 1, {"target": 31}),
+    ("ctarget", 2, {"target": 21}),
+]
+
+
+@pytest.mark.parametrize("game", range(len(C.GAME_KEYS)))
+@pytest.mark.parametrize("key, idx, opts", OPTION_CASES, ids=lambda v: str(v))
+def test_each_option_of_each_game(game, key, idx, opts):
+    players = 4 if game in C.DEALS else 3
+    cfg = cfg_of(game=game, players=players)
+    cfg[key] = idx
+    r = C.make_rules(cfg)
+    preset = C.GAME_KEYS[game]
+    base = {} if game in C.DEALS else {"players": players}
+    if key in C.option_keys(cfg):
+        assert r == Rules(preset, **base, **opts), (key, idx)
+    else:  # an option that does not apply leaves the preset as it is
+        assert r == Rules(preset, **base), (key, idx)
+
+
+def test_napoleone_with_napola():
+    cfg = cfg_of(game=C.D_ASSI, napola=1)
+    assert "napoleone" in C.option_keys(cfg)
+    assert C.make_rules(cfg) == Rules("scopa_d_assi", napola=True, napoleone=True)
+    cfg["napoleone"] = 0
+    assert C.make_rules(cfg) == Rules("scopa_d_assi", napola=True, napoleone=False)
+    cfg["napola"] = 0
+    assert "napoleone" not in C.option_keys(cfg)
+    assert C.make_rules(cfg) == Rules("scopa_d_assi")
+
+
+def test_options_only_where_they_apply():
+    def keys(game, **kw):
+        return C.option_keys(cfg_of(game=game, **kw))
+
+    common = ["best", "must"]
+    assert keys(C.SCOPA) == ["target", *common, "pair", "kings", "napola", "rebello"]
+    assert keys(C.SCOPONE) == ["deal", "target", *common, "pair", "kings", "napola", "rebello"]
+    for g in (C.SCIENTIFICO, C.SCOPONE_10):  # no table dealt: no Kings on it
+        assert keys(g) == ["deal", "target", *common, "pair", "napola", "rebello"]
+    assert keys(C.D_ASSI) == [
+        "players",
+        "target",
+        *common,
+        "pair",
+        "aceace",
+        "acescopa",
+        "kings",
+        "napola",
+        "rebello",
+    ]
+    assert keys(C.A_15) == ["players", "target", *common, "kings", "napola", "rebello"]
+    assert keys(C.CIRULLA) == ["players", "ctarget", *common, "pair", "aceace"]
+    assert keys(C.SCOPA, napola=1) == [
+        "target",
+        *common,
+        "pair",
+        "kings",
+        "napola",
+        "napoleone",
+        "rebello",
+    ]
+
+
+def test_players_are_made_valid_for_the_game():
+    assert C.make_rules(cfg_of(game=C.CIRULLA, players=6)).players == 4
+    assert C.make_rules(cfg_of(game=C.CIRULLA, players=3)).players == 3
+    assert C.make_rules(cfg_of(game=C.D_ASSI, players=6)).players == 6
+    assert C.make_rules(cfg_of(game=C.SCOPONE, players=2)).players == 4
+
+
+def test_old_settings_read_the_same():
+    # before the regional games: game 0..2, re bello on/off (the King)
+    assert C.make_rules(cfg_of(game=2)) == Rules("scopone_scientifico")
+    assert C.make_rules(cfg_of(rebello=1)) == Rules("scopa", re_bello="10D")
+    assert C.make_rules(cfg_of(target=3, napola=1)) == Rules("scopa", target=31, napola=True)
+
+
+# --- the menus on the app, by keys -------------------------------------------------
+
+
+def run(script, tmp_path, steps=1500):
+    b = F.Board(F.keys(script))
+    a = app.run(b, max_steps=steps, folder=str(tmp_path))
+    return a, b
+
+
+def options(a):
+    """The Options screen's rows as {cfg key: shown value}."""
+    s = a.screen
+    return {k: r[1][r[2]] if r[1] else None for k, r in zip(s.keys, s.rows)}
+
+
+@pytest.mark.parametrize(
+    "down, title, game, players",
+    [
+        (4, "Scopone", C.SCOPONE, 4),
+        (5, "Scopa d'Assi", C.D_ASSI, 2),
+        (6, "Scopa a 15", C.A_15, 2),
+        (7, "Cirulla", C.CIRULLA, 2),
+    ],
+)
+def test_new_game_rows(tmp_path, down, title, game, players):
+    a, b = run("A" + "D" * down + "A", tmp_path)
+    assert a.screen_mod == "menu" and type(a.screen).__name__ == "Options"
+    assert a.screen.title == title
+    assert a.settings["cfg"]["game"] == game
+    a.screen.action(len(a.screen.rows) - 1)  # Start
+    assert a.game.rules == C.make_rules(cfg_of(game=game, players=players))
+
+
+def test_menu_names_each_option_in_the_games_words(tmp_path):
+    a, b = run("ADDDDDA", tmp_path)  # Scopa d'Assi
+    o = options(a)
+    assert list(o) == [
+        "players",
+        "seat",
+        "opp",
+        "target",
+        "best",
+        "must",
+        "pair",
+        "aceace",
+        "acescopa",
+        "kings",
+        "napola",
+        "rebello",
+        None,
+    ]
+    assert o["players"] == "2" and o["aceace"] == "Ace" and o["acescopa"] == "Off"
+    assert o["rebello"] == "Off" and o["kings"] == "On"
+    lang.load("it")
+    try:
+        a.screen.build()
+        labels = [r[0] for r in a.screen.rows]
+        assert "Sull'asso" in labels and "Asso fa scopa" in labels and "3 re: ridare" in labels
+        assert options(a)["aceace"] == "l'asso"
+    finally:
+        lang.load("en")
+
+
+def test_players_and_deal_rebuild_the_rows(tmp_path):
+    a, b = run("ADDDDDDDA", tmp_path)  # Cirulla
+    s = a.screen
+    assert options(a)["ctarget"] == "51"
+    assert "partner" not in s.keys
+    # Players: right twice -> 4, two teams: the partner row appears
+    s.sel = s.keys.index("players")
+    b.buttons.push(F.keys("RR"))
+    a.loop(100)
+    s = a.screen
+    assert options(a)["players"] == "4" and "partner" in s.keys
+    assert s.keys[s.sel] == "players"
+    assert a.settings["cfg"]["players"] == 4
+    b.buttons.push(F.keys("R"))  # 2 again (Cirulla: 2, 3, 4)
+    a.loop(100)
+    assert options(a)["players"] == "2" and "partner" not in a.screen.keys
+    # Scopone: the deal sets the game
+    b.buttons.push(F.keys("B"))
+    a.loop(100)
+    assert type(a.screen).__name__ == "Games"
+    b.buttons.push(F.keys("UUUA"))  # Cirulla -> Scopone
+    a.loop(100)
+    s = a.screen
+    assert s.title == "Scopone" and s.keys[0] == "deal"
+    for want, game in (("scientifico", C.SCIENTIFICO), ("a 10 carte", C.SCOPONE_10)):
+        s.sel = 0
+        b.buttons.push(F.keys("R"))
+        a.loop(100)
+        assert options(a)["deal"] == want and a.settings["cfg"]["game"] == game
+        assert "kings" not in a.screen.keys  # no table dealt
+    b.buttons.push(F.keys("R"))
+    a.loop(100)
+    assert options(a)["deal"] == "classico" and "kings" in a.screen.keys
+    assert a.settings["cfg"]["deal"] == 0
+
+
+def test_napola_shows_napoleone(tmp_path):
+    a, b = run("AA", tmp_path)  # Scopa for 2
+    s = a.screen
+    assert "napoleone" not in s.keys
+    s.sel = s.keys.index("napola")
+    b.buttons.push(F.keys("R"))
+    a.loop(100)
+    s = a.screen
+    assert "napoleone" in s.keys and s.keys[s.sel] == "napola"
+    assert options(a)["napoleone"] == "On"
+    s.sel = s.keys.index("rebello")
+    b.buttons.push(F.keys("RR"))
+    a.loop(100)
+    assert options(a)["rebello"] == "6D"
+    s.sel = len(s.rows) - 1
+    b.buttons.push(F.keys("A"))
+    a.loop(100)
+    assert a.game.rules == Rules("scopa", napola=True, re_bello="6D")
+
+
+def test_the_chosen_deal_is_remembered(tmp_path):
+    a, b = run("ADDDDADRB", tmp_path)  # Scopone, deal scientifico, back
+    assert a.settings["cfg"]["game"] == C.SCIENTIFICO
+    b.buttons.push(F.keys("DA"))  # Scopa d'Assi, then back to Scopone
+    a.loop(100)
+    assert a.settings["cfg"]["game"] == C.D_ASSI
+    b.buttons.push(F.keys("BUA"))
+    a.loop(100)
+    assert a.settings["cfg"]["game"] == C.SCIENTIFICO
+    assert options(a)["deal"] == "scientifico"
+
+
+def test_help_has_a_section_per_game(tmp_path):
+    a, b = run("DDDA", tmp_path)  # How to play
+    s = a.screen
+    assert [r[0] for r in s.rows] == list(C.GAME_NAMES)
+    for i, key in enumerate(C.GAME_KEYS):
+        assert lang.pages(key) > lang.pages("nothing"), key
+        s.action(i)
+        assert a._next == ("pages", "Help", key)
