@@ -190,9 +190,9 @@ def _search(d, alpha, beta):
     mv = _MV[d]
     nx = _S[d + 1]
     seat = st[E.TURN]
-    if _model and (_model == 2 or seat % K.sides != _side):
-        # the other side plays as the medium player would: it cannot see
-        # the hands of this deal either
+    if _model and (_model == 2 or seat != _seat):
+        # every other seat, a partner too, plays as the medium player would:
+        # it cannot see the hands of this deal either
         o = M.pick(st, _rules, seat, mv)
         _nodes += 3 * mv.n  # a scored move costs about three nodes
         _copy(nx, st)
@@ -227,11 +227,13 @@ def _search(d, alpha, beta):
     return best
 
 
-def _depth(st, limit):
-    # the most plies (at least 1) whose lines of play number at most limit,
-    # to the end of this deal, or of the round when only the last deal is
-    # still to come (whose hands every seat can then count); with the
-    # model, only the side's own plies branch. MAXD + 1: to the end.
+def _depth(st, limit, work):
+    # the most plies (at least 1) whose lines of play number at most limit
+    # and whose nodes are about `work` at most, to the end of this deal, or
+    # of the round when only the last deal is still to come (whose hands
+    # every seat can then count); with the model, only the player's own
+    # plies branch, the others cost a scored move each (3 nodes). MAXD + 1:
+    # to the end of the round.
     n = st[E.INHAND]
     seat = st[E.TURN]
     p = K.players
@@ -239,15 +241,18 @@ def _depth(st, limit):
     more = (40 - st[E.DP]) // (h * p)
     total = n + h * p if more == 1 else n
     prod = 1
+    cost = 0
     for i in range(total):
         if i >= MAXD:
             return n if n < MAXD else MAXD
-        if not _model or (_model == 1 and (seat + i) % K.sides == _side):
-            if i < n:
-                prod *= K.hand_size(st, (seat + i) % p) - i // p
-            else:
-                prod *= h - (i - n) // p
-        if prod > limit:
+        s = (seat + i) % p
+        size = K.hand_size(st, s) - i // p if i < n else h - (i - n) // p
+        if not _model or (_model == 1 and s == _seat):
+            prod *= size
+            cost += prod
+        else:
+            cost += 3 * prod * size
+        if prod > limit or cost > work:
             if i >= n:
                 return n
             return i if i > 1 else 1
@@ -304,13 +309,13 @@ def decide(st, rules, seat, rng, nodes=DEFAULT_NODES, mv=None):
     # else the other side plays the medium player's move
     unique = K.last_deal(st) and K.nun <= K.hand_size(st, (seat + 1) % K.players)
     _model = 0 if unique else MODEL[0]
-    if K.last_deal(st) and _depth(st, EXACT) > MAXD:
+    if K.last_deal(st) and _depth(st, EXACT, nodes if unique else nodes // 3) > MAXD:
         _maxd = MAXD  # to the end of the round
     else:
         lim = LINES[K.players] if K.hand < 9 else LINES_WIDE[0]
         if not lim:
             return _roff[0]
-        _maxd = _depth(st, lim)
+        _maxd = _depth(st, lim, nodes // 3)
         if _maxd > MAXD:
             _maxd = MAXD
     _model_all = _model == 2
