@@ -247,8 +247,9 @@ def _table_stages(w):
 
     s = w.show("table")
     g = w.app.game
-    for stage in (TB.PICK, TB.CHOOSE, TB.THINK, TB.SHOW, TB.SCOPA, TB.COVER):
+    for stage in (TB.PICK, TB.CHOOSE, TB.THINK, TB.SHOW, TB.SCOPA, TB.COVER, TB.NEWS):
         s.stage = stage
+        s.line = w.app.seat_label(0) + ": Decino +10"  # NEWS, the widest
         hand = g.hand(g.turn)
         s.opts = [(), tuple(g.table()[:2])]
         s.oi = 1
@@ -266,7 +267,7 @@ def _table_stages(w):
 
 def test_table_fits(walker):
     w = walker
-    for game, players in ((0, 2), (0, 3), (0, 6), (1, 4), (2, 4)):
+    for game, players in ((0, 2), (0, 3), (0, 6), (1, 4), (2, 4), (3, 2), (4, 6), (5, 4), (6, 4)):
         _new_game(w, game, players)
         _table_stages(w)
     _new_game(w, 0, 4, human_partner=True)
@@ -281,9 +282,10 @@ def _play_round(game, rules_over=False):
 
 def test_summary_fits(walker):
     w = walker
-    for game, players, pp in ((0, 2, 0), (0, 3, 0), (0, 6, 0), (1, 4, 0), (0, 4, 1), (0, 3, 1)):
+    games = ((0, 2, 0), (0, 3, 0), (0, 6, 0), (1, 4, 0), (0, 4, 1), (0, 3, 1), (5, 3, 0), (5, 4, 0))
+    for game, players, pp in games:
+        w.app.settings["cfg"].update(napola=1, rebello=1)
         _new_game(w, game, players, human_partner=bool(pp))
-        w.app.settings["cfg"]["napola"] = 1
         g = w.app.game
         while True:
             _play_round(g)
@@ -292,8 +294,11 @@ def test_summary_fits(walker):
                 s.k = k
                 w.draw()
             if g.finished:
+                g.score.napoleone = g.winner  # the all-coins line too
+                w.draw()
                 break
             g.next_round()
+    w.app.settings["cfg"].update(napola=0, rebello=0)
 
 
 @pytest.mark.parametrize("code", ["en", "de"])

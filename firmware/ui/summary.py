@@ -7,7 +7,8 @@ Pages (A or RIGHT: next, LEFT: back, B: the menu):
    the match score.
 2. The primiera: each side's four cards and total, and the other
    categories in play (re bello, napola...).
-3. At the end of a match: the winner; A starts a new match (or the next
+3. At the end of a match: the winner (and when all ten coins won it at
+   once, napoleone or Cirulla, that); A starts a new match (or the next
    match of a best of three).
 
 A on the last page deals the next round.
@@ -208,6 +209,9 @@ class Screen:
         if not g.finished and g.winner is not None:
             t = T(lang.MATCH_TO) % self.side_label(g.winner)
         gfx.centre(fb, t, 4, p.FG, w)
+        if g.score is not None and g.score.napoleone >= 0:
+            # all ten coins (napoleone; Cirulla): the match at once
+            gfx.centre(fb, T(lang.ALL_COINS), 12, p.FG, w)
         xs, cw = self.columns()
         for i, x in enumerate(xs):
             self._cell(fb, self.side_label(i), x, cw, 20, i == me)

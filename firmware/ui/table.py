@@ -16,6 +16,10 @@ Stages (one at a time):
 - SHOW: a move about to be played: the card in the band, the cards it
   takes highlighted on the table; SHOW_MS (A / B skip).
 - SCOPA: a scopa is announced for ANNOUNCE_MS (any key skips).
+- NEWS: at a fresh deal of Scopa a 15 and Cirulla, the dealer's first
+  table of 15 or 30 and each Cirulla declaration (cirulla, decino: the
+  engine has already added them to the scope) are announced one by one,
+  ANNOUNCE_MS each (any key skips).
 """
 
 from micropython import const
@@ -23,6 +27,7 @@ from micropython import const
 import lang
 from lang import T
 from scopa import engine as E
+from scopa import rules as R
 from ui import buttons as keys
 from ui import gfx
 
@@ -33,6 +38,7 @@ COVER = const(3)
 THINK = const(4)
 SHOW = const(5)
 SCOPA = const(6)
+NEWS = const(7)
 
 HUMAN = const(3)  # app.HUMAN: a seat played by a person
 THINK_MS = const(400)
@@ -57,11 +63,14 @@ class Screen:
         self.flags = 0
         self.seat = 0  # the seat of the last move played
         self.last_round = app.game.round_no
+        self.news = []  # NEWS: lines still to announce at this deal
+        self.line = ""  # NEWS: the line shown
+        self.dealt = None  # (round, cards dealt) of the deal announced
 
     # State ----------------------------------------------------------------
 
     def busy(self):
-        return self.stage in (IDLE, THINK, SHOW, SCOPA)
+        return self.stage in (IDLE, THINK, SHOW, SCOPA, NEWS)
 
     def hand(self):
         v = self.app.viewer()
@@ -93,7 +102,8 @@ class Screen:
             if g.round_over:
                 app.go("summary")
                 return
-            self._begin_turn(now)
+            if not self._news(now):
+                self._begin_turn(now)
         elif st == THINK:
             if now - self.t0 >= THINK_MS:
                 from app import computer_move
@@ -107,7 +117,7 @@ class Screen:
             wait = SHOW_MS if app.levels[g.turn] != HUMAN else HUMAN_SHOW_MS
             if now - self.t0 >= wait:
                 self._apply(now)
-        elif st == SCOPA:
+        elif st in (SCOPA, NEWS):
             if now - self.t0 >= ANNOUNCE_MS:
                 self._done()
         elif st == PICK and self.asking and not app.dirty:
@@ -133,6 +143,39 @@ class Screen:
             self.t0 = now
         else:
             self._done()
+
+    def _news(self, now):
+        """At a fresh deal, the next line to announce (stage NEWS): the
+        dealer's fifteen (1 scopa) or thirty (2), then each hand's
+        declaration. False when there is none."""
+        g = self.app.game
+        r = g.rules
+        st = g.st
+        if r.game != R.SCOPA_15 and r.game != R.CIRULLA:
+            return False
+        deal = (g.round_no, st[E.DP])
+        if st[E.INHAND] == r.hand * r.players and deal != self.dealt:
+            self.dealt = deal
+            label = self.app.seat_label
+            news = []
+            if st[E.BONUS] and st[E.DP] == r.table + r.hand * r.players:
+                news.append("%s: %d +%d" % (label(g.dealer), 15 * st[E.BONUS], st[E.BONUS]))
+            if r.game == R.CIRULLA:
+                for i in range(1, r.players + 1):
+                    seat = (g.dealer + i) % r.players
+                    n = E.declaration(g.hand(seat))
+                    if n:
+                        what = "Decino" if n == 10 else "Cirulla"
+                        news.append("%s: %s +%d" % (label(seat), what, n))
+            self.news = news
+        if not self.news:
+            return False
+        self.line = self.news.pop(0)
+        print("news:", self.line)
+        self.stage = NEWS
+        self.t0 = now
+        self.app.dirty = True
+        return True
 
     def _done(self):
         self.stage = IDLE
@@ -203,7 +246,7 @@ class Screen:
         elif st == SHOW:
             if k in (keys.A, keys.B):
                 self._apply(app.now)
-        elif st == SCOPA:
+        elif st in (SCOPA, NEWS):
             if k:
                 self._done()
 
@@ -290,9 +333,11 @@ class Screen:
             if n:
                 # the number of cards taken
                 fb.text("+%d" % n, x + lay.cw + 4 * lay.s, ty, p.FG)
-        elif st == SCOPA:
+        elif st in (SCOPA, NEWS):
             fb.fill_rect(0, y, w, h, p.FG)
             t = T(lang.SCOPA) + " " + app.seat_label(self.seat)
+            if st == NEWS:
+                t = self.line
             fb.text(t, (w - 8 * len(t)) // 2, ty, p.BG)
         elif st == COVER:
             t = T(lang.PASS_TO) % app.seat_label(g.turn)

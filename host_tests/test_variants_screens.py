@@ -1,0 +1,145 @@
+"""The regional games on the screens (fake board, CPython): the table
+announces Scopa a 15's and Cirulla's dealer bonus and Cirulla's
+declarations at the deal, and the round summary shows the variant
+categories and an all-coins match win."""
+
+import pytest
+
+import app
+import ui_fakeboard as F
+from scopa import engine as E
+from scopa import scoring
+from scopa.game import Game
+from scopa.rules import Rules
+from ui import table as TB
+
+
+@pytest.fixture(autouse=True)
+def random_ai(monkeypatch):
+    monkeypatch.setattr(app, "USE_AI", False)
+
+
+def start(tmp_path, game, levels, screen="table"):
+    b = F.Board(())
+    a = app.App(b, str(tmp_path))
+    a.game = game
+    a.levels = levels
+    a.go(screen)
+    a._switch()
+    return a, b
+
+
+def seed_where(rules, pred, tries=5000):
+    for seed in range(1, tries):
+        g = Game(rules, seed)
+        if pred(g):
+            return g
+    raise AssertionError("no such deal")
+
+
+def announced(a, b, steps=2000):
+    """The NEWS lines the table shows, in order, until the first turn."""
+    seen = []
+
+    def watch(a):
+        s = a.screen
+        if s.stage == TB.NEWS and (not seen or seen[-1] != s.line):
+            seen.append(s.line)
+        return s.stage in (TB.PICK, TB.THINK)
+
+    a.loop(steps, until=watch)
+    assert a.screen.stage in (TB.PICK, TB.THINK)
+    return seen
+
+
+def test_cirulla_dealer_bonus_and_declaration_are_announced(tmp_path):
+    r = Rules("cirulla")
+
+    def both(g):
+        return g.st[E.BONUS] == 2 and E.declaration(g.hand(0)) == 3
+
+    g = seed_where(r, both)
+    assert g.dealer == 1 and g.table() == []
+    # the engine has counted them: 30 on the first table, a cirulla in hand
+    assert g.scope(1) == 2 + E.declaration(g.hand(1)) and g.scope(0) == 3
+    a, b = start(tmp_path, g, [app.HUMAN, app.EASY])
+    assert announced(a, b) == ["P2: 30 +2", "You: Cirulla +3"]
+    assert a.screen.stage == TB.PICK
+
+
+def test_decino_is_announced_and_a_key_skips(tmp_path):
+    g = seed_where(Rules("cirulla", players=4), lambda g: E.declaration(g.hand(2)) == 10)
+    a, b = start(tmp_path, g, [app.HUMAN, app.EASY, app.EASY, app.EASY])
+
+    def decino(a):
+        return a.screen.stage == TB.NEWS and "Decino" in a.screen.line
+
+    a.loop(500, until=decino)
+    assert a.screen.line == "P3: Decino +10"
+    a.draw()
+    assert "P3: Decino +10" in b.display.screen_text()
+    b.buttons.push(F.keys("A"))  # any key skips
+    a.loop(20, until=lambda a: a.screen.stage != TB.NEWS)
+    assert a.screen.stage != TB.NEWS and a.now < 1200
+
+
+def test_scopa_15_dealer_bonus_is_announced_once(tmp_path):
+    g = seed_where(Rules("scopa_15"), lambda g: g.st[E.BONUS] == 1 and g.turn == 0)
+    a, b = start(tmp_path, g, [app.HUMAN, app.EASY])
+    assert announced(a, b) == ["P2: 15 +1"]
+    # the next deals of the round announce nothing
+    lines = []
+    while not g.round_over:
+        a.loop(3)
+        s = a.screen
+        if s.stage == TB.PICK:
+            c, t = g.legal_moves()[0]
+            a.play(c, t)
+            s.stage = TB.IDLE
+        elif s.stage == TB.NEWS:
+            lines.append(s.line)
+            s._done()
+    assert lines == []
+
+
+def test_no_news_in_scopa(tmp_path):
+    g = Game(Rules("scopa"), 7)
+    a, b = start(tmp_path, g, [app.HUMAN, app.EASY])
+    assert announced(a, b) == []
+
+
+def test_summary_shows_the_variant_categories(tmp_path):
+    r = Rules("cirulla")
+    g = Game(r, 3)
+    while not g.round_over:
+        c, t = g.legal_moves()[0]
+        g.play(c, t)
+    a, b = start(tmp_path, g, [app.HUMAN, app.EASY], "summary")
+    s = a.screen
+    assert s.pages[:3] == ["table", "primiera", "extra"]
+    s.k = 2
+    a.draw()
+    text = b.display.screen_text()
+    assert "Piccola" in text and "Grande" in text
+
+
+def test_summary_announces_all_ten_coins(tmp_path):
+    r = Rules("scopa", napola=True, re_bello="6D")
+    g = Game(r, 5)
+    coins = list(range(10))
+    rest = [c for c in range(10, 40)]
+    g.score = scoring.score_piles(r, [coins + rest[:8], rest[8:]], [0, 1])
+    assert g.score.napoleone == 0 and "re_bello" in g.score.categories
+    g.round_over = g.over = True
+    g.winner = 0
+    a, b = start(tmp_path, g, [app.HUMAN, app.EASY], "summary")
+    s = a.screen
+    assert s.pages == ["table", "primiera", "extra", "match"]
+    s.k = 2
+    a.draw()
+    text = b.display.screen_text()
+    assert "Re bello" in text and "Napola" in text
+    s.k = 3
+    a.draw()
+    text = b.display.screen_text()
+    assert "All ten coins!" in text and "You win!" in text
