@@ -16,8 +16,9 @@ score the whole round's points (ai.core.util: cards, coins, settebello,
 primiera, scope, the variants' extras) plus the sweep the seat to move
 can make (its odds, for another side). A move's value is its mean over
 the deals plus the medium player's score of it (MIX); the best wins.
-Scopone's hands of 9 and 10 leave too much unseen for a few deals: mid-
-round it plays the medium player's move and searches the end only.
+With four or six players three other hands are hidden, too much for a
+few deals: mid-round it plays the medium player's move and searches only
+the end of the round.
 
 It never reads a hidden card: the deals are built from the list of
 unseen cards (ai.core.view), in card order, so any other layout of the
@@ -50,11 +51,11 @@ KMAX = const(40)  # ... and at most
 ROOTMAX = const(8)  # candidate moves searched (the medium player's best)
 EXACT = const(400)  # search to the end when the lines left are fewer
 DEFAULT_NODES = const(200)
-LINES = [0, 0, 40, 40, 40, 0, 40]  # mid-round: lines of play searched, by players
-# Scopone's hands of 9 and 10: a few samples of 27 hidden cards estimate the
-# risks worse than the medium player's exact odds, so mid-round it plays the
-# medium player's move (0) and searches only the end of the round.
-LINES_WIDE = bytearray((0,))
+# Mid-round: the lines of play searched, by players. 0 (partnerships): a few
+# deals of the many hidden cards of three other hands estimate the risks
+# worse than the medium player's exact odds, so mid-round it plays the
+# medium player's move and searches only the end of the round.
+LINES = [0, 0, 40, 40, 0, 0, 0]
 
 # Nodes per millisecond of budget, by platform.
 if sys.implementation.name != "micropython":
@@ -312,7 +313,7 @@ def decide(st, rules, seat, rng, nodes=DEFAULT_NODES, mv=None):
     if K.last_deal(st) and _depth(st, EXACT, nodes if unique else nodes // 3) > MAXD:
         _maxd = MAXD  # to the end of the round
     else:
-        lim = LINES[K.players] if K.hand < 9 else LINES_WIDE[0]
+        lim = LINES[K.players]
         if not lim:
             return _roff[0]
         _maxd = _depth(st, lim, nodes // 3)
