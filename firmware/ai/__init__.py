@@ -13,7 +13,7 @@ The API, the same in every level module::
 `st` is the engine's state (scopa.engine), `seat` the seat to play
 (``st[E.TURN]``), `rng` a scopa.rng.Rng (the hard player's samples; the
 easy player's lays), `budget_ms` the hard player's thinking budget (None:
-its default, about half a second on an RP2040). It returns the card to
+its default: a few tenths of a second on an RP2040). It returns the card to
 play and the tuple of table cards it takes (``()`` to lay it), ready for
 ``Game.play(card, taken)``. `nodes=` gives the hard player's budget as a
 count of nodes instead (tests). A choice depends only on what the seat
