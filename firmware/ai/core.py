@@ -13,7 +13,6 @@ public counters. Never ``st[DECK:]`` (the real deal order) nor another
 hand: a hidden card is only ever known as "not seen".
 """
 
-import micropython
 from micropython import const
 
 from scopa import rules as R
@@ -220,7 +219,6 @@ def setup(rules):
     _pvis = rules.partners_visible
 
 
-@micropython.native
 def hand_size(st, seat):
     """Cards in the hand of `seat`, from the public counters only."""
     n = st[_INHAND]
@@ -233,7 +231,6 @@ def last_deal(st):
     return 40 - st[_DP] < hand * players
 
 
-@micropython.native
 def view(st, seat):
     """Fill `unseen`, `uval`, `known` and `nun` for `seat`: every card
     that is not on the table, in a pile, in its hand or in a visible
@@ -261,7 +258,6 @@ def view(st, seat):
     return n
 
 
-@micropython.native
 def p_holds(k, u, h):
     """Chance in thousandths that a hand of `h` cards drawn from `u` unseen
     cards holds at least one of `k` given ones."""
@@ -275,7 +271,6 @@ def p_holds(k, u, h):
     return 1000 - q
 
 
-@micropython.native
 def sweep_mask(st):
     """Bit v set (v 1..10) when a card of value v played now takes the whole
     table as a scopa. 0 for an empty table. Ignores sum_choice fewest."""
@@ -306,7 +301,6 @@ def sweep_mask(st):
     return m
 
 
-@micropython.native
 def threat(st, side):
     """What the seat to move can take at once, for or against `side`:
     THREAT for a sweep, else most of the worth of its best single-card
@@ -343,7 +337,6 @@ def threat(st, side):
     return best if seat % sides == side else -best
 
 
-@micropython.native
 def risk(st, seat):
     """The sweep that the seat to move, on another side than `seat`, may
     make: minus its chance (the cards `seat` has not seen, a hand of the
@@ -381,7 +374,6 @@ def _maj(d, rem, slack):
     return -(100 * -d // (slack - d))
 
 
-@micropython.native
 def util(st, side):
     """Estimated points of the round for `side` minus those of the others
     (the mean of the others with three sides), in centipoints. Exact for a

@@ -36,7 +36,6 @@ and move lists and the record of plays are allocated once (`_init`, about
 10 KiB on the 64-bit unix port); a decision allocates nothing.
 """
 
-import micropython
 import sys
 from micropython import const
 
@@ -93,11 +92,6 @@ _model_all = 0
 _seat = 0
 
 
-def _copy(dst, src):
-    # bytecode, not native: the VM slices on the stack, native code on the heap
-    dst[:] = src
-
-
 def _init():
     K.init_history()
     if not _S:
@@ -106,14 +100,13 @@ def _init():
             _MV.append(E.Moves(160))
 
 
-@micropython.native
 def _sample(st, rng, w):
     # deal the unseen cards (K.view) into the hidden hands and the mazzo
     n = _nun[0]
     for i in range(n):
         _shuf[i] = _unseen[i]
     rng.shuffle(_shuf, n)
-    _copy(w, st)
+    w[:] = st
     k = 0
     for s in range(K.players):
         if not _known[s]:
@@ -139,7 +132,6 @@ def _sample(st, rng, w):
         w[E.DECK + dp + i] = c
 
 
-@micropython.native
 def _consistent(w):
     # would each hidden seat, holding in this deal what the sample `w` gives
     # it, have made its plays of this deal as the medium player would?
@@ -151,7 +143,7 @@ def _consistent(w):
         s = h0[E.TURN]
         if _known[s]:
             continue
-        _copy(r, h0)
+        r[:] = h0
         h = E.HAND + s
         for c in range(40):
             if w[c] == h:
@@ -177,7 +169,6 @@ def _consistent(w):
     return True
 
 
-@micropython.native
 def _search(d, alpha, beta):
     global _nodes
     st = _S[d]
@@ -196,7 +187,7 @@ def _search(d, alpha, beta):
         # it cannot see the hands of this deal either
         o = M.pick(st, _rules, seat, mv)
         _nodes += 3 * mv.n  # a scored move costs about three nodes
-        _copy(nx, st)
+        nx[:] = st
         E.apply(nx, _rules, mv.buf, o)
         return _search(d + 1, alpha, beta)
     E.gen_moves(st, _rules, mv)
@@ -209,7 +200,7 @@ def _search(d, alpha, beta):
         while o < end:
             k = b[o + 1]
             if (k == 0) == lay:
-                _copy(nx, st)
+                nx[:] = st
                 E.apply(nx, _rules, b, o)
                 v = _search(d + 1, alpha, beta)
                 if maxi:
