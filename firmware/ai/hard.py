@@ -29,9 +29,9 @@ about three per move the medium player scores), not a clock, so that a
 seed gives the same move on every machine and under any load.
 `budget_ms` is turned into nodes with NODES_PER_MS for the platform
 (measured on the MicroPython unix port here, estimated for an RP2040 at
-125 MHz). The default, DEFAULT_NODES, takes a median of about 2 ms and a
-p95 of about 5 ms on the unix port here (2-player Scopa), so roughly 0.15 s
-and 0.4 s on an RP2040 (docs/ai-results.md). Memory: the search's states
+125 MHz). The default, DEFAULT_NODES, takes a median of about 2.5 ms and
+a p95 of 7 to 12 ms on the unix port here (2-player Scopa, loaded
+machine), so roughly 0.15 s and 0.5 s on an RP2040 (docs/ai-results.md). Memory: the search's states
 and move lists and the record of plays are allocated once (`_init`, about
 10 KiB on the 64-bit unix port); a decision allocates nothing.
 """
