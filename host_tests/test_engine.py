@@ -181,6 +181,48 @@ def test_best_of_three_plays_until_two_matches():
     assert max(g.wins) == 2 and g.match_no in (2, 3)
 
 
+def test_out_of_memory_in_a_play_changes_nothing(monkeypatch):
+    # A board short of heap: the round's scoring (or the move's record)
+    # raises MemoryError; the game is as before and the play can be retried.
+    from scopa import scoring
+
+    def boom(*a, **k):
+        raise MemoryError
+
+    rng = Rng(3)
+    g = Game(Rules("scopa"), seed=5)
+    for fail in ("score", "log"):
+        while True:
+            card, taken = g.legal_moves()[rng.below(len(g.legal_moves()))]
+            if fail == "score" and g.st[E.INHAND] + g.deck_left() > 1:
+                g.play(card, taken)  # up to the last play of the round
+                continue
+            break
+        before = (bytes(g.st), bytes(g.history), list(g.totals), g.round_over, g.score)
+        if fail == "score":
+            monkeypatch.setattr(scoring, "score_piles", boom)
+        else:
+            monkeypatch.setattr(g, "_log", boom)
+        with pytest.raises(MemoryError):
+            g.play(card, taken)
+        assert (bytes(g.st), bytes(g.history), list(g.totals), g.round_over, g.score) == before
+        monkeypatch.undo()
+        flags = g.play(card, taken)
+        if fail == "score":
+            assert flags & E.ROUND_OVER and g.round_over and sum(g.score.taken) == 40
+            assert g.totals == g.score.total
+            g.next_round()
+    assert replay.decode(replay.encode(g)).history == g.history
+
+
+def test_scoring_keeps_the_cards_tables():
+    # scopa.scoring copies what it needs of scopa.cards (not kept in a game)
+    from scopa import scoring
+
+    assert scoring.PRIMIERA == C.PRIMIERA
+    assert (scoring._DENARI, scoring._SETTEBELLO) == (C.DENARI, C.SETTEBELLO)
+
+
 def test_play_without_taken_needs_a_single_outcome():
     rules, st = _game_with(["1B", "3C", "4S", "5D", "8C"], [["9S", "2C"], ["1C"]])
     g = Game(rules, 1)

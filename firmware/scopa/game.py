@@ -6,7 +6,6 @@ moves that a replay code (scopa.replay) rebuilds the game from.
 """
 
 from scopa import engine as E
-from scopa import scoring
 from scopa.rng import Rng
 
 
@@ -27,6 +26,7 @@ class Game:
         self.seed = seed & 0x3FFFFFFF
         self.rng = Rng(self.seed)
         self.st = E.new_state()
+        self._w = E.new_state()  # the next state, while a move is played
         self.mv = E.Moves()
         self.history = bytearray()
         self.wins = [0] * rules.sides
@@ -134,42 +134,55 @@ class Game:
         return self._apply(off)
 
     def _apply(self, off):
+        # The move is played on a copy of the state and the round scored
+        # from it before anything is changed: a MemoryError (a board short
+        # of heap) leaves the game as it was, so the play can be retried.
         b = self.mv.buf
         idx = 0
         o = 0
         while o < off:
             o += 2 + b[o + 1]
             idx += 1
+        w = self._w
+        w[:] = self.st
+        flags = E.apply(w, self.rules, b, off)
+        res = self._score(w) if flags & E.ROUND_OVER else None
         self._log(idx)
-        flags = E.apply(self.st, self.rules, b, off)
-        if flags & E.ROUND_OVER:
-            self._score_round()
+        self.st[:] = w
+        if res is not None:
+            self.score, self.totals, self.over, self.winner = res
+            self.round_over = True
+            if self.over and self.winner is not None:
+                self.wins[self.winner] += 1
         return flags
 
     def _log(self, idx):
-        # varint, 7 bits a byte
+        # varint, 7 bits a byte, added at once (or not at all)
+        if idx < 128:
+            self.history.append(idx)
+            return
+        out = bytearray()
         while idx >= 128:
-            self.history.append(128 | (idx & 127))
+            out.append(128 | (idx & 127))
             idx >>= 7
-        self.history.append(idx)
+        out.append(idx)
+        self.history.extend(out)
 
-    def _score_round(self):
+    def _score(self, st):
+        # (score, totals, over, winner) of the round over in `st`; scoring
+        # is imported here, at the end of a round, so that a board can free
+        # its heap while the round is played (app.py does)
+        from scopa import scoring
+
         r = self.rules
         sides = r.sides
-        piles = [self.pile(s) for s in range(sides)]
-        sc = scoring.score_piles(r, piles, [self.scope(s) for s in range(sides)])
-        self.score = sc
-        self.round_over = True
-        before = list(self.totals)
-        for i in range(sides):
-            self.totals[i] += sc.total[i]
+        piles = [E.pile_of(st, s) for s in range(sides)]
+        sc = scoring.score_piles(r, piles, [st[E.SCOPE + s] for s in range(sides)])
+        totals = [self.totals[i] + sc.total[i] for i in range(sides)]
         if sc.napoleone >= 0:
-            self.over, self.winner = True, sc.napoleone
-        else:
-            cats = sc.as_dict()
-            self.over, self.winner = scoring.match_result(r, self.totals, cats, before)
-        if self.over and self.winner is not None:
-            self.wins[self.winner] += 1
+            return sc, totals, True, sc.napoleone
+        over, winner = scoring.match_result(r, totals, sc.as_dict(), self.totals)
+        return sc, totals, over, winner
 
     @property
     def finished(self):

@@ -13,8 +13,15 @@ The functions take counts as well as piles, so the scorekeeper (real cards,
 counts typed in) and the engine share one set of rules.
 """
 
-from scopa import cards as C
+from micropython import const
+
 from scopa import rules as R
+
+# From scopa.cards, copied so that a game in progress does not keep that
+# module (its text forms are for tests, logs and the menus) on the heap.
+_DENARI = const(0)
+_SETTEBELLO = const(6)  # 7 of denari
+PRIMIERA = b"\x10\x0c\x0d\x0e\x0f\x12\x15\x0a\x0a\x0a"  # cards.PRIMIERA
 
 CATEGORIES = (
     "cards",
@@ -41,7 +48,7 @@ def primiera(pile, zero_missing=False):
     pts = [0, 0, 0, 0]
     for c in pile:
         s = c // 10
-        p = C.PRIMIERA[c % 10]
+        p = PRIMIERA[c % 10]
         if p > pts[s]:
             pts[s] = p
             best[s] = c
@@ -158,7 +165,7 @@ def score_counts(rules, taken, denari, settebello, prim, scope, coins_of=None):
         rb = rules.re_bello
         for i in range(n):
             have = coins_of[i]
-            if rb >= 0 and rb // 10 == C.DENARI and rb % 10 + 1 in have:
+            if rb >= 0 and rb // 10 == _DENARI and rb % 10 + 1 in have:
                 s.re_bello[i] = 1
             run = run_from_ace(have)
             if rules.napola:
@@ -195,10 +202,10 @@ def score_piles(rules, piles, scope):
         have = set()
         for c in pile:
             taken[i] += 1
-            if c // 10 == C.DENARI:
+            if c // 10 == _DENARI:
                 denari[i] += 1
                 have.add(c % 10 + 1)
-            if c == C.SETTEBELLO:
+            if c == _SETTEBELLO:
                 settebello = i
             if c == rules.re_bello:
                 rb_side = i
