@@ -7,8 +7,10 @@ The app is a state machine of screens (firmware/ui): each screen turns
 button events into calls on the `App` (which alone changes the game and
 saves it) and draws itself with ``draw(fb)``, which never changes state.
 A screen's module is imported when it is shown and dropped from
-sys.modules when another module's screen replaces it. Data flows one way:
-buttons -> app -> engine (firmware/scopa) -> screen.
+sys.modules when another module's screen replaces it; on the device a game
+in progress also drops the menus' code, the computer players leave with the
+game's screens and the round's scoring between rounds (see `_switch`).
+Data flows one way: buttons -> app -> engine (firmware/scopa) -> screen.
 
 `run(board)` is the whole app and is what the host tests drive, with a fake
 board (scripted buttons, a virtual clock) under CPython and MicroPython.
@@ -18,7 +20,7 @@ import gc
 import sys
 from micropython import const
 
-TYPE_CHECKING = False
+TYPE_CHECKING = const(0)  # true for pyright; MicroPython compiles no block under it
 if TYPE_CHECKING:  # pyright only: the game modules load when a game starts
     from scopa.game import Game
 
@@ -292,23 +294,20 @@ class App:
         self._next = None
         old = self.screen_mod
         self.screen = None  # type: ignore
-        # the table and the round summary take turns all game: both stay
-        if old and old != module and _MPY and not (old in _PLAY and module in _PLAY):
-            # drop the old screen's module to free its heap (on CPython
-            # keep it: importing is slow there and the heap is not short)
-            sys.modules.pop("ui." + old, None)
-            import ui
-
-            if hasattr(ui, old):
-                delattr(ui, old)
-            if old in _PLAY:
-                sys.modules.pop("ui.summary" if old == "table" else "ui.table", None)
-                # and the computer players: loaded again at the next turn
-                for k in [k for k in sys.modules if k == "ai" or k.startswith("ai.")]:
-                    del sys.modules[k]
         if _MPY:
-            if module in ("table", "summary"):
-                sys.modules.pop("config", None)  # menus import it again
+            # On the device free the heap of what the next screen does not
+            # use (on CPython keep it: importing is slow there and the heap
+            # is not short): the old screen's module, the computer players
+            # off the table, the menus' code in a game.
+            if old and old != module:
+                _drop("ui." + old)
+            if module not in _PLAY:
+                _drop_ai()
+            if module in _PLAY:
+                for m in _MENU_ONLY:
+                    _drop(m)
+            if module == "table" and self.game is not None and not self.game.round_over:
+                _drop("scopa.scoring")  # until the round's end (scopa.game)
             gc.collect()  # (a full collection is slow on CPython and not needed)
         try:
             mod = __import__("ui." + module, None, None, (name,))
@@ -336,8 +335,10 @@ class App:
         else:
             self.go("menu")
         self._switch()
-        if _MPY:
-            sys.modules.pop("config", None)  # until a menu needs it again
+        if _MPY and self.screen_mod in _PLAY:
+            for m in _MENU_ONLY:
+                _drop(m)  # until a menu needs them again
+            gc.collect()
 
     def draw(self):
         fb = self.fb
@@ -347,16 +348,13 @@ class App:
 
     def _low_memory(self):
         """Out of memory in a turn of the loop: free what can be loaded
-        again (the computer players, the other game screen, the settings
-        code, the save reserve) and redraw at the next turn."""
+        again (the computer players, the menus' code, the save reserve)
+        and redraw at the next turn."""
         print("app: low memory")
         self._reserve = None
-        for k in [k for k in sys.modules if k[:2] == "ai" or k == "config"]:
-            if k == "ai" or k[:3] == "ai." or k == "config":
-                del sys.modules[k]
-        for m in _PLAY:
-            if m != self.screen_mod:
-                sys.modules.pop("ui." + m, None)
+        _drop_ai()
+        for m in _MENU_ONLY:
+            _drop(m)
         gc.collect()
         self.dirty = True
 
@@ -437,6 +435,28 @@ def _config():
     import config
 
     return config
+
+
+# Modules the menus and new games load that a game in progress does not use:
+# dropped when the table or the round summary shows (on MicroPython).
+_MENU_ONLY = ("config", "scopa.ruleopts", "scopa.cards", "scopa.explain")
+
+
+def _drop(name):
+    """Forget module `name` (e.g. "ui.menu"), from sys.modules and from its
+    package, so that its heap is freed at the next collection (it is
+    imported again when needed)."""
+    sys.modules.pop(name, None)
+    pkg, _, attr = name.rpartition(".")
+    p = sys.modules.get(pkg) if pkg else None
+    if p is not None and attr in p.__dict__:
+        delattr(p, attr)
+
+
+def _drop_ai():
+    """Forget the computer players (loaded again at their next turn)."""
+    for k in [k for k in sys.modules if k == "ai" or k[:3] == "ai."]:
+        del sys.modules[k]
 
 
 if TYPE_CHECKING:
