@@ -41,6 +41,12 @@ class Screen:
             self.pages.append("match")
         # for a text-only observer (the simulator's log, the flash tool)
         print("round %d over: %s" % (g.round_no, " ".join(str(t) for t in g.totals)))
+        if g.over:
+            t = "-".join(str(t) for t in g.totals)
+            if g.winner is None:
+                print("match: draw", t)
+            else:
+                print("match: side %d wins %s" % (g.winner + 1, t))
 
     def busy(self):
         return False
