@@ -133,6 +133,7 @@ def run(
     capture=False,
     timeout=None,
     heapsize=None,
+    frames=True,
 ):
     """Run the firmware on the sim board; return a Result.
 
@@ -145,6 +146,7 @@ def run(
     entry: module the runner imports (``main``, as a board at boot).
     png_dir: where shot PNGs go (None: no PNGs). all_frames: also every frame.
     capture: capture stdout/stderr into the Result instead of passing them on.
+    frames: False drops the headless frames (and shots) unread: long runs.
     """
     if board not in BOARDS:
         raise ValueError(f"unknown sim board {board!r}: one of {', '.join(BOARDS)}")
@@ -175,7 +177,7 @@ def run(
             env["SCOPA_SIM_SCRIPT"] = str(script)
         if headless:
             env["SCOPA_SIM_HEADLESS"] = "1"
-            env["SCOPA_SIM_FRAMES"] = str(frames_file)
+            env["SCOPA_SIM_FRAMES"] = str(frames_file) if frames else os.devnull
         if watch:
             env["SCOPA_SIM_REALTIME"] = "1"
         args = [mpy.MICROPYTHON]

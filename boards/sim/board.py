@@ -18,7 +18,8 @@ Environment:
   line ``FRAME <w> <h> <mode> <hex>`` (mode ``mono_vlsb`` or ``rgb565``,
   hex of the framebuf bytes), a ``shot:name`` step writes ``SHOT <name>``
   (a screenshot of the last frame), the end of the script ``END <ms>``.
-  Lines go to the file named by ``SCOPA_SIM_FRAMES``, else to stdout.
+  Lines go to the file named by ``SCOPA_SIM_FRAMES``, else to stdout;
+  ``/dev/null`` drops them unwritten (long runs).
 
 Interactive (no script): ``show()`` draws the screen in the terminal with
 half blocks (two pixel rows per text row), in place; keys come from stdin
@@ -93,59 +94,67 @@ def parse_script(text):
     - ``quit``: end here.
 
     what/arg: ``"keys", mask`` (the held mask from t on), ``"shot", name``
-    and one final ``"end", None``.
+    and one final ``"end", None``. Raises ValueError on a bad token.
     """
-    out = []
+    return list(steps(text.split("\n")))
+
+
+def steps(lines):
+    """The timeline of `parse_script`, a step at a time, from an iterable
+    of the script's lines (a file: a script of any length in a small heap)."""
     t = START_MS
-
-    def press(mask, ms):
-        nonlocal t
-        out.append((t, "keys", mask))
-        t += ms
-        out.append((t, "keys", 0))
-        t += GAP_MS
-
-    for line in text.replace(",", " ").split("\n"):
-        line = line.split("#")[0]
+    for line in lines:
+        line = line.split("#")[0].replace(",", " ")
         for token in line.split():
             head, _, rest = token.partition(":")
             head = head.lower()
             if head == "wait" and rest:
                 t += _int(rest, token)
             elif head == "shot" and rest:
-                out.append((t, "shot", rest))
+                yield (t, "shot", rest)
             elif head == "long" and rest:
-                press(_mask(rest), LONG_HOLD_MS)
+                yield (t, "keys", _mask(rest))
+                t += LONG_HOLD_MS
+                yield (t, "keys", 0)
+                t += GAP_MS
             elif head == "hold" and rest:
                 spec, _, ms = rest.partition(":")
-                press(_mask(spec), _int(ms, token))
+                mask = _mask(spec)
+                yield (t, "keys", mask)
+                t += _int(ms, token)
+                yield (t, "keys", 0)
+                t += GAP_MS
             elif token.lower() in ("quit", "q"):
-                out.append((t, "end", None))
-                return out
+                yield (t, "end", None)
+                return
             elif not rest:
                 spec, _, n = token.partition("*")
                 mask = _mask(spec)
                 for _ in range(_int(n, token) if n else 1):
-                    press(mask, TAP_MS)
+                    yield (t, "keys", mask)
+                    t += TAP_MS
+                    yield (t, "keys", 0)
+                    t += GAP_MS
             else:
                 raise ValueError("key script: bad token " + repr(token))
-    out.append((t + END_MS, "end", None))
-    return out
+    yield (t + END_MS, "end", None)
 
 
 class ScriptKeys:
     """Buttons that follow a key script: ``read() -> mask``.
 
-    On a VirtualClock each ``read()`` also moves the time on by 1 ms, so
-    that an app that polls without sleeping still gets to the end.
+    `timeline`: the script's steps (a list from `parse_script`, or the
+    iterator of `steps`, consumed as the time comes). On a VirtualClock
+    each ``read()`` also moves the time on by 1 ms, so that an app that
+    polls without sleeping still gets to the end.
     """
 
     def __init__(self, timeline, clock, out):
-        self.timeline = timeline
+        self._it = iter(timeline)
+        self._step = next(self._it, None)
         self.clock = clock
         self.out = out
         self.mask = 0
-        self._i = 0
         self._t0 = clock.ticks_ms()
         self._virtual = hasattr(clock, "advance")
 
@@ -156,10 +165,9 @@ class ScriptKeys:
         if self._virtual:
             self.clock.advance(1)
         now = self.elapsed()
-        tl = self.timeline
-        while self._i < len(tl) and tl[self._i][0] <= now:
-            _, what, arg = tl[self._i]
-            self._i += 1
+        while self._step is not None and self._step[0] <= now:
+            _, what, arg = self._step
+            self._step = next(self._it, None)
             if what == "keys":
                 self.mask = arg
             elif what == "shot":
@@ -342,17 +350,20 @@ class FrameSink:
     """Headless output: FRAME, SHOT and END lines (see the module docstring)."""
 
     def __init__(self, path=None):
-        self._file = open(path, "w") if path else None
+        self._drop = path == "/dev/null"  # long runs: no frames at all
+        self._file = open(path, "w") if path and not self._drop else None
         self._last = None
 
     def _line(self, text):
+        if self._drop:
+            return
         f = self._file or sys.stdout
         f.write(text + "\n")
         if self._file:
             self._file.flush()
 
     def frame(self, width, height, mode, data):
-        if data == self._last:
+        if data == self._last or self._drop:
             return
         self._last = data
         import binascii
@@ -428,16 +439,21 @@ def setup():
         return _hw
     script = os.getenv("SCOPA_SIM_KEYS")
     path = os.getenv("SCOPA_SIM_SCRIPT")
+    timeline = None
     if path:
         with open(path) as f:
-            script = f.read()
+            for _ in steps(f):  # a bad token stops here, before the app starts
+                pass
+        timeline = steps(open(path))  # then read as it plays
+    elif script is not None:
+        timeline = parse_script(script)
     if os.getenv("SCOPA_SIM_HEADLESS") == "1":
         _out = FrameSink(os.getenv("SCOPA_SIM_FRAMES"))
     else:
         _out = Terminal()
-    if script is not None:
+    if timeline is not None:
         clock = time if os.getenv("SCOPA_SIM_REALTIME") == "1" else VirtualClock()
-        buttons = ScriptKeys(parse_script(script), clock, _out)
+        buttons = ScriptKeys(timeline, clock, _out)
     else:
         clock = time
         buttons = TerminalKeys()
