@@ -256,3 +256,13 @@ def test_replay_of_an_illegal_move_is_refused():
     body = "S1.%s.5.v" % g.rules.code()  # move index 31 does not exist
     with pytest.raises(replay.ReplayError, match="move 1"):
         replay.decode(body + "." + replay._check(body))
+
+
+def test_cirulla_counts_the_run_of_coins_once():
+    from scopa import scoring
+
+    r = Rules("cirulla", napola=True)
+    coins = [{1, 2, 3, 4, 7, 8, 9, 10}, {5, 6}]
+    s = scoring.score_counts(r, [20, 20], [6, 4], 0, 0, [0, 0], coins_of=coins)
+    assert s.piccola == [4, 0] and s.napola == [0, 0] and "napola" not in s.categories
+    assert s.grande == [5, 0] and s.total == [12, 0]

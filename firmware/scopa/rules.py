@@ -141,6 +141,8 @@ class Rules:
             self.hand = 3
         self.table = 0 if g in (SCOPONE_SCIENTIFICO, SCOPONE_10) else 4
         self.deals = (40 - self.table) // (self.hand * self.players)
+        if g == CIRULLA:
+            self.napola = 0  # Cirulla's piccola is its napola: never both
 
     def side(self, seat):
         """Side (0..sides-1) of `seat`: partners alternate round the table."""
