@@ -269,7 +269,9 @@ class App:
             gc.collect()
             n = RESERVE
             if self.game is not None:
-                n += 16 * len(self.game.history)  # replay.encode lists the moves
+                # replay.encode and store.save: about 8 bytes at once
+                # (a bytearray, its slice, str copies) per history byte
+                n += 8 * len(self.game.history)
             try:
                 self._reserve = bytearray(n)
             except MemoryError:
@@ -277,7 +279,10 @@ class App:
 
     def hint(self):
         g = self.game
-        return computer_move(g, g.turn, HARD, True)
+        h = computer_move(g, g.turn, HARD, True)
+        if _MPY:
+            _drop("ai.hint")  # (the players it uses stay for the next turn)
+        return h
 
     # Screens --------------------------------------------------------------
 
@@ -437,9 +442,10 @@ def _config():
     return config
 
 
-# Modules the menus and new games load that a game in progress does not use:
-# dropped when the table or the round summary shows (on MicroPython).
-_MENU_ONLY = ("config", "scopa.ruleopts", "scopa.cards", "scopa.explain")
+# Modules the menus, new games and the app's start (ui.palette) load that a
+# game in progress does not use: dropped when the table or the round
+# summary shows (on MicroPython).
+_MENU_ONLY = ("config", "scopa.ruleopts", "scopa.cards", "scopa.explain", "ui.palette")
 
 
 def _drop(name):
