@@ -211,7 +211,7 @@ def test_set_up_three_players_and_cirulla(tmp_path):
     assert "napola" not in k.screen.keys  # Cirulla scores its piccola instead
     k.press("up A")  # from the first row up: Start
     sh = k.sheet
-    assert sh.rules.game == 5 and sh.rules.sides == 3 and sh.rules.target == 11
+    assert sh.rules.game == 5 and sh.rules.sides == 3 and sh.rules.target == 51
     assert sh.fields() == ["t", "d", "s", "p", "sc", "np", "gr"]
 
 
@@ -698,3 +698,17 @@ def test_compiled_keeper_on_the_unix_port_in_192k(run_mpy, mpy_firmware, tmp_pat
     sh = S.load(str(tmp_path))[0]
     assert sh.rounds == [E2, E2, E3, E1]
     assert json.loads(json.dumps(sh.to_obj()))["names"] == ["P1", "P2"]
+
+
+def test_set_up_re_bello_card_and_napoleone(tmp_path):
+    k = Keeper(tmp_path).open()
+    sc = k.screen
+    sc.rows[sc.keys.index("napola")][2] = 1
+    sc.changed(sc.keys.index("napola"))
+    assert "napoleone" in sc.keys  # shown once napola is on
+    sc.rows[sc.keys.index("napoleone")][2] = 0
+    sc.changed(sc.keys.index("napoleone"))
+    sc.rows[sc.keys.index("rebello")][2] = 2
+    sc.changed(sc.keys.index("rebello"))
+    r = sc.rules()
+    assert (r.napola, r.napoleone, r.re_bello) == (1, 0, 5)  # the 6 of denari

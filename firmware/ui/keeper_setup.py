@@ -23,6 +23,7 @@ GAME_NAMES = ("Scopa", "Scopone", "Cirulla")
 PLAYERS = ((2, 3, 4, 6), (4,), (2, 3, 4))
 PRESETS = ("P1", "P2", "P3", "NOI", "VOI", "LOR")
 CHARS = " ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+RE_BELLO = (-1, 9, 5)  # off, the King or the 6 of denari
 NAME_LEN = 3
 
 
@@ -46,7 +47,8 @@ class Screen(List):
             "target": R.TARGETS.index(r.target),
             "best": 1 if r.best_of > 1 else 0,
             "napola": r.napola,
-            "rebello": 1 if r.re_bello >= 0 else 0,
+            "napoleone": r.napoleone,
+            "rebello": RE_BELLO.index(r.re_bello) if r.re_bello in RE_BELLO else 0,
         }
         self.names = list(arg.names) if arg is not None else []
         self.editing = -1  # the side whose name is being typed
@@ -73,9 +75,11 @@ class Screen(List):
             ("target", T(lang.TARGET), [str(t) for t in R.TARGETS]),
             ("best", T(lang.BEST_OF), ["1", "3"]),
         ]
-        if g != 2:
+        if g != 2:  # Cirulla has its piccola and grande, always
             rows.append(("napola", T(lang.NAPOLA), on_off))
-        rows.append(("rebello", T(lang.RE_BELLO), on_off))
+            if cfg["napola"]:
+                rows.append(("napoleone", T(lang.NAPOLEONE), on_off))
+            rows.append(("rebello", T(lang.RE_BELLO), [T(lang.OFF), "10D", "6D"]))
         n = self.sides()
         teams = self.players() > n
         names = self.names[:n]
@@ -115,6 +119,12 @@ class Screen(List):
             self.cfg["game"] = v
             ps = PLAYERS[v]
             self.cfg["players"] = ps.index(old) if old in ps else 0
+            # Cirulla is played to 51, the others to 11
+            t = R.TARGETS[self.cfg["target"]]
+            if v == 2 and t == 11:
+                self.cfg["target"] = R.TARGETS.index(51)
+            elif v != 2 and t == 51:
+                self.cfg["target"] = 0
         else:
             self.cfg[k] = v
         self.build()
@@ -126,12 +136,13 @@ class Screen(List):
         opts = {
             "target": R.TARGETS[cfg["target"]],
             "best_of": 3 if cfg["best"] else 1,
-            "re_bello": True if cfg["rebello"] else None,
         }
         if g != "scopone":
             opts["players"] = self.players()
         if g != "cirulla":
             opts["napola"] = bool(cfg["napola"])
+            opts["napoleone"] = bool(cfg["napoleone"])
+            opts["re_bello"] = (None, "10D", "6D")[cfg["rebello"] % 3]
         return R.Rules(g, **opts)
 
     def action(self, i):
