@@ -68,6 +68,32 @@ def board_name(path=CONFIG):
 USE_AI = True
 
 
+def observe(game, card, taken):
+    """Tell the computer players what a play (anyone's) shows of that
+    seat's hand, before it is played (ai.core.observe: public cards only).
+    Without firmware/ai, or short of heap, nothing."""
+    if not USE_AI or "ai.core" not in sys.modules and not _has_ai():
+        return
+    try:
+        from ai import core
+        from scopa import engine as E
+
+        taken = tuple(taken)
+        E.gen_moves(game.st, game.rules, game.mv)
+        if not game.round_over and E.find_move(game.st, game.rules, card, taken, game.mv) >= 0:
+            core.observe(game.st, game.rules, card, taken)
+    except (ImportError, MemoryError):
+        pass
+
+
+def _has_ai():
+    try:
+        import ai  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
 def computer_move(game, seat, level, hint=False):
     """The move ``(card, taken)`` the computer at `level` plays for `seat`,
     or suggests to a human with `hint`: the one call site of the computer
@@ -95,8 +121,11 @@ def computer_move(game, seat, level, hint=False):
             name = ai.LEVELS[min(level, len(ai.LEVELS) - 1)]
             card, taken = ai.player(name).choose(game.st, game.rules, seat, rng)
     except MemoryError:
-        # no room to search: a plain legal move rather than no move
+        # no room to search: a plain legal move rather than no move; the
+        # players are loaded again at their next turn (a search cut short
+        # may have left its buffers half made)
         print("app: no memory for the computer player")
+        _drop_ai()
         gc.collect()
         moves = game.legal_moves()
         return moves[rng.below(len(moves))]
@@ -217,6 +246,7 @@ class App:
     def play(self, card, taken):
         """Play a move for the seat to play; saves the game. Returns the
         engine's flags."""
+        observe(self.game, card, taken)
         flags = self.game.play(card, taken)
         self.plays += 1
         if self.game.round_over and self.game.over:
