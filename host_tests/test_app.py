@@ -140,35 +140,27 @@ def _with_data(mpy_firmware):
     return mpy_firmware
 
 
-MPY_MATCH = """
-import sys, gc
-sys.path.append({host!r})
-import ui_fakeboard as F
-import app
-def forever():
-    while True:
-        yield F.A, 60
-b = F.Board(forever())
-a = app.run(b, max_steps=400000, until=lambda a: a.matches >= 1)
-g = a.game
-print("over", g.over, "winner", g.winner, "totals", g.totals, "plays", a.plays)
-print("target", g.rules.target)
-gc.collect()
-print("peak", __import__("micropython").mem_info() if 0 else gc.mem_alloc())
-"""
-
-
 @pytest.mark.mpy
-@pytest.mark.slow
-def test_compiled_app_plays_a_match_in_128k(run_mpy, mpy_firmware, tmp_path):
+@pytest.mark.parametrize("loop", ["A", "HAA"], ids=["plays", "hint_each_play"])
+@pytest.mark.parametrize("game", ["scopa", "scopone_scientifico"])
+def test_compiled_app_plays_a_match_against_hard_in_128k(game, loop, mpy_firmware, tmp_path):
+    # The whole app compiled, on a lean board (tools/bench_app.py): a key
+    # script starts the game with every computer seat Hard (Scopone
+    # scientifico: the partner too) and plays the human's cards until the
+    # winner's page (asking a hint before each play: HAA); no computer
+    # move may fall back to a random one for lack of memory.
+    from tools import bench_app
+
     fw = _with_data(mpy_firmware)
-    host = str(__import__("pathlib").Path(__file__).parent)
-    out = run_mpy(MPY_MATCH.format(host=host), heapsize="128K", path=(fw,), cwd=tmp_path,
-                  timeout=600)
-    lines = out.strip().split("\n")
-    assert lines[-3].startswith("over True winner ")
-    totals = json.loads(lines[-3].split("totals ")[1].split(" plays")[0])
-    assert max(totals) >= int(lines[-2].split()[1])
+    res, _ = bench_app.play(fw, game, "128K", cwd=tmp_path, loop=loop)
+    assert res["fallbacks"] == 0 and res["low"] == 0, res
+    assert res["over"][:2] == ["True", "winner"], res
+    levels = [int(v) for v in res["levels"]]
+    assert levels.count(app.HUMAN) == 1 and levels.count(app.HARD) == len(levels) - 1
+    assert len(levels) == bench_app.GAMES[game]
+    totals = [int(t) for t in res["totals"][:-2]]
+    assert max(totals) >= int(res["totals"][-1])
+    assert int(res["heap_peak"][0]) < 128 * 1024
 
 
 # ---------------------------------------------------------------------------

@@ -1,0 +1,294 @@
+"""App benchmark: the heap of the whole app (screens, engine, hard computer
+players) on the MicroPython unix port, compiled by mpy-cross as the flash
+tool puts it on a board.
+
+    python tools/bench_app.py [--markdown]
+
+For each game (Scopa for 2; Scopone scientifico, the partner a computer)
+the app runs on a lean board (a framebuf that shows nothing, a virtual
+clock, buttons that follow a key script) as a board runs it: the script
+starts a New game from the menu with every computer seat Hard, then presses
+A until a match is over (the human plays the card under the cursor and its
+first capture). Reported: the heap in use at the start menu, the peak of
+live data (`gc.mem_alloc()` after a collection at every move and every
+screen change; the board's own objects included, a few hundred bytes), the
+smallest `-X heapsize` (to 1 KiB) in which the match completes with no
+computer move falling back to a random one for lack of memory, and the time
+of the match. `micropython.mem_peak()` adds up allocations the GC frees, so
+it is not used. A benchmark, not a test (host_tests/test_app.py checks the
+128 KiB claim with the same script): the README shows its latest output.
+"""
+
+import argparse
+import contextlib
+import io
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+for _p in (ROOT / "host_tests", ROOT):
+    if str(_p) not in sys.path:
+        sys.path.insert(0, str(_p))
+
+import mpy  # noqa: E402  (host_tests/mpy.py: the unix port, mpy-cross)
+
+# A lean board (compiled by mpy-cross, as a board's files are): a framebuf
+# that shows nothing, a virtual clock, buttons that press the letters of
+# KEYS (U D L R A B: 60 ms held, 60 ms released; H: B held 720 ms, a hint),
+# then those of LOOP over and over.
+BOARD = """
+import framebuf
+from micropython import const
+
+KEYS = ""
+LOOP = "A"
+_TAP = const(60)
+_LONG = const(720)
+
+
+class Display(framebuf.FrameBuffer):
+    def __init__(self, w, h):
+        self.buf = bytearray(w * h // 8)
+        super().__init__(self.buf, w, h, framebuf.MONO_VLSB)
+
+    def show(self):
+        pass
+
+
+class Clock:
+    def __init__(self):
+        self.t = 0
+
+    def ticks_ms(self):
+        return self.t
+
+    def ticks_diff(self, a, b):
+        return a - b
+
+    def sleep_ms(self, n):
+        self.t += n
+
+
+class Keys:
+    def __init__(self, clock):
+        self.clock = clock
+        self.i = 0
+        self.mask = 0
+        self.until = 2 * _TAP
+
+    def read(self):
+        t = self.clock.t
+        if t >= self.until:
+            if self.mask:
+                self.mask = 0
+                self.until = t + _TAP
+            else:
+                i = self.i
+                self.i += 1
+                c = KEYS[i] if i < len(KEYS) else LOOP[(i - len(KEYS)) % len(LOOP)]
+                self.mask = 1 << "UDLRABH".index(c) if c != "H" else 32
+                self.until = t + (_LONG if c == "H" else _TAP)
+        return self.mask
+
+
+NAME = "bench"
+WIDTH = const(128)
+HEIGHT = const(64)
+COLOUR = False
+
+
+def setup():
+    c = Clock()
+    return Display(WIDTH, HEIGHT), Keys(c), c
+"""
+
+# One match on the unix port: prints "name value..." lines.
+APP_MATCH = """
+import gc
+import sys
+import bench_board
+
+bench_board.KEYS = {keys!r}
+bench_board.LOOP = {loop!r}
+gc.collect()
+print("heap_board", gc.mem_alloc())
+import app
+
+peak = [0, "", 0, None, 0]  # bytes, where, plays, screen, at the menu
+
+
+def until(a):
+    if a.plays != peak[2] or a.screen_mod != peak[3]:
+        peak[2] = a.plays
+        peak[3] = a.screen_mod
+        gc.collect()
+        m = gc.mem_alloc()
+        if not peak[4]:
+            peak[4] = m
+        if m > peak[0]:
+            peak[0] = m
+            peak[1] = "%s/%d" % (a.screen_mod, a.plays)
+    # the end: the winner's page of the match's summary
+    s = a.screen
+    return a.matches >= 1 and a.screen_mod == "summary" and s.k == len(s.pages) - 1
+
+
+a = app.run(bench_board, max_steps={max_steps}, until=until)
+g = a.game
+print("levels", " ".join(str(v) for v in a.levels))
+print("game", g.rules.code(), "players", g.rules.players)
+print("over", g.over, "winner", g.winner, "plays", a.plays)
+print("totals", " ".join(str(t) for t in g.totals), "target", g.rules.target)
+print("heap_menu", peak[4])
+print("heap_peak", peak[0], peak[1])
+"""
+
+
+def board_dir(dest):
+    """`dest` (a folder) with bench_board.mpy, the lean board, compiled."""
+    src = Path(dest) / "src"
+    src.mkdir(parents=True, exist_ok=True)
+    (src / "bench_board.py").write_text(BOARD)
+    return mpy.compile_firmware(Path(dest) / "mpy", mpy.UNIX_MPY_CROSS_ARGS, src_root=src)
+
+
+FALLBACK = "app: no memory for the computer player"
+LOW = "app: low memory"
+
+HARD = 2  # app.HARD
+GAMES = {"scopa": 2, "scopone_scientifico": 4}  # the games measured: players
+
+
+def keys(game="scopa", level=HARD, partner=None):
+    """Key letters that start `game` from a fresh start menu with the
+    opponents at `level` and the partner at `partner` (default: `level`),
+    found by reading the menus (host_tests/menu_keys.py)."""
+    mpy.setup_cpython_path()
+    import menu_keys
+
+    players = GAMES[game]
+    if players == 2:
+        partner = None
+    elif partner is None:
+        partner = level
+    with contextlib.redirect_stdout(io.StringIO()):  # the app's own lines
+        return menu_keys.new_game_keys(game, players, partner=partner, opp=level)
+
+
+def script(game="scopa", level=HARD, partner=None, max_steps=400000, keys_=None, loop="A"):
+    """The unix-port code of one match (see APP_MATCH); `keys_` the menu
+    keys when already known; `loop` the letters pressed over and over
+    after them ("HA": a hint before each A)."""
+    k = keys_ if keys_ is not None else keys(game, level, partner)
+    return APP_MATCH.format(keys=k, loop=loop, max_steps=max_steps)
+
+
+def parse(out):
+    """Dict of the match's lines, plus fallback and low-memory counts."""
+    res = {"fallbacks": 0, "low": 0}
+    for line in out.splitlines():
+        if line.startswith(FALLBACK):
+            res["fallbacks"] += 1
+        elif line.startswith(LOW):
+            res["low"] += 1
+        parts = line.split()
+        if parts and parts[0] in ("levels", "game", "over", "totals") or line.startswith("heap_"):
+            res[parts[0]] = parts[1:]
+    return res
+
+
+_keys = {}
+
+
+def play(
+    fw, game="scopa", heapsize="128K", level=HARD, partner=None, timeout=600, cwd=None, loop="A"
+):
+    """One match in `heapsize` of the firmware compiled in `fw`: (parsed
+    lines, seconds). `cwd`: the board's flash (a temporary folder when
+    None); `loop`: see `script`. Raises mpy.MicroPythonError when the app
+    stops on an error."""
+    k = (game, level, partner)
+    if k not in _keys:
+        _keys[k] = keys(game, level, partner)
+    code = script(game, keys_=_keys[k], loop=loop)
+    with tempfile.TemporaryDirectory(prefix="bench_app_") as tmp:
+        board = board_dir(Path(tmp) / "board")
+        t = time.monotonic()
+        out = mpy.run_mpy(
+            code, heapsize=heapsize, path=(board, fw), timeout=timeout, cwd=cwd or tmp
+        )
+        secs = time.monotonic() - t
+    return parse(out), secs
+
+
+def completes(res):
+    """True when the match ended with no computer move short of memory."""
+    return bool(res.get("over")) and res["over"][0] == "True" and res["fallbacks"] == 0
+
+
+def smallest_heap(fw, game, top=128, loop="A"):
+    """Smallest heap (KiB) from which the match completes (see completes)
+    in every heap up to `top` KiB: one run each, down from `top` to the
+    first that fails (near the limit the heap's fragmentation makes
+    success not monotonic, so a bisection could report a size that fails
+    one KiB above). `top` + 1 when it fails in `top`."""
+    k = top
+    while k > 16:
+        try:
+            ok = completes(play(fw, game, "%dK" % k, loop=loop)[0])
+        except mpy.MicroPythonError:
+            ok = False
+        if not ok:
+            break
+        k -= 1
+    return k + 1
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--heapsize", default="128K", help="unix port heap for the measured match")
+    ap.add_argument("--markdown", action="store_true", help="print a README table")
+    a = ap.parse_args(argv)
+    cols = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        fw = mpy.compile_firmware(Path(tmp) / "fw", mpy.UNIX_MPY_CROSS_ARGS)
+        for game in GAMES:
+            res, secs = play(fw, game, a.heapsize)
+            if not completes(res):
+                print("bench_app: %s did not complete in %s: %r" % (game, a.heapsize, res))
+                return 1
+            cols[game] = (
+                res["heap_board"][0],
+                res["heap_menu"][0],
+                res["heap_peak"][0],
+                smallest_heap(fw, game),
+                smallest_heap(fw, game, loop="HAA"),
+                "%.1f" % secs,
+                res["over"][-1],
+            )
+    rows = [
+        "heap in use before the app (the unix port, the board), bytes",
+        "heap in use at the start menu, bytes",
+        "peak live heap during the match, bytes",
+        "smallest -X heapsize from which it completes, no random fallback, KiB",
+        "the same, the human asking a hint (Hard) before each play, KiB",
+        "time of the match (unix port, %s heap), s" % a.heapsize,
+        "moves in the match",
+    ]
+    head = "Scopa, 2 players", "Scopone scientifico"
+    if a.markdown:
+        print("| app benchmark: a match, human by key script vs Hard (.mpy) | %s | %s |" % head)
+        print("|---|---:|---:|")
+        for i, name in enumerate(rows):
+            print("| %s | %s | %s |" % (name, cols["scopa"][i], cols["scopone_scientifico"][i]))
+    else:
+        print("%-66s %18s %20s" % ("", *head))
+        for i, name in enumerate(rows):
+            print("%-66s %18s %20s" % (name, cols["scopa"][i], cols["scopone_scientifico"][i]))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
