@@ -74,6 +74,7 @@ def default_settings():
             "napoleone": 1,
             "aceace": 0,
             "acescopa": 0,
+            "cacescopa": 0,  # Cirulla: the Ace's sweep is a scopa (first: yes)
             "kings": 1,
         },
     }
@@ -120,6 +121,8 @@ def option_keys(cfg):
         out.append("aceace")
     if g == D_ASSI:
         out.append("acescopa")
+    elif g == CIRULLA:
+        out.append("cacescopa")
     if g not in (CIRULLA, SCIENTIFICO, SCOPONE_10):  # four cards face up
         out.append("kings")
     if g != CIRULLA:  # Cirulla has its own piccola and grande
@@ -155,6 +158,8 @@ def make_rules(cfg):
         opts["ace_on_ace"] = "all" if cfg["aceace"] else "ace"
     if "acescopa" in keys:
         opts["ace_sweep_scopa"] = bool(cfg["acescopa"])
+    if "cacescopa" in keys:
+        opts["ace_sweep_scopa"] = not cfg["cacescopa"]
     if "kings" in keys:
         opts["redeal_kings"] = bool(cfg["kings"])
     if "napola" in keys:

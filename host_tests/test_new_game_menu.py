@@ -130,7 +130,7 @@ def test_options_only_where_they_apply():
         "rebello",
     ]
     assert keys(C.A_15) == ["players", "target", *common, "kings", "napola", "rebello"]
-    assert keys(C.CIRULLA) == ["players", "ctarget", *common, "pair", "aceace"]
+    assert keys(C.CIRULLA) == ["players", "ctarget", *common, "pair", "aceace", "cacescopa"]
     assert keys(C.SCOPA, napola=1) == [
         "target",
         *common,
@@ -295,3 +295,11 @@ def test_help_has_a_section_per_game(tmp_path):
         assert lang.pages(key) > lang.pages("nothing"), key
         s.action(i)
         assert a._next == ("pages", "Help", key)
+
+
+def test_cirulla_ace_sweep_is_a_scopa_unless_the_house_says_no():
+    cfg = C.default_settings()["cfg"]
+    cfg["game"] = C.CIRULLA
+    assert C.make_rules(cfg).ace_sweep_scopa == 1  # Cirulla's common rule
+    cfg["cacescopa"] = 1
+    assert C.make_rules(cfg).ace_sweep_scopa == 0

@@ -243,6 +243,7 @@ class Options(List):
             "pair": (lang.PAIR_FIRST, on_off),
             "aceace": (lang.ACE_ON_ACE, [T(lang.TAKES_ACE), T(lang.TAKES_ALL)]),
             "acescopa": (lang.ACE_SCOPA, on_off),
+            "cacescopa": (lang.ACE_SCOPA, on_off[::-1]),  # Cirulla: on first
             "kings": (lang.KINGS, on_off),
             "napola": (lang.NAPOLA, on_off),
             "napoleone": (lang.NAPOLEONE, on_off),
