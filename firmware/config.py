@@ -9,17 +9,8 @@ app.SLEEPS), pass-and-play, and the last New game choices (cfg).
 """
 
 from app import EASY, GAME, HUMAN, MEDIUM, SETTINGS
+from scopa.rules import GAMES as GAME_KEYS  # cfg["game"] indexes the presets
 
-# cfg["game"] indexes GAME_KEYS, the presets of scopa.rules (same order).
-GAME_KEYS = (
-    "scopa",
-    "scopone",
-    "scopone_scientifico",
-    "scopa_d_assi",
-    "scopa_15",
-    "cirulla",
-    "scopone_10",
-)
 GAME_NAMES = (
     "Scopa",
     "Scopone",

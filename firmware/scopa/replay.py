@@ -38,19 +38,23 @@ def _b36(n):
     return s
 
 
-def indices(game):
-    """The move indices of `game` (list of ints) from its history."""
-    out = []
+def each_index(history):
+    """Yield the move indices (ints) stored in `history` (a Game's
+    bytearray of 7-bit varints), one at a time."""
     v = 0
     sh = 0
-    for b in game.history:
+    for b in history:
         v |= (b & 127) << sh
         sh += 7
         if b < 128:
-            out.append(v)
+            yield v
             v = 0
             sh = 0
-    return out
+
+
+def indices(game):
+    """The move indices of `game` (list of ints) from its history."""
+    return list(each_index(game.history))
 
 
 def encode(game):
@@ -61,20 +65,13 @@ def encode(game):
     head = "%s.%s.%s." % (VERSION, game.rules.code(), _b36(game.seed))
     out = bytearray(2 * len(game.history))
     n = 0
-    v = 0
-    sh = 0
-    for b in game.history:
-        v |= (b & 127) << sh
-        sh += 7
-        if b < 128:
-            while v >= 32:
-                out[n] = ord(_B64[32 + (v & 31)])
-                n += 1
-                v >>= 5
-            out[n] = ord(_B64[v])
+    for v in each_index(game.history):
+        while v >= 32:
+            out[n] = ord(_B64[32 + (v & 31)])
             n += 1
-            v = 0
-            sh = 0
+            v >>= 5
+        out[n] = ord(_B64[v])
+        n += 1
     body = head + out[:n].decode()
     return body + "." + _check(body)
 
