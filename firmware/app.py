@@ -345,16 +345,20 @@ class App:
                 _drop("scopa.scoring")  # until the round's end (scopa.game)
             gc.collect()  # (a full collection is slow on CPython and not needed)
         try:
-            mod = __import__("ui." + module, None, None, (name,))
-        except ImportError as e:
-            # a screen missing from the flash: say so rather than stop
-            print("app: no screen %s.%s:" % (module, name), e)
-            import lang
+            try:
+                mod = __import__("ui." + module, None, None, (name,))
+            except ImportError as e:
+                # a screen missing from the flash: say so rather than stop
+                print("app: no screen %s.%s:" % (module, name), e)
+                import lang
 
-            module, name, arg = "pages", "Note", lang.T(lang.NOT_YET)
-            mod = __import__("ui.pages", None, None, (name,))
+                module, name, arg = "pages", "Note", lang.T(lang.NOT_YET)
+                mod = __import__("ui.pages", None, None, (name,))
+            self.screen = getattr(mod, name)(self, arg)
+        except MemoryError:
+            self._next = nxt  # no screen: tried again at the next turn
+            raise
         self.screen_mod = module
-        self.screen = getattr(mod, name)(self, arg)
         self.dirty = True
 
     def start(self):
@@ -455,7 +459,7 @@ class App:
                 if short > 3:
                     raise
                 self._low_memory()
-            if self.screen.busy():
+            if self.screen is None or self.screen.busy():
                 self.idle_since = now
             else:
                 timeout = self.sleep_ms()

@@ -105,6 +105,27 @@ def test_damaged_save_falls_back_and_says_so(tmp_path):
     assert lang.T(lang.SAVE_LOST) in b3.display.screen_text()
 
 
+def test_out_of_memory_while_a_screen_is_made_retries(tmp_path, monkeypatch, capsys):
+    # MemoryError while the next screen is built: the app frees what it can
+    # and builds it at the next turn of the loop (no screen in between).
+    import ui.menu as M
+
+    real = M.Games.build
+    calls = []
+
+    def build(self):
+        calls.append(1)
+        if len(calls) == 1:
+            raise MemoryError
+        real(self)
+
+    monkeypatch.setattr(M.Games, "build", build)
+    a, b = run(F.keys("A"), tmp_path, 100)
+    assert len(calls) == 2 and type(a.screen).__name__ == "Games"
+    assert "app: low memory" in capsys.readouterr().out
+    assert lang.T(lang.NEW_GAME) in b.display.screen_text()
+
+
 def test_idle_sleep_and_wake(tmp_path):
     a, b = run(F.keys(""), tmp_path, 10)
     timeout = a.sleep_ms()

@@ -132,7 +132,7 @@ def until(a):
             peak[1] = "%s/%d" % (a.screen_mod, a.plays)
     # the end: the winner's page of the match's summary
     s = a.screen
-    return a.matches >= 1 and a.screen_mod == "summary" and s.k == len(s.pages) - 1
+    return a.matches >= 1 and a.screen_mod == "summary" and s and s.k == len(s.pages) - 1
 
 
 a = app.run(bench_board, max_steps={max_steps}, until=until)
