@@ -70,12 +70,10 @@ print('done', g.round_no, moves, g.winner, max(g.totals))
     assert int(top) >= 11 and winner in ("0", "1")
 
 
-@pytest.mark.slow
-def test_no_int_reaches_2_to_the_30_in_thousands_of_games():
-    """32-bit boards keep small ints below 2**30; anything larger is a heap
-    object. Trace every line the engine runs over 2,000 random games
-    (every family) and check every int held in a local variable, the state
-    and the game's attributes."""
+def _trace_games(chunk, games):
+    """Play `games` random rounds (their rules and seeds from Rng(31337 +
+    chunk)) with every line of the firmware traced; returns the largest
+    int met (raises AssertionError on one of 2**30 or more)."""
     from scopa.game import Game
     from scopa.rng import Rng
     from selfplay import random_rules
@@ -83,27 +81,23 @@ def test_no_int_reaches_2_to_the_30_in_thousands_of_games():
     limit = 1 << 30
     worst = [0]
 
-    def locals_ok(frame):
+    def local(frame, event, arg):
         for v in frame.f_locals.values():
-            if type(v) is int and not -limit <= v < limit:
-                raise AssertionError("int %d in %s" % (v, frame.f_code.co_name))
-            if type(v) is int and abs(v) > worst[0]:
-                worst[0] = abs(v)
-
-    def tracer(frame, event, arg):
-        if "firmware" not in frame.f_code.co_filename:
-            return None
-
-        def local(frame, event, arg):
-            locals_ok(frame)
-            return local
-
+            if type(v) is int:
+                a = -v if v < 0 else v
+                if a > worst[0]:
+                    if v >= limit or v < -limit:
+                        raise AssertionError("int %d in %s" % (v, frame.f_code.co_name))
+                    worst[0] = a
         return local
 
-    rng = Rng(31337)
+    def tracer(frame, event, arg):
+        return local if "firmware" in frame.f_code.co_filename else None
+
+    rng = Rng(31337 + chunk)
     sys.settrace(tracer)
     try:
-        for k in range(2000):
+        for k in range(games):
             rules = random_rules(rng)
             g = Game(rules, rng.below(30000) * 30000 + k)
             while not g.round_over:
@@ -114,7 +108,26 @@ def test_no_int_reaches_2_to_the_30_in_thousands_of_games():
                     assert -limit <= v < limit
     finally:
         sys.settrace(None)
-    assert 0 < worst[0] < limit
+    return worst[0]
+
+
+@pytest.mark.slow
+def test_no_int_reaches_2_to_the_30_in_thousands_of_games():
+    """32-bit boards keep small ints below 2**30; anything larger is a heap
+    object. Trace every line the engine runs over 2,000 random games
+    (every family) and check every int held in a local variable, the state
+    and the game's attributes. The games are shared among processes (one a
+    core: the tracing makes them slow)."""
+    import multiprocessing
+    import os
+
+    total = 2000
+    workers = max(1, min(8, os.cpu_count() or 1))
+    sizes = [total // workers + (1 if i < total % workers else 0) for i in range(workers)]
+    with multiprocessing.get_context("fork").Pool(workers) as pool:
+        worst = pool.starmap(_trace_games, list(enumerate(sizes)))
+    assert sum(sizes) == total
+    assert 0 < max(worst) < 1 << 30
 
 
 VARIANTS = {
