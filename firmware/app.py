@@ -459,7 +459,8 @@ class App:
                 if short > 3:
                     raise
                 self._low_memory()
-            if self.screen is None or self.screen.busy():
+            scr = self.screen  # None while a screen to come could not be made
+            if scr is None or scr.busy():
                 self.idle_since = now
             else:
                 timeout = self.sleep_ms()
