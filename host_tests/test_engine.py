@@ -216,7 +216,7 @@ def test_out_of_memory_in_a_play_changes_nothing(monkeypatch):
 
 
 def test_scoring_keeps_the_cards_tables():
-    # scopa.scoring copies what it needs of scopa.cards (not kept in a game)
+    # scopa.scoring needs no scopa.cards in a game: same table, same constants
     from scopa import scoring
 
     assert scoring.PRIMIERA == C.PRIMIERA

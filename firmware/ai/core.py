@@ -35,8 +35,7 @@ _SIZE = const(133)
 THREAT = const(70)  # a sweep the side to move can make: worth ~0.7 point
 SWEEP = 110  # a scopa given away: the point and the tempo (plus the cards)
 
-# Primiera points by value - 1 (cards.PRIMIERA).
-_PRIM = b"\x10\x0c\x0d\x0e\x0f\x12\x15\x0a\x0a\x0a"
+_PRIM = R.PRIMIERA  # primiera points by value - 1
 
 # What a card is worth to the side that takes it, in centipoints: the
 # card's share of "cards", coins, primiera (sevens, sixes, aces) and the

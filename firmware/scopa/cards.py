@@ -11,6 +11,8 @@ Tables that depend on the card are ``bytes`` indexed by value - 1.
 
 from micropython import const
 
+from scopa.rules import PRIMIERA  # noqa: F401  (primiera points by value - 1)
+
 N_CARDS = const(40)
 DENARI = const(0)
 COPPE = const(1)
@@ -22,9 +24,6 @@ MATTA = const(16)  # 7 of coppe (Cirulla's wild card)
 
 SUITS = "DCSB"
 
-# Primiera points by value - 1: 7=21 6=18 A=16 5=15 4=14 3=13 2=12 J/Q/K=10
-# (pagat.com Scopa; Parlett, Penguin Book of Card Games p.136).
-PRIMIERA = b"\x10\x0c\x0d\x0e\x0f\x12\x15\x0a\x0a\x0a"
 
 # Face names for display, by value - 1.
 FACES_IT = ("A", "2", "3", "4", "5", "6", "7", "F", "C", "R")

@@ -8,6 +8,8 @@ a hash of the rest. Rounds follow each other when the moves go on past a
 round's end.
 """
 
+from micropython import const
+
 from scopa import engine as E
 from scopa.game import Game
 from scopa.rules import Rules
@@ -15,6 +17,7 @@ from scopa.rules import Rules
 _B64 = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-_"
 _B36 = "0123456789abcdefghijklmnopqrstuvwxyz"
 VERSION = "S1"
+_SEED_MAX = const(0x3FFFFFFF)
 
 
 class ReplayError(ValueError):
@@ -100,10 +103,11 @@ def decode(code):
     seed = 0
     for ch in parts[2]:
         d = _B36.find(ch)
-        if d < 0:
+        # the seed stays a small int (below 2**30) at every step
+        if d < 0 or seed > (_SEED_MAX - d) // 36:
             raise ReplayError("replay code: bad seed")
         seed = seed * 36 + d
-    if not parts[2] or seed >= 1 << 30:
+    if not parts[2]:
         raise ReplayError("replay code: bad seed")
     g = Game(rules, seed)
     i = 0

@@ -27,6 +27,12 @@ GAMES = (
 
 TARGETS = (11, 16, 21, 31, 51)
 
+# Primiera points by card value - 1: 7=21 6=18 A=16 5=15 4=14 3=13 2=12
+# J/Q/K=10 (pagat.com Scopa; Parlett, Penguin Book of Card Games p.136).
+# Here, in the module every part of the game loads, so that scoring, the
+# computer players and the cards share one table.
+PRIMIERA = b"\x10\x0c\x0d\x0e\x0f\x12\x15\x0a\x0a\x0a"
+
 # One char per field in codes: values 0..63.
 _B64 = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-_"
 

@@ -21,7 +21,7 @@ from scopa import rules as R
 # module (its text forms are for tests, logs and the menus) on the heap.
 _DENARI = const(0)
 _SETTEBELLO = const(6)  # 7 of denari
-PRIMIERA = b"\x10\x0c\x0d\x0e\x0f\x12\x15\x0a\x0a\x0a"  # cards.PRIMIERA
+PRIMIERA = R.PRIMIERA  # the one table, in scopa.rules
 
 CATEGORIES = (
     "cards",
