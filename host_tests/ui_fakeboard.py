@@ -7,6 +7,8 @@ The board contract is that of boards/<name>/board.py: NAME, WIDTH, HEIGHT,
 COLOUR and setup() -> (display, buttons, clock).
 """
 
+from ui.clock import VirtualClock
+
 try:
     import framebuf
 except ImportError:
@@ -135,20 +137,7 @@ else:
                     self.fill_rect(x + 8 * i + 1, y + 1, 6, 6, c)
 
 
-class Clock:
-    """Virtual milliseconds: sleep_ms advances them."""
-
-    def __init__(self):
-        self.t = 0
-
-    def ticks_ms(self):
-        return self.t
-
-    def ticks_diff(self, a, b):
-        return a - b
-
-    def sleep_ms(self, n):
-        self.t += n
+Clock = VirtualClock  # virtual milliseconds: sleep_ms advances them
 
 
 class Buttons:
@@ -173,7 +162,7 @@ class Buttons:
         self.script = iter(script)
 
     def read(self):
-        now = self.clock.t
+        now = self.clock.elapsed
         if now >= self.until:
             if self.raw and not self.releasing:
                 self.raw = 0
