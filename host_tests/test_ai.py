@@ -236,6 +236,41 @@ def test_util_is_exact_at_the_end_of_a_round(game, players):
             assert core.util(g.st, side) == want, (game, opts, side)
 
 
+@pytest.mark.parametrize("priority", ["strict", "free"])
+def test_risk_is_the_expected_best_capture_of_the_seat_to_move(priority):
+    import itertools
+
+    rules = Rules("scopa", match_priority=priority)
+    core.setup(rules)
+    # seat 1 to move on 5C + AD + 4D (10 in all: a ten sweeps); seat 0
+    # holds the 10, 9 and 8 of bastoni: 34 cards are hidden from it
+    table = [14, 0, 3]
+    st = _state(rules, [5, 7, 8], table, seat=1)
+    w = core.WORTH
+    gain = {10: core.SWEEP + sum(w[c] for c in table), 1: w[0], 4: w[3]}
+    gain[6] = w[14] + w[0]
+    gain[9] = w[14] + w[3]
+    # a 5 takes the 5C; with free priority it may take AD + 4D instead
+    gain[5] = w[14] if priority == "strict" else max(w[14], w[0] + w[3])
+    unseen = [c for c in range(40) if st[c] == E.MAZZO or st[c] == E.HAND + 1]
+    assert len(unseen) == 34
+    # every hand seat 1 may hold, each taking its best capture
+    total = n = 0
+    for hand in itertools.combinations(unseen, 3):
+        total += max(gain.get(c % 10 + 1, 0) for c in hand)
+        n += 1
+    assert abs(core.risk(st, 0) + total / n) <= 2
+    if priority == "free":  # more to fear than under strict priority
+        free = core.risk(st, 0)
+        core.setup(Rules("scopa"))
+        assert free < core.risk(st, 0)
+        core.setup(rules)
+    # nothing to take on an empty table, and nothing once the round is over
+    assert core.risk(_state(rules, [5, 7, 8], [], seat=1), 0) == 0
+    st[E.OVER] = 1
+    assert core.risk(st, 0) == 0
+
+
 def test_observe_deals_no_capturing_card_to_a_seat_that_laid():
     rules = Rules("scopa")
     # seat 1 lays the 9C on a table of 2S + 3B: it holds no 2, 3 or 5

@@ -337,29 +337,77 @@ def threat(st, side):
 
 
 def risk(st, seat):
-    """The sweep that the seat to move, on another side than `seat`, may
-    make: minus its chance (the cards `seat` has not seen, a hand of the
-    public size) times the scopa and the table's worth. Centipoints."""
+    """What the seat to move, on another side than `seat`, is expected to
+    take at once, as minus centipoints: for each value, its best capture
+    with a card of that value (a sweep: SWEEP and the table's worth; else
+    the worth of the card of that value on the table, or of two adding up
+    to it; an Ace that takes all: the table), weighted by the chance that
+    a hand of the public size, drawn from the cards `seat` has not seen,
+    holds that value and no better one. In scopa a 15 and Cirulla only
+    the sweeps are counted. Allocates nothing."""
     if st[_OVER]:
         return 0
-    m = sweep_mask(st)
-    if not m:
+    n = st[_NTAB]
+    if n == 0:
         return 0
+    m = sweep_mask(st)
+    for v in range(11):
+        _gain[v] = 0
+        _ucnt[v] = 0
+    tw = SWEEP
+    for i in range(n):
+        tw += WORTH[st[_TAB + i]]
+    if game != R.SCOPA_15 and game != R.CIRULLA:
+        for i in range(n):
+            a = st[_TAB + i]
+            v = a % 10 + 1
+            _ucnt[v] = 1  # a single card of value v: taken before any sum
+            if WORTH[a] > _gain[v]:
+                _gain[v] = WORTH[a]
+        for i in range(n):
+            a = st[_TAB + i]
+            for j in range(i + 1, n):
+                b = st[_TAB + j]
+                v = a % 10 + b % 10 + 2
+                w = WORTH[a] + WORTH[b]
+                if v <= 10 and w > _gain[v] and not (_strict and _ucnt[v]):
+                    _gain[v] = w
+        if _ace and (_aceall or not _ucnt[1]):
+            _gain[1] = tw - SWEEP  # the Ace takes the table (a scopa: below)
+    for v in range(1, 11):
+        _ucnt[v] = 0
+        if (m >> v) & 1:
+            _gain[v] = tw
     mine = _HAND + seat
     u = 0
-    k = 0
     for c in range(40):
         loc = st[c]
         if loc == _MAZZO or (loc >= _HAND and loc < _PILE and loc != mine):
             u += 1
-            if (m >> (c % 10 + 1)) & 1:
-                k += 1
-    if not k:
-        return 0
-    tw = SWEEP
-    for i in range(st[_NTAB]):
-        tw += WORTH[st[_TAB + i]]
-    return -(p_holds(k, u, hand_size(st, st[_TURN])) * tw // 1000)
+            _ucnt[c % 10 + 1] += 1
+    h = hand_size(st, st[_TURN])
+    tot = 0
+    k = 0
+    prev = 0
+    while True:
+        bv = 0
+        bg = 0
+        for v in range(1, 11):
+            if _ucnt[v] and _gain[v] > bg:
+                bg = _gain[v]
+                bv = v
+        if not bv:
+            break
+        k += _ucnt[bv]
+        _ucnt[bv] = 0
+        p = p_holds(k, u, h)
+        tot += bg * (p - prev)
+        prev = p
+    return -(tot // 1000)
+
+
+_gain = [0] * 11  # risk(): the best take by the value of the card played
+_ucnt = bytearray(11)  # risk(): unseen cards by value
 
 
 def _maj(d, rem, slack):

@@ -13,9 +13,10 @@ alpha-beta, the other sides playing the medium player's move (they do
 not see the hands either); when every hand is known (two players, last
 deal) every reply is searched, to the end of the round, exactly. Leaves
 score the whole round's points (ai.core.util: cards, coins, settebello,
-primiera, scope, the variants' extras) plus the sweep the seat to move
-can make (its odds, for another side). A move's value is its mean over
-the deals plus the medium player's score of it (MIX); the best wins.
+primiera, scope, the variants' extras) plus what the seat to move can
+take at once (for another side: its best capture, weighted by the odds
+that it holds the card for it, ai.core.risk). A move's value is its mean
+over the deals plus the medium player's score of it (MIX); the best wins.
 With four or six players three other hands are hidden, too much for a
 few deals: mid-round it plays the medium player's move and searches only
 the end of the round.
@@ -30,8 +31,9 @@ seed gives the same move on every machine and under any load.
 `budget_ms` is turned into nodes with NODES_PER_MS for the platform
 (measured on the MicroPython unix port here, estimated for an RP2040 at
 125 MHz). The default, DEFAULT_NODES, takes a median of about 2.5 ms and
-a p95 of 7 to 12 ms on the unix port here (2-player Scopa, loaded
-machine), so roughly 0.15 s and 0.5 s on an RP2040 (docs/ai-results.md). Memory: the search's states
+a p95 of about 6 ms on the unix port here (2-player Scopa; 9 ms with
+both cores busy), so roughly 0.15 s and 0.4 s on an RP2040
+(docs/ai-results.md). Memory: the search's states
 and move lists and the record of plays are allocated once (`_init`, about
 10 KiB on the 64-bit unix port); a decision allocates nothing.
 """
