@@ -96,10 +96,12 @@ def _has_ai():
 
 def computer_move(game, seat, level, hint=False):
     """The move ``(card, taken)`` the computer at `level` plays for `seat`,
-    or suggests to a human with `hint`: the one call site of the computer
-    players (firmware/ai). Their generator is seeded by the game and the
-    move number, so a resumed game plays on the same. Without firmware/ai
-    (or with USE_AI false) a random legal move."""
+    or suggests to a human with `hint`, then as ``(card, taken, why)``
+    with `why` the reason ``(code, n)`` of ai.hint.why, or None: the one
+    call site of the computer players (firmware/ai). Their generator is
+    seeded by the game and the move number, so a resumed game plays on
+    the same. Without firmware/ai (or with USE_AI false) a random legal
+    move."""
     from scopa.rng import Rng
 
     rng = Rng(game.seed + 7919 * game.moves_played() + seat + (101 if hint else 0))
@@ -109,14 +111,17 @@ def computer_move(game, seat, level, hint=False):
             import ai
         except ImportError:
             pass
+    why = None
     if ai is None or not hasattr(ai, "player"):
         moves = game.legal_moves()
-        return moves[rng.below(len(moves))]
+        card, taken = moves[rng.below(len(moves))]
+        return (card, taken, why) if hint else (card, taken)
     try:
         if hint:
             from ai import hint as H
 
-            card, taken, _ = H.hint(game.st, game.rules, seat, rng)
+            card, taken = H.choose(game.st, game.rules, seat, rng)
+            why = H.why(game.st, game.rules, seat, card, taken)
         else:
             name = ai.LEVELS[min(level, len(ai.LEVELS) - 1)]
             card, taken = ai.player(name).choose(game.st, game.rules, seat, rng)
@@ -128,7 +133,9 @@ def computer_move(game, seat, level, hint=False):
         _drop_ai()
         gc.collect()
         moves = game.legal_moves()
-        return moves[rng.below(len(moves))]
+        card, taken = moves[rng.below(len(moves))]
+    if hint:
+        return card, tuple(taken), why
     return card, tuple(taken)
 
 

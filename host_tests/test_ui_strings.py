@@ -73,6 +73,12 @@ WIDE = {
     "PASS_TO": "P6",
     "TEAM": "135",
     "MATCH_TO": "135",
+    "WHY_SEVENS": 4,
+    "WHY_COINS": 10,
+    "WHY_TAKES_SAFE": 10,
+    "WHY_TAKES": 10,
+    "WHY_LEAVES": 40,
+    "WHY_ALL_OUT": 10,
 }
 
 
@@ -254,10 +260,14 @@ def _table_stages(w):
         s.opts = [(), tuple(g.table()[:2])]
         s.oi = 1
         s.move = (hand[0], tuple(g.table()[:1]))
-        s.hint = (hand[0], ()) if stage == TB.PICK else None
+        s.hint = (hand[0], (), None) if stage == TB.PICK else None
         s.seat = g.turn
         w.draw()
         if stage == TB.PICK:
+            # every reason of the hint, with its widest number
+            for code in range(lang.N_STRINGS - lang.WHY_SCOPA):
+                s.hint = (hand[0], (), (code, 40))
+                w.draw()
             s.hint = None
             w.draw()
             s.asking = True

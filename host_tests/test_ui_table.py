@@ -102,10 +102,48 @@ def test_hint_selects_the_suggested_card_and_lights_its_captures(tmp_path):
     press(a, b, "b", steps=100)
     s = a.screen
     assert s.hint is not None
-    card, taken = s.hint
+    card, taken, why = s.hint
+    assert why is None  # a random move (USE_AI off) has no reason
     assert (card, tuple(taken)) in [(c, tuple(t)) for c, t in g.legal_moves()]
     assert g.hand(0)[s.cur] == card
     assert g.moves_played() == 0
+
+
+@pytest.mark.parametrize("code", ["en", "it"])
+def test_hint_gives_its_reason_in_the_band(tmp_path, monkeypatch, code):
+    import lang
+    from ai import hint as H
+
+    monkeypatch.setattr(app, "USE_AI", True)
+    # a position where the hard player takes the settebello
+    g = find(lambda g: 6 in g.table() and any(6 in t for c, t in g.legal_moves()))
+    a, b = start(tmp_path, g, [app.HUMAN, app.EASY])
+    lang.load(code)
+    try:
+        a.loop(5)
+        press(a, b, "b", steps=100)
+        card, taken, why = a.screen.hint
+        assert why == H.why(g.st, g.rules, 0, card, taken)
+        assert 6 in taken and why == (H.SETTEBELLO, 0)
+        a.dirty = True
+        a.loop(3)
+        want = lang.T(lang.WHY_SCOPA + why[0])
+        assert want in b.display.screen_text()
+        assert want == {"en": "Takes settebello", "it": "Il settebello!"}[code]
+    finally:
+        lang.load("en")
+
+
+def test_hint_codes_name_the_language_strings():
+    import lang
+    from ai import hint as H
+
+    names = ["SCOPA", "ACE_SWEEP", "SETTEBELLO", "A_SEVEN", "SEVENS", "COINS"]
+    names += ["TAKES_SAFE", "TAKES", "LEAVES", "ALL_OUT", "LEAST_RISK", "HARD_TO_TAKE"]
+    assert [getattr(H, n) for n in names] == list(range(len(H.REASONS)))
+    assert lang.N_STRINGS - lang.WHY_SCOPA == len(H.REASONS)
+    assert lang.WHY_SETTEBELLO - lang.WHY_SCOPA == H.SETTEBELLO
+    assert lang.WHY_HARD_TO_TAKE - lang.WHY_SCOPA == H.HARD_TO_TAKE
 
 
 def test_computer_move_stays_visible(tmp_path):

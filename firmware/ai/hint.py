@@ -3,8 +3,11 @@
 ``hint(st, rules, seat, rng, budget_ms=None)`` returns ``(card, taken,
 reason)``: the card to play, the table cards it takes (a tuple, ``()``
 to lay it) and why, e.g. "scopa", "takes the settebello", "leaves 11 on
-the table".
+the table". `why` gives the reason as a code (and a number) that the
+screens name in the player's language.
 """
+
+from micropython import const
 
 from ai import core as K
 from ai import hard as H
@@ -13,8 +16,41 @@ from scopa import engine as E
 _w = bytearray(E.SIZE)
 
 
-def reason(st, rules, seat, card, taken):
-    """Why `card` taking `taken` is a good move for `seat`, in a few words."""
+# Why a move is good: a code, and the number some of them show. The
+# screens name them in the player's language (lang.WHY_SCOPA + code).
+SCOPA = const(0)
+ACE_SWEEP = const(1)
+SETTEBELLO = const(2)
+A_SEVEN = const(3)
+SEVENS = const(4)  # n: sevens taken
+COINS = const(5)  # n: coins taken
+TAKES_SAFE = const(6)  # n: cards taken, and no scopa left
+TAKES = const(7)  # n: cards taken
+LEAVES = const(8)  # n: what the table adds up to (over 10)
+ALL_OUT = const(9)  # n: the value that would sweep, all seen
+LEAST_RISK = const(10)
+HARD_TO_TAKE = const(11)
+
+REASONS = (
+    "scopa",
+    "the Ace takes the table",
+    "takes the settebello",
+    "takes a seven",
+    "takes %d sevens",
+    "takes %d coins",
+    "takes %d, leaves no scopa",
+    "takes %d cards",
+    "leaves %d on the table",
+    "no card left can sweep the %d",
+    "the least risky card to lay",
+    "lays a card that is hard to take",
+)
+
+
+def why(st, rules, seat, card, taken):
+    """Why `card` taking `taken` is a good move for `seat`, the seat to
+    play in `st`: ``(code, n)``, a code above and the number it shows (0
+    when none). Raises scopa.engine.IllegalMove for an illegal move."""
     K.setup(rules)
     K.view(st, seat)
     mv = H.moves()
@@ -23,21 +59,22 @@ def reason(st, rules, seat, card, taken):
     _w[:] = st
     fl = E.apply(_w, rules, mv.buf, o)
     if fl & E.SCOPA:
-        return "scopa"
-    got = (card,) + tuple(taken) if taken else ()
+        return SCOPA, 0
+    k = len(taken)
     if fl & E.SWEEP:
-        return "the Ace takes the table"
-    if 6 in got:
-        return "takes the settebello"
+        return ACE_SWEEP, 0
     sevens = 0
     coins = 0
-    for c in got:
-        sevens += c % 10 == 6
-        coins += c < 10
+    if k:
+        for c in (card,) + tuple(taken):
+            if c == 6:
+                return SETTEBELLO, 0
+            sevens += c % 10 == 6
+            coins += c < 10
     if sevens:
-        return "takes a seven" if sevens == 1 else "takes %d sevens" % sevens
+        return (A_SEVEN, 1) if sevens == 1 else (SEVENS, sevens)
     if coins >= 2:
-        return "takes %d coins" % coins
+        return COINS, coins
     n = _w[E.NTAB]
     s = 0
     for i in range(n):
@@ -47,17 +84,26 @@ def reason(st, rules, seat, card, taken):
     for v in range(1, 11):
         if (m >> v) & 1:
             danger += K.uval[v]
-    if taken:
+    if k:
         if n and not danger:
-            return "takes %d, leaves no scopa" % len(got)
-        return "takes %d cards" % len(got)
+            return TAKES_SAFE, k + 1
+        return TAKES, k + 1
     if n and not m and s > 10:
-        return "leaves %d on the table" % s
+        return LEAVES, s
     if n and m and not danger:
-        return "no card left can sweep the %d" % s
+        return ALL_OUT, s
     if m and danger:
-        return "the least risky card to lay"
-    return "lays a card that is hard to take"
+        return LEAST_RISK, 0
+    return HARD_TO_TAKE, 0
+
+
+def reason(st, rules, seat, card, taken):
+    """Why `card` taking `taken` is a good move for `seat`, in a few
+    English words (`why` as text). Raises scopa.engine.IllegalMove for an
+    illegal move."""
+    code, n = why(st, rules, seat, card, taken)
+    t = REASONS[code]
+    return t % n if "%" in t else t
 
 
 def hint(st, rules, seat, rng, budget_ms=None, nodes=None):

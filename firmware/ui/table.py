@@ -5,7 +5,8 @@ Stages (one at a time):
 
 - PICK: LEFT / RIGHT choose a card of the hand, A plays it when it has one
   outcome or goes to CHOOSE; B long asks for a hint (the suggested card is
-  selected and the cards it takes are highlighted); B goes to the menu
+  selected, the cards it takes are highlighted and the band gives the
+  reason, e.g. "Takes settebello"); B goes to the menu
   (the game is saved after every play and Continue comes back).
 - CHOOSE: the card has several captures; LEFT / RIGHT / UP / DOWN cycle
   through them with the table cards of each highlighted, A confirms, B
@@ -308,11 +309,17 @@ class Screen:
         w = app.w
         ty = y + max(0, (h - 8) // 2)
         if st == PICK:
-            t = T(lang.HINT) if self.hint else T(lang.YOUR_TURN)
+            h = self.hint
+            t = T(lang.HINT) if h else T(lang.YOUR_TURN)
             if self.asking:
                 t = T(lang.HINT) + "..."
-            if app.hide_hands():
+            if app.hide_hands() and not (h and h[2]):
                 t = app.seat_label(g.turn) + ": " + t
+            if h and h[2]:
+                # the reason, e.g. "Takes settebello" (the hand shows whose)
+                t = T(lang.WHY_SCOPA + h[2][0])
+                if "%" in t:
+                    t = t % h[2][1]
             fb.text(t, 0, ty, p.FG)
         elif st == CHOOSE:
             t = T(lang.OK_BACK)
