@@ -391,3 +391,28 @@ def test_tournament_runs_on_the_unix_port(capsys):
     out = capsys.readouterr().out
     assert "points per deal" in out and "matches to the target" in out
     assert "decision time A (hard)" in out and "heap:" in out
+
+
+def test_hard_buffers_complete_after_a_memory_error(monkeypatch):
+    # a board short of heap: the 5th move list fails; the next decision
+    # tops the buffers up instead of searching with too few plies
+    real = E.Moves
+    made = []
+
+    def short(*a):
+        made.append(1)
+        if len(made) == 5:
+            raise MemoryError
+        return real(*a)
+
+    monkeypatch.setattr(hard, "_S", [])
+    monkeypatch.setattr(hard, "_MV", [])
+    monkeypatch.setattr(E, "Moves", short)
+    with pytest.raises(MemoryError):
+        hard._init()
+    assert len(hard._MV) == 4
+    monkeypatch.setattr(E, "Moves", real)
+    rules = Rules("scopa")
+    st = _state(rules, [36, 9, 19], [6, 29, 18])
+    assert hard.choose(st, rules, 0, Rng(1), nodes=200) == (36, (6,))
+    assert len(hard._S) == len(hard._MV) == hard.MAXD + 1

@@ -136,11 +136,12 @@ def observe(st, rules, card, taken):
 
 
 def init_history():
-    """Allocate the record of plays (once; about 1.4 KiB)."""
-    if not hist:
-        for _ in range(HMAX):
-            hist.append(bytearray(_SIZE))
-            hmove.append(bytearray(24))
+    """Allocate the record of plays (once; about 1.4 KiB). Raises
+    MemoryError when the heap is short; a later call completes it."""
+    while len(hist) < HMAX:
+        hist.append(bytearray(_SIZE))
+    while len(hmove) < HMAX:
+        hmove.append(bytearray(24))
 
 
 def _record(st, h, mv, card, taken):

@@ -95,11 +95,12 @@ _seat = 0
 
 
 def _init():
+    # top up, so that a MemoryError half way leaves nothing half made
     K.init_history()
-    if not _S:
-        for _ in range(MAXD + 1):
-            _S.append(bytearray(E.SIZE))
-            _MV.append(E.Moves(160))
+    while len(_S) <= MAXD:
+        _S.append(bytearray(E.SIZE))
+    while len(_MV) <= MAXD:
+        _MV.append(E.Moves(160))
 
 
 def _sample(st, rng, w):
