@@ -370,8 +370,9 @@ class App:
 
     def start(self):
         """The first screen: the saved game when there is one, else the
-        menu."""
-        if self.load_game():
+        menu; the menu too (Continue resumes) when a damaged save was
+        replaced by its backup, so that its note is seen."""
+        if self.load_game() and not self.note:
             # for a text-only observer, as the menu line
             print("resume: round %d, move %d" % (self.game.round_no, self.game.moves_played()))
             if self.game.round_over:

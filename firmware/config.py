@@ -183,7 +183,8 @@ def make_levels(cfg, players, sides, human_ok):
 def load_settings(app):
     """Read the saved settings into app.settings (keys it does not know,
     or values of the wrong type, are left at their defaults); load the
-    language and set the contrast."""
+    language and set the contrast. Sets app.note when a damaged file was
+    replaced by its backup, or lost (the defaults are used)."""
     import lang
     import store
 
@@ -206,6 +207,8 @@ def load_settings(app):
         lang.load(s["lang"])
     except OSError as e:
         print("lang: no strings:", e)
+    if status == store.BAK or status == store.BAD:
+        app.note = lang.T(lang.SAVE_RESTORED if status == store.BAK else lang.SAVE_LOST)
     app.apply_contrast()
 
 

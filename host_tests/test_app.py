@@ -97,12 +97,31 @@ def test_damaged_save_falls_back_and_says_so(tmp_path):
     a2, b2 = run(F.keys(""), tmp_path, 5)
     assert a2.note == lang.T(lang.SAVE_RESTORED)
     assert a2.game.moves_played() == a.game.moves_played() - 1
+    # shown on the menu (Continue resumes), not hidden behind the table
+    assert a2.screen_mod == "menu"
+    assert lang.T(lang.SAVE_RESTORED) in b2.display.screen_text()
     (tmp_path / app.GAME).write_bytes(b"junk")
     (tmp_path / (app.GAME + ".bak")).write_bytes(b"junk")
     a3, b3 = run(F.keys(""), tmp_path, 5)
     assert a3.game is None and a3.screen_mod == "menu"
     assert a3.note == lang.T(lang.SAVE_LOST)
     assert lang.T(lang.SAVE_LOST) in b3.display.screen_text()
+
+
+@pytest.mark.parametrize("backup", [True, False])
+def test_damaged_settings_fall_back_and_say_so(tmp_path, backup):
+    a, b = run(F.keys(""), tmp_path, 5)
+    a.settings["faces"] = 1
+    a.save_settings()
+    a.save_settings()  # a .bak of the same settings
+    p = tmp_path / app.SETTINGS
+    p.write_bytes(p.read_bytes()[:-3])
+    if not backup:
+        (tmp_path / (app.SETTINGS + ".bak")).write_bytes(b"junk")
+    a2, b2 = run(F.keys(""), tmp_path, 5)
+    want = lang.T(lang.SAVE_RESTORED if backup else lang.SAVE_LOST)
+    assert a2.note == want and want in b2.display.screen_text()
+    assert a2.settings["faces"] == (1 if backup else 0)
 
 
 def test_out_of_memory_while_a_screen_is_made_retries(tmp_path, monkeypatch, capsys):
