@@ -6,7 +6,10 @@ A record is a text file: a header line ``SCOPA <version> <length>
 it, moves the previous good copy to ``name.bak`` and renames the new one
 into place. `load` checks the header, the length and the checksum and
 falls back to the .tmp (a finished write whose rename was cut) and then
-to the .bak; it says which copy it read and what was wrong.
+to the .bak; it says which copy it read and what was wrong. A main copy
+that `load` found unreadable is not moved over the good .bak by the next
+`save`: it is set aside as ``name.bad`` (one, the latest), so that
+nothing a player saved is overwritten unseen.
 
 Wear: the game is saved after every play, about 1,000 small writes a
 match. On littlefs (wear-levelled) with 100,000 erase cycles a block that
@@ -113,8 +116,13 @@ def save(name, obj, folder=""):
     with open(p + ".tmp", "wb") as f:
         f.write(data)
     if _exists(p):
-        _remove(p + ".bak")
-        os.rename(p, p + ".bak")
+        keep = ".bak"
+        if p in _unreadable:
+            keep = ".bad"  # load() could not read it: the .bak stays
+        _remove(p + keep)
+        os.rename(p, p + keep)
+    if p in _unreadable:
+        _unreadable.remove(p)
     os.rename(p + ".tmp", p)
 
 
@@ -142,7 +150,12 @@ def load(name, folder="", check=None):
             return obj, status, why
         except ValueError as e:
             why += "%s%s: %s; " % (name, suffix, e)
+            if suffix == "" and p not in _unreadable:
+                _unreadable.append(p)
     return None, BAD if found else NONE, why
+
+
+_unreadable = []  # paths whose main copy load() could not read
 
 
 def remove(name, folder=""):

@@ -445,7 +445,7 @@ def _saved_twice(tmp_path):
 
 @pytest.mark.parametrize(
     "how,why",
-    [("truncated", "File cut short"), ("random", "File damaged"), ("future", "Newer version")],
+    [("truncated", "File cut short"), ("random", "Kept as .bad"), ("future", "Newer version")],
 )
 def test_damaged_sheet_uses_the_backup_and_says_so(tmp_path, how, why, capsys):
     _saved_twice(tmp_path)

@@ -106,3 +106,28 @@ def test_store_on_the_unix_port(run_mpy, tmp_path):
     out = run_mpy(code, cwd=tmp_path).split("\n")
     assert out[0] == "({'n': 2}, 0, '')"
     assert out[1] == "({'n': 1}, 2)"
+
+
+def test_a_damaged_copy_is_set_aside_not_moved_over_the_good_one(tmp_path):
+    store.save("game", {"n": 1}, str(tmp_path))
+    store.save("game", {"n": 2}, str(tmp_path))
+    main = tmp_path / "game"
+    bad = main.read_bytes()[:-1] + b"X"
+    main.write_bytes(bad)
+    obj, status, why = store.load("game", str(tmp_path))
+    assert (obj, status) == ({"n": 1}, store.BAK) and "damaged" in why
+    # the player plays on: the damaged copy goes to .bad, the .bak stays
+    store.save("game", {"n": 3}, str(tmp_path))
+    assert (tmp_path / "game.bad").read_bytes() == bad
+    assert store.decode((tmp_path / "game.bak").read_bytes()) == {"n": 1}
+    assert store.load("game", str(tmp_path)) == ({"n": 3}, store.OK, "")
+    # from then on the usual rotation
+    store.save("game", {"n": 4}, str(tmp_path))
+    assert store.decode((tmp_path / "game.bak").read_bytes()) == {"n": 3}
+    assert (tmp_path / "game.bad").read_bytes() == bad
+    # every copy damaged: the newest is kept as .bad when a new one is saved
+    main.write_bytes(b"junk")
+    (tmp_path / "game.bak").write_bytes(b"junk too")
+    assert store.load("game", str(tmp_path))[1] == store.BAD
+    store.save("game", {"n": 5}, str(tmp_path))
+    assert (tmp_path / "game.bad").read_bytes() == b"junk"
