@@ -396,6 +396,45 @@ def test_script_end_quits_an_app_that_never_sleeps(demo_dir, tmp_path):
     assert r.end_ms == 100 + 160 + 300
 
 
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (["--keys", "right foo"], "key script: unknown key 'foo'"),
+        (["--keys", "hold:A"], "key script: bad number in 'hold:A'"),
+        (["--script", "/nonexistent/keys.txt"], "--script: No such file or directory"),
+        (["--keys", "shot:x", "--scale", "0"], "--scale: at least 1"),
+        (["--keys", "A", "--timeout", "0"], "--timeout: a number of seconds above 0"),
+    ],
+)
+def test_bad_arguments_are_one_line_errors(args, message, capsys):
+    with pytest.raises(SystemExit) as e:
+        sim.main(args)
+    err = capsys.readouterr().err
+    assert e.value.code == 2 and message in err and "Traceback" not in err
+
+
+def test_unwritable_folders_and_timeouts_are_one_line_errors(tmp_path, capsys):
+    ro = tmp_path / "file"
+    ro.write_text("")
+    assert sim.main(["--keys", "A", "--flash", str(ro / "flash")]) == 2
+    assert "Not a directory" in capsys.readouterr().err
+    assert sim.main(["--keys", "wait:50000000", "--timeout", "1"]) == 124
+    assert "--timeout" in capsys.readouterr().err
+
+
+@pytest.mark.mpy
+def test_end_of_input_quits_the_interactive_sim(demo_dir):
+    # tools/play < /dev/null (or a pipe that ends) must not run forever
+    proc = subprocess.run(
+        [sys.executable, str(mpy.ROOT / "tools" / "sim.py"), "--path", str(demo_dir)]
+        + ["--entry", "demo_app"],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        timeout=60,
+    )
+    assert proc.returncode == 0
+
+
 # --- interactive, in a pseudo-terminal ---------------------------------------
 
 

@@ -175,6 +175,7 @@ def run(
             script = tmp / "keys.txt"
             script.write_text(keys)
             env["SCOPA_SIM_SCRIPT"] = str(script)
+            _check_script(env, flash_dir, script)
         if headless:
             env["SCOPA_SIM_HEADLESS"] = "1"
             env["SCOPA_SIM_FRAMES"] = str(frames_file) if frames else os.devnull
@@ -216,6 +217,19 @@ def run(
     return result
 
 
+def _check_script(env, cwd, script):
+    # the board's own parser reads the script first: a typo is a one-line
+    # error here, not a traceback from the middle of a run
+    code = "import board\nboard.parse_script(open(%r).read())" % str(script)
+    chk = subprocess.run(
+        [mpy.MICROPYTHON, "-c", code], env=env, cwd=cwd, capture_output=True, text=True, timeout=60
+    )
+    if chk.returncode:
+        lines = (chk.stderr + chk.stdout).strip().splitlines()  # the port prints to stdout
+        lines = lines or ["the key script could not be read"]
+        raise ValueError(lines[-1].replace("ValueError: ", "", 1))
+
+
 def _check_terminal(board):
     w, h = SIZES[board]
     cols, rows = shutil.get_terminal_size((0, 0))
@@ -248,8 +262,14 @@ def main(argv=None):
     ap.add_argument("--path", type=Path, action="append", default=[], help="extra module folder")
     ap.add_argument("--timeout", type=float, default=None, help="seconds (headless: 120)")
     a = ap.parse_args(argv)
-
-    keys = a.script.read_text() if a.script else a.keys
+    if a.scale < 1:
+        ap.error("--scale: at least 1 pixel per screen pixel")
+    if a.timeout is not None and a.timeout <= 0:
+        ap.error("--timeout: a number of seconds above 0")
+    try:
+        keys = a.script.read_text() if a.script else a.keys
+    except OSError as e:
+        ap.error(f"--script: {e.strerror}: {a.script}")
     headless = (a.headless or keys is not None) and not a.watch
     if not headless:
         _check_terminal(a.board)
@@ -273,6 +293,16 @@ def main(argv=None):
         return 130
     except ValueError as e:
         ap.error(str(e))
+    except subprocess.TimeoutExpired as e:
+        print(
+            f"scopa-sim: the run did not end within {e.timeout:g} s; "
+            "a longer key script needs --timeout SECONDS",
+            file=sys.stderr,
+        )
+        return 124
+    except OSError as e:  # --flash or --png-dir where nothing can be written
+        print(f"scopa-sim: {e.strerror}: {e.filename}", file=sys.stderr)
+        return 2
     if headless:
         print(
             f"scopa-sim: {len(result.frames)} frames, end at {result.end_ms} ms (virtual), "

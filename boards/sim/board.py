@@ -226,10 +226,11 @@ class TerminalKeys:
     def read(self):
         while self._open and self._poll.poll(0):
             b = self.stdin.buffer.read(1)
-            if not b:  # end of input: keep the app running, read no more
+            if not b:  # end of input (a pipe or /dev/null): quit, as q does
                 self._poll.unregister(self.stdin)
                 self._open = False
-                break
+                restore()
+                raise SystemExit(0)
             self.feed(b[0])
         now = time.ticks_ms()
         mask = 0
