@@ -96,9 +96,19 @@ def test_damaged_copies_and_no_sheet(tmp_path, capsys):
     check_csv(out.read_text(), R[:-1])
     (tmp_path / (S.FILE + ".bak")).write_bytes(b"junk")
     assert scores.main(["--file", str(p)]) == 1
-    assert "every copy of sheet.sav is damaged" in capsys.readouterr().err
+    assert "every copy of sheet.sav in %s is damaged" % tmp_path in capsys.readouterr().err
     assert scores.main(["--file", str(tmp_path / "none.sav")]) == 1
-    assert "no sheet was saved yet" in capsys.readouterr().err
+    assert "no such file: " in capsys.readouterr().err
+    # not a sheet at all, and a CSV that cannot be written: one line each
+    (tmp_path / "notes.txt").write_text("hello")
+    assert scores.main(["--file", str(tmp_path / "notes.txt")]) == 1
+    assert "notes.txt in %s is not a score sheet" % tmp_path in capsys.readouterr().err
+    (tmp_path / (S.FILE + ".bak")).unlink()
+    (tmp_path / S.FILE).unlink()
+    saved_evening(tmp_path)
+    assert scores.main(["--file", str(p), "--out", str(tmp_path / "no" / "x.csv")]) == 1
+    err = capsys.readouterr().err
+    assert "cannot write" in err and "Traceback" not in err
 
 
 def test_console_script(tmp_path):

@@ -101,7 +101,7 @@ def read_local(path):
     return out
 
 
-def choose(copies, name="sheet.sav"):
+def choose(copies, name="sheet.sav", where="on the board"):
     """The sheet in `copies` ({suffix: bytes}), chosen as the device does
     (store.load with sheet's check): ``(Sheet, which copy, why)``. Raises
     ScoresError when there is none or none is good."""
@@ -112,8 +112,10 @@ def choose(copies, name="sheet.sav"):
         obj, status, why = store.load(name, tmp, sheet.Sheet.from_obj)
     if obj is None:
         if status == store.NONE:
-            raise ScoresError(f"no {name} on the board: no sheet was saved yet")
-        raise ScoresError(f"every copy of {name} is damaged: {why}")
+            raise ScoresError(f"no {name} {where}: no sheet was saved yet")
+        if all("not a saved record" in w for w in why.split("; ") if w.strip()):
+            raise ScoresError(f"{name} {where} is not a score sheet: {why}")
+        raise ScoresError(f"every copy of {name} {where} is damaged: {why}")
     which = {store.OK: name, store.TMP: name + ".tmp", store.BAK: name + ".bak"}[status]
     return sheet.Sheet.from_obj(obj), which, why
 
@@ -174,14 +176,18 @@ def main(argv=None):
     ap.add_argument("--no-restart", action="store_true", help="leave the board in its REPL")
     a = ap.parse_args(argv)
     name = os.path.basename(a.path)
+    where = "on the board"
     try:
         if a.file is not None:
             copies = read_local(a.file)
             name = a.file.name
+            where = f"in {a.file.parent}"
+            if not copies:
+                raise ScoresError(f"no such file: {a.file} (nor its .tmp or .bak)")
         else:
             port = find_port() if a.port == "auto" else a.port
             copies = fetch(port, a.path, restart=not a.no_restart)
-        sh, which, why = choose(copies, name)
+        sh, which, why = choose(copies, name, where)
     except ScoresError as e:
         print(f"scopa-scores: {e}", file=sys.stderr)
         return 1
@@ -191,7 +197,11 @@ def main(argv=None):
     if a.out is None:
         sys.stdout.write(text)
     else:
-        a.out.write_text(text)
+        try:
+            a.out.write_text(text)
+        except OSError as e:
+            print(f"scopa-scores: cannot write {a.out}: {e.strerror}", file=sys.stderr)
+            return 1
         n = len(sh.rounds)
         print(f"scopa-scores: {n} rounds of {', '.join(sh.names)} -> {a.out}", file=sys.stderr)
     return 0
