@@ -58,8 +58,8 @@ class About(Pages):
         rows = (
             ("Scopa", VERSION),
             (T(lang.BOARD), app.name[:8]),
-            (T(lang.FREE_MEM), str(free)),
-            (T(lang.USED_MEM), str(used)),
+            (T(lang.FREE_MEM), "%d KiB" % (free // 1024)),
+            (T(lang.USED_MEM), "%d KiB" % (used // 1024)),
         )
         t = T(lang.ABOUT)
         fb.text(t, (app.w - 8 * len(t)) // 2, 0, p.FG)
