@@ -202,6 +202,20 @@ def test_set_up_by_keys_teams_names_options(tmp_path):
     assert sh.fields() == ["t", "d", "s", "p", "sc", "rb"]
 
 
+def test_set_up_never_offers_a_name_another_side_has(tmp_path):
+    k = Keeper(tmp_path).open()
+    k.press("up")  # Name 2
+    seen = set()
+    for _ in range(8):
+        k.press("right")
+        n1, n2 = k.screen.names
+        assert n1 != n2
+        seen.add(n2)
+    k.press("up left")  # Name 1 back one: still not side 2's
+    assert k.screen.names[0] != k.screen.names[1]
+    assert len(seen) >= 4 and "P1" not in seen
+
+
 def test_set_up_three_players_and_cirulla(tmp_path):
     k = Keeper(tmp_path).open()
     k.press("up " * 7 + "right")  # Players: 3

@@ -100,9 +100,8 @@ class Screen(List):
             self.rows.append([label, choices, v])
         for i in range(n):
             label = T(lang.TEAM) % str(i + 1) if teams else T(lang.SK_NAME) % (i + 1)
-            choices = [self.names[i]] + [x for x in PRESETS if x != self.names[i]]
             self.keys.append(i)
-            self.rows.append([label, choices, 0])
+            self.rows.append([label, _choices(self.names, i), 0])
         self.keys.append(None)
         self.rows.append([T(lang.START), None, 0])
         self.sel = len(self.rows) - 1
@@ -113,6 +112,11 @@ class Screen(List):
         v = self.rows[i][2]
         if isinstance(k, int):
             self.names[k] = self.rows[i][1][v]
+            for j, kj in enumerate(self.keys):  # the other sides' choices
+                if isinstance(kj, int) and kj != k:
+                    row = self.rows[j]
+                    row[1] = _choices(self.names, kj)
+                    row[2] = 0
             return
         if k == "game":
             old = self.players()
@@ -251,3 +255,8 @@ class Menu(List):
 
     def back(self):
         self.app.go("scorekeeper", "Screen", self.sh)
+
+
+def _choices(names, i):
+    # side i's name, then the presets no side has taken: never two P1
+    return [names[i]] + [x for x in PRESETS if x not in names]
