@@ -148,11 +148,36 @@ def test_no_peeking(game, players):
             seat = st[E.TURN]
             rng = Rng(5)
             others = [_reshuffle_hidden(st, rules, seat, rng) for _ in range(2)]
-            assert any(o != st for o in others) or E.INHAND == 0
+            assert any(o != st for o in others) or st[E.INHAND] == 0
             for lv in ("easy", "medium", "hard", "hint"):
                 a = _choose(lv, st, rules, seat, Rng(3))
                 for o in others:
                     assert _choose(lv, o, rules, seat, Rng(3)) == a, (lv, game, players)
+
+
+@pytest.mark.parametrize("game,players", [("scopa", 2), ("scopone_scientifico", 4), ("cirulla", 2)])
+def test_the_record_of_plays_holds_no_hidden_card(game, players):
+    # what observe() keeps of a play (the hard player deals its samples by
+    # it) is the same whatever the hidden hands and the mazzo hold
+    rules = _rules(game, players)
+    for st in _positions(rules, 77, 6):
+        seat = st[E.TURN]
+        card, taken = _legal_list(st, rules)[0]
+        others = [_reshuffle_hidden(st, rules, seat, Rng(9 + i)) for i in range(2)]
+        seen = []
+        for o in [st] + others:
+            core.hist_n = 0
+            core._lk[1] = 255  # a fresh deal for observe()
+            core.observe(o, rules, card, taken)
+            i = core.hist_n - 1
+            seen.append((bytes(core.hist[i]), bytes(core.hmove[i]), list(core.lacks)))
+        assert seen[1] == seen[0] and seen[2] == seen[0]
+
+
+def _legal_list(st, rules):
+    mv = E.Moves()
+    E.gen_moves(st, rules, mv)
+    return mv.tuples()
 
 
 def test_hint_names_the_hard_move_and_a_reason():
