@@ -262,9 +262,15 @@ def test_damaged_file_falls_back_and_says_why(tmp_path, how):
     assert S.trouble(why) == TROUBLE[how], why
     # the good copy was written again as the main one
     assert S.load(d)[:2][1] == store.OK and len(S.load(d)[0].rounds) == 1
-    # the damaged copy is now the .bak: damage the main one too, and
-    # there is nothing to load, and it says why
+    # the damaged copy was set aside as .bad, not moved over the good
+    # .bak: damage the main one again and the .bak still serves
+    assert (tmp_path / (S.FILE + ".bad")).exists()
     _damage(tmp_path / S.FILE, how)
+    got, status, why = S.load(d)
+    assert status == store.BAK and len(got.rounds) == 1
+    # every copy damaged: there is nothing to load, and it says why
+    _damage(tmp_path / S.FILE, how)
+    _damage(tmp_path / (S.FILE + ".bak"), how)
     got, status, why = S.load(d)
     assert (got, status) == (None, store.BAD)
     assert S.trouble(why) == TROUBLE[how]
