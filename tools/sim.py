@@ -175,7 +175,8 @@ def run(
             script = tmp / "keys.txt"
             script.write_text(keys)
             env["SCOPA_SIM_SCRIPT"] = str(script)
-            _check_script(env, flash_dir, script)
+            heap = ["-X", f"heapsize={heapsize}"] if heapsize is not None else []
+            _check_script([mpy.MICROPYTHON, *heap], env, flash_dir, script)
         if headless:
             env["SCOPA_SIM_HEADLESS"] = "1"
             env["SCOPA_SIM_FRAMES"] = str(frames_file) if frames else os.devnull
@@ -217,12 +218,12 @@ def run(
     return result
 
 
-def _check_script(env, cwd, script):
-    # the board's own parser reads the script first: a typo is a one-line
-    # error here, not a traceback from the middle of a run
-    code = "import board\nboard.parse_script(open(%r).read())" % str(script)
+def _check_script(cmd, env, cwd, script):
+    # the board's own parser reads the script first (in the run's heap): a
+    # typo is a one-line error here, not a traceback from the middle of a run
+    code = "import board\nfor _ in board.steps(open(%r)): pass" % str(script)
     chk = subprocess.run(
-        [mpy.MICROPYTHON, "-c", code], env=env, cwd=cwd, capture_output=True, text=True, timeout=60
+        [*cmd, "-c", code], env=env, cwd=cwd, capture_output=True, text=True, timeout=60
     )
     if chk.returncode:
         lines = (chk.stderr + chk.stdout).strip().splitlines()  # the port prints to stdout
