@@ -115,15 +115,14 @@ def save(name, obj, folder=""):
     data = encode(obj)
     with open(p + ".tmp", "wb") as f:
         f.write(data)
+    bad = p in _unreadable  # load() could not read it: the .bak stays
     if _exists(p):
-        keep = ".bak"
-        if p in _unreadable:
-            keep = ".bad"  # load() could not read it: the .bak stays
-        _remove(p + keep)
-        os.rename(p, p + keep)
-    if p in _unreadable:
-        _unreadable.remove(p)
+        keep = p + (".bad" if bad else ".bak")
+        _remove(keep)
+        os.rename(p, keep)
     os.rename(p + ".tmp", p)
+    if bad:
+        _unreadable.remove(p)
 
 
 def load(name, folder="", check=None):

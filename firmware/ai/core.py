@@ -359,10 +359,11 @@ def risk(st, seat):
     for i in range(n):
         tw += WORTH[st[_TAB + i]]
     if game != R.SCOPA_15 and game != R.CIRULLA:
+        single = 0  # bit v: a card of value v on the table, taken before any sum
         for i in range(n):
             a = st[_TAB + i]
             v = a % 10 + 1
-            _ucnt[v] = 1  # a single card of value v: taken before any sum
+            single |= 1 << v
             if WORTH[a] > _gain[v]:
                 _gain[v] = WORTH[a]
         for i in range(n):
@@ -371,12 +372,11 @@ def risk(st, seat):
                 b = st[_TAB + j]
                 v = a % 10 + b % 10 + 2
                 w = WORTH[a] + WORTH[b]
-                if v <= 10 and w > _gain[v] and not (_strict and _ucnt[v]):
+                if v <= 10 and w > _gain[v] and not (_strict and (single >> v) & 1):
                     _gain[v] = w
-        if _ace and (_aceall or not _ucnt[1]):
+        if _ace and (_aceall or not single & 2):
             _gain[1] = tw - SWEEP  # the Ace takes the table (a scopa: below)
     for v in range(1, 11):
-        _ucnt[v] = 0
         if (m >> v) & 1:
             _gain[v] = tw
     mine = _HAND + seat

@@ -309,17 +309,18 @@ class Screen:
         w = app.w
         ty = y + max(0, (h - 8) // 2)
         if st == PICK:
-            h = self.hint
-            t = T(lang.HINT) if h else T(lang.YOUR_TURN)
-            if self.asking:
-                t = T(lang.HINT) + "..."
-            if app.hide_hands() and not (h and h[2]):
-                t = app.seat_label(g.turn) + ": " + t
-            if h and h[2]:
+            why = self.hint[2] if self.hint else None
+            if why:
                 # the reason, e.g. "Takes settebello" (the hand shows whose)
-                t = T(lang.WHY_SCOPA + h[2][0])
+                t = T(lang.WHY_SCOPA + why[0])
                 if "%" in t:
-                    t = t % h[2][1]
+                    t = t % why[1]
+            else:
+                t = T(lang.HINT) if self.hint else T(lang.YOUR_TURN)
+                if self.asking:
+                    t = T(lang.HINT) + "..."
+                if app.hide_hands():
+                    t = app.seat_label(g.turn) + ": " + t
             fb.text(t, 0, ty, p.FG)
         elif st == CHOOSE:
             t = T(lang.OK_BACK)
@@ -342,9 +343,7 @@ class Screen:
                 fb.text("+%d" % n, x + lay.cw + 4 * lay.s, ty, p.FG)
         elif st in (SCOPA, NEWS):
             fb.fill_rect(0, y, w, h, p.FG)
-            t = T(lang.SCOPA) + " " + app.seat_label(self.seat)
-            if st == NEWS:
-                t = self.line
+            t = self.line if st == NEWS else T(lang.SCOPA) + " " + app.seat_label(self.seat)
             fb.text(t, (w - 8 * len(t)) // 2, ty, p.BG)
         elif st == COVER:
             t = T(lang.PASS_TO) % app.seat_label(g.turn)
