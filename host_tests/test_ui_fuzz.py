@@ -13,7 +13,7 @@ import pytest
 
 import app
 import ui_fakeboard as F
-from scopa import engine as E
+from invariants import Watch
 
 KEYS = (F.UP, F.DOWN, F.LEFT, F.RIGHT, F.A, F.A, F.A, F.B)
 
@@ -32,55 +32,6 @@ def random_presses(seed, n):
             yield F.A | F.B, 40
         else:
             yield rng.choice(KEYS), 25 + rng.randrange(40)
-
-
-def check_invariants(g):
-    """The engine's state of Game `g` is consistent; returns the hand sizes."""
-    st = g.st
-    r = g.rules
-    where = [0] * 16
-    for c in range(40):
-        loc = st[c]
-        assert loc in (E.MAZZO, E.TABLE) or E.HAND <= loc < E.HAND + r.players or (
-            E.PILE <= loc < E.PILE + r.sides
-        ), (c, loc)
-        where[loc] += 1
-    ntab = st[E.NTAB]
-    tab = list(st[E.TAB : E.TAB + ntab])
-    assert sorted(tab) == [c for c in range(40) if st[c] == E.TABLE]
-    assert where[E.MAZZO] == 40 - st[E.DP] or st[E.OVER]
-    sizes = [where[E.HAND + s] for s in range(r.players)]
-    assert sum(sizes) == st[E.INHAND]
-    total = sum(where[E.PILE + s] for s in range(r.sides)) + ntab + sum(sizes) + where[E.MAZZO]
-    assert total == 40
-    if not g.round_over:
-        # from the seat to play round the table: h, ..., h, then h - 1, ...
-        turn = st[E.TURN]
-        seq = [sizes[(turn + i) % r.players] for i in range(r.players)]
-        h = seq[0]
-        assert h >= 1
-        assert all(x in (h, h - 1) for x in seq) and seq == sorted(seq, reverse=True), seq
-    else:
-        assert sum(sizes) == 0
-    return sizes
-
-
-class Watch:
-    """until() hook: checks the game every `every` loop turns."""
-
-    def __init__(self, every=25):
-        self.every = every
-        self.n = 0
-        self.checks = 0
-        self.games = set()
-
-    def __call__(self, a):
-        self.n += 1
-        if self.n % self.every == 0 and a.game is not None:
-            check_invariants(a.game)
-            self.checks += 1
-            self.games.add(id(a.game))
-        return False
 
 
 def fuzz(tmp_path, seed, presses, monkeypatch):
@@ -174,49 +125,7 @@ def test_fuzz_on_the_unix_port(run_mpy, mpy_firmware, tmp_path):
 SIM_ENTRY = """
 import board
 import app
-from scopa import engine as E
-
-
-def check(g):
-    # the invariants of check_invariants() in host_tests/test_ui_fuzz.py
-    st = g.st
-    r = g.rules
-    where = [0] * 16
-    for c in range(40):
-        loc = st[c]
-        ok = loc in (E.MAZZO, E.TABLE) or E.HAND <= loc < E.HAND + r.players
-        assert ok or E.PILE <= loc < E.PILE + r.sides, (c, loc)
-        where[loc] += 1
-    ntab = st[E.NTAB]
-    assert sorted(st[E.TAB : E.TAB + ntab]) == [c for c in range(40) if st[c] == E.TABLE]
-    assert where[E.MAZZO] == 40 - st[E.DP] or st[E.OVER]
-    sizes = [where[E.HAND + s] for s in range(r.players)]
-    assert sum(sizes) == st[E.INHAND]
-    piles = sum(where[E.PILE + s] for s in range(r.sides))
-    assert piles + ntab + sum(sizes) + where[E.MAZZO] == 40
-    if not g.round_over:
-        turn = st[E.TURN]
-        seq = [sizes[(turn + i) % r.players] for i in range(r.players)]
-        h = seq[0]
-        assert h >= 1 and all(x in (h, h - 1) for x in seq)
-        assert seq == sorted(seq, reverse=True), seq
-    else:
-        assert sum(sizes) == 0
-
-
-class Watch:
-    def __init__(self):
-        self.n = 0
-        self.checks = 0
-        self.games = set()
-
-    def __call__(self, a):
-        self.n += 1
-        if self.n % 25 == 0 and a.game is not None:
-            check(a.game)
-            self.checks += 1
-            self.games.add(id(a.game))
-        return False
+from invariants import Watch  # host_tests/invariants.py, on the sim's path
 
 
 w = Watch()
@@ -264,7 +173,7 @@ def test_fuzz_100k_presses_through_the_simulator(tmp_path):
         sim_presses(11, 100000),
         mpy_compiled=True,
         flash=tmp_path / "flash",
-        extra_path=(entry,),
+        extra_path=(entry, Path(__file__).parent),
         entry="fuzz_entry",
         capture=True,
         frames=False,

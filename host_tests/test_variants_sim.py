@@ -19,39 +19,23 @@ import pytest
 import app
 import config as C
 import lang
+import menu_keys
 import mpy
-import ui_fakeboard as F
 from scopa.rules import Rules
 from tools import sim
 
 pytestmark = [pytest.mark.mpy, pytest.mark.slow]
 
-SIM_KEYS = {"U": "up", "D": "down", "L": "left", "R": "right", "A": "A", "B": "B"}
 TAPS = 2000  # A presses after Start: about three matches of Cirulla to 51
 
 
 # --- the menus, read on CPython --------------------------------------------------
 
 
-class Menus:
-    def __init__(self, folder):
-        self.board = F.Board(())
-        self.app = app.App(self.board, folder)
-        self.app.start()
-        self.app.loop(5)
-        self.keys = ""
-
-    def press(self, k):
-        self.board.buttons.push(F.keys(k))
-        self.app.loop(30)
-        self.keys += k
-
+class Menus(menu_keys.Menus):
     def down_to(self, pred, what):
-        for _ in range(len(self.app.screen.rows) + 1):
-            if pred(self.app.screen):
-                return
-            self.press("D")
-        raise LookupError("no row " + what)
+        if not self.go_row(lambda i, r: pred(self.screen)):
+            raise LookupError("no row " + what)
 
     def right_until(self, pred, what):
         for _ in range(8):
@@ -160,7 +144,7 @@ VARIANTS = [
 @pytest.mark.parametrize("game, players, opts", VARIANTS)
 def test_whole_match_by_key_script(game, players, opts, winner_lines):
     letters, rules = start_keys(game, players, **opts)
-    script = " ".join(SIM_KEYS[k] for k in letters) + " A*%d" % TAPS
+    script = menu_keys.sim_script(letters) + " A*%d" % TAPS
     r = sim.run("sim", script, capture=True, timeout=600)
     assert r.returncode == 0, r.stderr[-3000:]
     out = r.stdout.splitlines()
