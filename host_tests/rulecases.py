@@ -1,4 +1,4 @@
-"""Evaluate a rule case (shared/rules/FORMAT.md) with the engine.
+"""Evaluate a rule case (host_tests/rules/FORMAT.md) with the engine.
 
 `evaluate(case)` returns what the engine answers for the case's check, in
 the case's own form, so a test compares it with ``case["expect"]``. Plain

@@ -4,7 +4,7 @@ A card is an int 0..39: ``suit * 10 + value - 1``. Suits in order denari
 (coins, diamonds), coppe (cups, hearts), spade (swords, spades), bastoni
 (batons, clubs); value 1..10 is the capture value (8 Fante/Jack, 9 Cavallo/
 Queen, 10 Re/King). The text form ``7D``, ``10C`` is the one of the rule
-cases (shared/rules/FORMAT.md), for tests, logs and replay codes.
+cases (host_tests/rules/FORMAT.md), for tests, logs and replay codes.
 
 Tables that depend on the card are ``bytes`` indexed by value - 1.
 """

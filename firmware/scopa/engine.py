@@ -18,8 +18,8 @@ written into a preallocated `Moves` buffer as ``card, n, taken * n``; a move
 is named by its offset there. No list, dict or long int is built per move.
 
 Sources for the rules: pagat.com "Scopa" and "Scopone"; Parlett, The
-Penguin Book of Card Games, pp. 136-138; the seed documents of
-shared/rules (000 Scopa Regeln, 001 Scopone Spielanleitung, 003 Regler for
+Penguin Book of Card Games, pp. 136-138; the rule texts the
+cases of host_tests/rules cite (000 Scopa Regeln, 001 Scopone Spielanleitung, 003 Regler for
 kortspillet Scopa).
 """
 

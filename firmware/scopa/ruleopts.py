@@ -1,4 +1,4 @@
-"""FORMAT.md option keys and values for `Rules` (shared/rules/FORMAT.md).
+"""FORMAT.md option keys and values for `Rules` (host_tests/rules/FORMAT.md).
 
 Loaded only when a ruleset is made from such keys (the new-game menu, rule
 cases), so the tables are not in the heap during play.

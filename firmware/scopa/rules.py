@@ -1,6 +1,6 @@
 """Rulesets: a game family from a preset plus options.
 
-Names and defaults are those of shared/rules/FORMAT.md. A `Rules` object is
+Names and defaults are those of host_tests/rules/FORMAT.md. A `Rules` object is
 a handful of small ints; `code()` gives it as a short text for replay codes
 and saved games, and `Rules.from_code()` reads it back.
 """
