@@ -71,6 +71,25 @@ def test_csv_from_a_file(tmp_path, capsys):
     assert "8 rounds of ADA, BO" in capsys.readouterr().err
 
 
+def test_csv_carries_the_counts_entered(tmp_path):
+    saved_evening(tmp_path)
+    out = tmp_path / "evening.csv"
+    assert scores.main(["--file", str(tmp_path / S.FILE), "--out", str(out)]) == 0
+    head, rows = parse(out.read_text())
+    for e, row in zip(R, rows):
+        for i, name in enumerate(NAMES):
+            assert int(row[f"{name} cards taken"]) == e["t"][i]
+            assert int(row[f"{name} denari taken"]) == e["d"][i]
+            assert int(row[f"{name} scope made"]) == e["sc"][i]
+        assert row["settebello to"] == NAMES[e["s"]]
+        if "pc" in e:
+            assert row["primiera to"] == "by the cards"
+            assert row["ADA primiera cards"].count(" ") == 3
+        else:
+            assert row["primiera to"] == (NAMES[e["p"]] if e["p"] >= 0 else "nobody")
+    assert any("pc" in e for e in R) and any("pc" not in e for e in R)
+
+
 def test_csv_on_stdout_and_best_of_three(tmp_path, capsys):
     sh = S.Sheet(Rules("scopa", best_of=3, napola=True), NAMES)
     big = {"t": [30, 10], "d": [8, 2], "s": 0, "p": 0, "sc": [7, 0], "np": [0, 0]}
@@ -92,7 +111,9 @@ def test_damaged_copies_and_no_sheet(tmp_path, capsys):
     p.write_bytes(bytes(data))
     out = tmp_path / "x.csv"
     assert scores.main(["--file", str(p), "--out", str(out)]) == 0
-    assert "used sheet.sav.bak: sheet.sav: damaged: checksum" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "used sheet.sav.bak: sheet.sav: damaged: checksum" in err
+    assert not err.rstrip().endswith(";")
     check_csv(out.read_text(), R[:-1])
     (tmp_path / (S.FILE + ".bak")).write_bytes(b"junk")
     assert scores.main(["--file", str(p)]) == 1
@@ -102,7 +123,17 @@ def test_damaged_copies_and_no_sheet(tmp_path, capsys):
     # not a sheet at all, and a CSV that cannot be written: one line each
     (tmp_path / "notes.txt").write_text("hello")
     assert scores.main(["--file", str(tmp_path / "notes.txt")]) == 1
-    assert "notes.txt in %s is not a score sheet" % tmp_path in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "notes.txt in %s is not a score sheet" % tmp_path in err
+    assert not err.rstrip().endswith(";")
+    # a valid record that is no sheet (the settings), a folder: said so
+    store.save("settings.sav", {"lang": 0}, str(tmp_path))
+    assert scores.main(["--file", str(tmp_path / "settings.sav")]) == 1
+    err = capsys.readouterr().err
+    assert "settings.sav in %s is not a score sheet" % tmp_path in err
+    assert "is damaged" not in err and not err.rstrip().endswith(";")
+    assert scores.main(["--file", str(tmp_path)]) == 1
+    assert "%s is a folder" % tmp_path in capsys.readouterr().err
     (tmp_path / (S.FILE + ".bak")).unlink()
     (tmp_path / S.FILE).unlink()
     saved_evening(tmp_path)

@@ -13,9 +13,12 @@ Reading interrupts the app on the board; it is restarted after (a soft
 reset from the REPL runs main.py again) unless ``--no-restart``.
 
 The CSV has one row per round: the evening's round number, the game (a
-best of three is one game), the match and the round in it, each side's
-points per category and for the round, each side's match total after the
-round, and the winner on the round that ends a match.
+best of three is one game), the match and the round in it, the counts
+entered for the round (each side's cards, denari and scope, who took the
+settebello and the primiera or each side's best card of every suit, and
+the variant's re bello, napola run and grande), each side's points per
+category and for the round, each side's match total after the round, and
+the winner on the round that ends a match.
 """
 
 import argparse
@@ -101,6 +104,11 @@ def read_local(path):
     return out
 
 
+def reasons(why):
+    """store.load's `why` ("a: x; b: y; ") as a clean "a: x; b: y"."""
+    return "; ".join(w.strip() for w in why.split(";") if w.strip())
+
+
 def choose(copies, name="sheet.sav", where="on the board"):
     """The sheet in `copies` ({suffix: bytes}), chosen as the device does
     (store.load with sheet's check): ``(Sheet, which copy, why)``. Raises
@@ -110,10 +118,13 @@ def choose(copies, name="sheet.sav", where="on the board"):
         for suffix, data in copies.items():
             Path(tmp, name + suffix).write_bytes(data)
         obj, status, why = store.load(name, tmp, sheet.Sheet.from_obj)
+    why = reasons(why)
     if obj is None:
         if status == store.NONE:
             raise ScoresError(f"no {name} {where}: no sheet was saved yet")
-        if all("not a saved record" in w for w in why.split("; ") if w.strip()):
+        if all(
+            "not a saved record" in w or "not a score sheet" in w for w in why.split("; ")
+        ):
             raise ScoresError(f"{name} {where} is not a score sheet: {why}")
         raise ScoresError(f"every copy of {name} {where} is damaged: {why}")
     which = {store.OK: name, store.TMP: name + ".tmp", store.BAK: name + ".bak"}[status]
@@ -133,13 +144,58 @@ def categories(sh):
     return list(sh.points(e).categories)
 
 
+def _card(c):
+    from scopa import cards
+
+    return "-" if c < 0 else cards.name(c)
+
+
+def entered(sh, names):
+    """(header, row maker) of the counts typed in for a round: each side's
+    cards, denari and scope, the settebello's side, the primiera's side or
+    each side's best card of every suit, and the variant's fields."""
+    fields = sh.fields()
+    head = []
+    for what in ("cards taken", "denari taken", "scope made"):
+        head += [f"{x} {what}" for x in names]
+    head += ["settebello to", "primiera to"] + [f"{x} primiera cards" for x in names]
+    if "rb" in fields:
+        head.append("re bello to")
+    if "np" in fields:
+        head += [f"{x} napola run" for x in names]
+    if "gr" in fields:
+        head.append("grande to")
+
+    def side(i):
+        return names[i] if isinstance(i, int) and 0 <= i < len(names) else ""
+
+    def row(e):
+        out = list(e["t"]) + list(e["d"]) + list(e["sc"]) + [side(e["s"])]
+        if "pc" in e:
+            out.append("by the cards")
+            out += [" ".join(_card(c) for c in pc) for pc in e["pc"]]
+        else:
+            out.append(side(e.get("p", -1)) or "nobody")
+            out += [""] * len(names)
+        if "rb" in fields:
+            out.append(side(e.get("rb", -1)))
+        if "np" in fields:
+            out += list(e.get("np") or [0] * len(names))
+        if "gr" in fields:
+            out.append(side(e.get("gr", -1)))
+        return out
+
+    return head, row
+
+
 def rows(sh):
     """The CSV rows (lists) of sheet `sh`, the header first."""
     names = sh.names
     if len(set(names)) < len(names):
         names = ["%d:%s" % (i + 1, x) for i, x in enumerate(names)]
     cats = categories(sh)
-    head = ["round", "game", "match", "match round"]
+    counts, count_row = entered(sh, names)
+    head = ["round", "game", "match", "match round"] + counts
     for c in cats + ["points"]:
         head += [f"{x} {c}" for x in names]
     head += [f"{x} total" for x in names] + ["winner"]
@@ -147,7 +203,7 @@ def rows(sh):
     for k, m in enumerate(sh.recount(scores=True)):
         last = len(m["rounds"]) - 1
         for j, (i, sc, after) in enumerate(m["rounds"]):
-            row = [i + 1, m["game"] + 1, k + 1, j + 1]
+            row = [i + 1, m["game"] + 1, k + 1, j + 1] + count_row(sh.rounds[i])
             for c in cats:
                 row += getattr(sc, c)
             row += sc.total + after
@@ -179,6 +235,10 @@ def main(argv=None):
     where = "on the board"
     try:
         if a.file is not None:
+            if a.file.is_dir():
+                raise ScoresError(
+                    f"{a.file} is a folder: give the sheet file in it (--file {a.file / name})"
+                )
             copies = read_local(a.file)
             name = a.file.name
             where = f"in {a.file.parent}"
@@ -192,7 +252,7 @@ def main(argv=None):
         print(f"scopa-scores: {e}", file=sys.stderr)
         return 1
     if why:
-        print(f"scopa-scores: used {which}: {why.strip().rstrip(';')}", file=sys.stderr)
+        print(f"scopa-scores: used {which}: {why}", file=sys.stderr)
     text = to_csv(sh)
     if a.out is None:
         sys.stdout.write(text)
