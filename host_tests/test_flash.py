@@ -516,3 +516,27 @@ def test_lib_names_of_mip_specs():
     assert flash.lib_name("github:tacker66/Pico_LCD_114_V2") == "Pico_LCD_114_V2"
     assert flash.lib_name("github:org/repo/drivers/st7789.py@main") == "st7789"
     assert flash.lib_name("/tmp/x/pkglib/package.json") == "pkglib"
+
+
+def test_board_list_and_board_paths(monkeypatch: pytest.MonkeyPatch):
+    boards = REPO / "boards"
+    # the simulator is a host board: flashable (the tests do) but not offered
+    assert "sim" not in flash.known_boards(boards)
+    assert "sim" in flash.known_boards(boards, host=True)
+    assert "pico_ssd1306" in flash.known_boards(boards)
+    with pytest.raises(flash.FlashError) as e:
+        flash.load_board(boards, "nope")
+    assert "sim" not in e.value.todo and "pico_ssd1306" in e.value.todo
+    # a path to a folder of boards/ is that board, from wherever it is given
+    monkeypatch.chdir(boards)
+    assert flash.load_board(boards, "pico_ssd1306/").name == "pico_ssd1306"
+    assert flash.load_board(boards, "../boards/pico_ssd1306").name == "pico_ssd1306"
+    monkeypatch.chdir(REPO)
+    # ../boards from the repository's top is no folder: the message says so
+    with pytest.raises(flash.FlashError) as e:
+        flash.load_board(boards, "../boards/pico_ssd1306")
+    missing = (REPO.parent / "boards" / "pico_ssd1306").resolve()
+    assert str(missing) in str(e.value) and not missing.exists()
+    with pytest.raises(flash.FlashError) as e:
+        flash.load_board(boards, str(REPO / "docs"))
+    assert "outside" in str(e.value)

@@ -155,21 +155,54 @@ class BoardConfig:
         return self.folder / "board.py"
 
 
-def known_boards(boards_dir: Path) -> list[str]:
+def _is_host(folder: Path) -> bool:
+    """A host board (the simulator): its manifest says ``"host": true``."""
+    try:
+        return json.loads((folder / "manifest.json").read_text(encoding="utf-8"))["host"] is True
+    except (OSError, ValueError, KeyError, TypeError):
+        return False
+
+
+def known_boards(boards_dir: Path, host: bool = False) -> list[str]:
+    """The folders of `boards_dir` with a board.py: the real boards, and the
+    host boards (simulators, which tests flash) too when `host`."""
     if not boards_dir.is_dir():
         return []
-    return sorted(p.name for p in boards_dir.iterdir() if (p / "board.py").is_file())
+    return sorted(
+        p.name
+        for p in boards_dir.iterdir()
+        if (p / "board.py").is_file() and (host or not _is_host(p))
+    )
+
+
+def board_name(boards_dir: Path, name: str) -> str:
+    """`name` as a folder name of `boards_dir`: a path to one of its folders
+    (``../boards/pico_ssd1306``, ``boards/pico_ssd1306/``) gives the folder's
+    name. Raises FlashError for a path elsewhere or a name with no folder."""
+    known = ", ".join(known_boards(boards_dir)) or "none"
+    if "/" in name or os.sep in name:
+        path = Path(name).expanduser().resolve()
+        if path.parent == boards_dir.resolve() and path.is_dir():
+            return path.name
+        if path.is_dir():
+            raise FlashError(
+                f"{name} is a folder outside {boards_dir}: the flash tool flashes its boards",
+                f"add it to {boards_dir}, or pass one of: {known}",
+            )
+        raise FlashError(f"no folder {path} (from --board {name})", f"pass one of: {known}")
+    if not re.fullmatch(r"[A-Za-z0-9_.-]+", name) or not (boards_dir / name).is_dir():
+        raise FlashError(
+            f"unknown board {name!r} (no folder {boards_dir / name})",
+            f"pass one of: {known}",
+        )
+    return name
 
 
 def load_board(boards_dir: Path, name: str) -> BoardConfig:
-    """Read `boards_dir/name/` (board.py and manifest.json)."""
+    """Read `boards_dir/name/` (board.py and manifest.json); `name` may be a
+    path to that folder (see board_name)."""
+    name = board_name(boards_dir, name)
     folder = boards_dir / name
-    if not re.fullmatch(r"[A-Za-z0-9_.-]+", name) or not folder.is_dir():
-        known = ", ".join(known_boards(boards_dir)) or "none"
-        raise FlashError(
-            f"unknown board {name!r} (no folder {folder})",
-            f"pass one of: {known}",
-        )
     board = BoardConfig(name, folder)
     if not board.board_py.is_file():
         raise FlashError(
@@ -1337,7 +1370,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         prog="flash",
         description="Take the Scopa firmware to a MicroPython board (see tools/flash.py).",
     )
-    p.add_argument("--board", help="a folder of boards/, e.g. pico_ssd1306 or sim")
+    p.add_argument("--board", help="a folder of boards/, e.g. pico_ssd1306 (or its path)")
     p.add_argument(
         "--port",
         default="auto",
