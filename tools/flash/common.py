@@ -9,6 +9,7 @@ REPO = Path(__file__).resolve().parent.parent.parent
 FIRMWARE = REPO / "firmware"
 BOARDS = REPO / "boards"
 PACKAGE_JSON = REPO / "package.json"
+MPY_CACHE = REPO / "build" / "mpy-cache"  # compiled files, by content (compiler.Compiler)
 
 RECORD = ".flash.json"  # on the board: what the tool wrote
 TMP_SUFFIX = ".flash-new"  # a file being written

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import shutil
 import subprocess
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -59,14 +61,47 @@ class MpyFormat:
 
 @dataclass
 class Compiler:
-    """An mpy-cross command that emits the board's format."""
+    """An mpy-cross command that emits the board's format.
+
+    cache: a folder of compiled files by the SHA-256 of everything that
+    decides their bytes (the command's version, -march, the source name and
+    the source), so a file compiled once is copied after; None compiles
+    every time."""
 
     command: list[str]
     emits: tuple[int, int]
     march: str | None
     note: str = ""
+    cache: Path | None = None
+    _version: str = ""  # `mpy-cross --version`, for the cache's key
 
     def compile(self, src: Path, dest: Path, name: str) -> None:
+        """Compile `src` to `dest`, `name` the source name a traceback shows
+        (``scopa/engine.py``). Raises FlashError when mpy-cross fails."""
+        if self.cache is None:
+            self._run(src, dest, name)
+            return
+        if not self._version:
+            done = subprocess.run([*self.command, "--version"], capture_output=True, text=True)
+            self._version = done.stdout.strip() or " ".join(self.command)
+        h = hashlib.sha256()
+        for part in (self._version, str(self.emits), self.march or "", name):
+            h.update(part.encode() + b"\0")
+        h.update(src.read_bytes())
+        cached = self.cache / (h.hexdigest() + ".mpy")
+        if not cached.is_file():
+            self.cache.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=self.cache, suffix=".tmp")
+            os.close(fd)
+            try:
+                self._run(src, Path(tmp), name)
+                os.replace(tmp, cached)
+            finally:
+                if os.path.exists(tmp):
+                    os.unlink(tmp)
+        shutil.copyfile(cached, dest)
+
+    def _run(self, src: Path, dest: Path, name: str) -> None:
         args = [*self.command]
         if self.march:
             args.append("-march=" + self.march)

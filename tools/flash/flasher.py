@@ -16,6 +16,7 @@ from .common import (
     FIRMWARE,
     LIB,
     MIP_TIMEOUT,
+    MPY_CACHE,
     PACKAGE_JSON,
     PAUSED_MAIN,
     RECORD,
@@ -133,7 +134,9 @@ class Flasher:
     def compiler_for(self, info: BoardInfo) -> Compiler:
         assert info.fmt is not None
         try:
-            return find_compiler(info.fmt, ".".join(str(x) for x in info.version[:2]))
+            compiler = find_compiler(info.fmt, ".".join(str(x) for x in info.version[:2]))
+            compiler.cache = MPY_CACHE
+            return compiler
         except FlashError as e:
             e.what = f"{info.title}: {e.what}"
             raise

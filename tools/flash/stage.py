@@ -36,9 +36,13 @@ class Stage:
         return self.files[path].stat().st_size
 
 
+# Files a board runs only as source (it never looks for boot.mpy / main.mpy).
+SOURCE_ONLY = frozenset({"main.py", "boot.py"})
+
+
 def device_path(rel: str, source: bool) -> str:
     """Where firmware file `rel` goes: `.py` -> `.mpy` unless source."""
-    if rel == "main.py" or source or not rel.endswith(".py"):
+    if rel in SOURCE_ONLY or source or not rel.endswith(".py"):
         return rel
     return rel[:-3] + ".mpy"
 
@@ -84,6 +88,25 @@ class Stager:
         return self.stage
 
 
+def stage_firmware(stager: Stager, fw_dir: Path) -> None:
+    """Add every file of the firmware in `fw_dir` to `stager` at its path on
+    a board (`firmware/scopa/engine.py` -> `scopa/engine.mpy`, `main.py` as
+    source, data files as they are). The one build of the firmware: the
+    flash tool (build_stage), the tests, the benchmarks and the simulator
+    (host_tests/mpy.compile_firmware) all run what this stages. Raises
+    FlashError for a file that clashes with what the tool writes."""
+    source = stager.compiler is None
+    reserved = {"board.py", "board.mpy", "board.json", RECORD}
+    for rel in firmware_files(fw_dir):
+        device = device_path(rel, source)
+        if device in reserved or rel.split("/", 1)[0] == LIB:
+            raise FlashError(
+                f"firmware/{rel} clashes with a file the flash tool writes (/{device})",
+                "rename it: board.py, board.json and lib/ come from boards/ and libraries",
+            )
+        stager.add(device, fw_dir / rel, f"firmware/{rel}")
+
+
 def build_stage(
     root: Path,
     fw_dir: Path,
@@ -99,15 +122,7 @@ def build_stage(
     root.mkdir(parents=True)
     source = compiler is None
     stager = Stager(root, compiler)
-    reserved = {"board.py", "board.mpy", "board.json", RECORD}
-    for rel in firmware_files(fw_dir):
-        device = device_path(rel, source)
-        if device in reserved or rel.split("/", 1)[0] == LIB:
-            raise FlashError(
-                f"firmware/{rel} clashes with a file the flash tool writes (/{device})",
-                "rename it: board.py, board.json and lib/ come from boards/ and libraries",
-            )
-        stager.add(device, fw_dir / rel, f"firmware/{rel}")
+    stage_firmware(stager, fw_dir)
     if "main.py" not in stager.stage.files:
         raise FlashError(f"{fw_dir}/main.py is missing", "the board runs main.py at boot")
     stager.add_py("board.py", board.board_py, source, str(board.board_py))
