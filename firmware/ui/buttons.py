@@ -109,6 +109,11 @@ def name(ev):
     return KIND_NAMES[i] + " " + NAMES[j]
 
 
+def ticks_none():
+    """The clock of a PinButtons without one (no interrupt calls it)."""
+    return 0
+
+
 class PinButtons:
     """Raw reader over Pins that the board created: ``read() -> mask``.
 
@@ -136,7 +141,7 @@ class PinButtons:
         self._seen_long = bytearray(n)  # _longs at the last read
         self._edge_at = [0] * n  # ticks of each pin's last edge
         self._down_at = [0] * n  # ticks of each pin's last counted press
-        self._clock = clock
+        self._ticks_ms = clock.ticks_ms if clock is not None else ticks_none
         self._debounce = debounce_ms
         self._long_ms = long_ms
         if clock is not None:
@@ -145,7 +150,7 @@ class PinButtons:
                 pin.irq(handler, pin.IRQ_FALLING | pin.IRQ_RISING)
 
     def _edge(self, pin):
-        now = self._clock.ticks_ms()
+        now = self._ticks_ms()
         pins = self.pins
         for i in range(len(pins)):
             if pins[i][1] is pin:
