@@ -501,6 +501,80 @@ def test_interactive_in_a_terminal(demo_dir):
     assert after[0] == before[0]
 
 
+def _children(pid):
+    """Pids of the live processes whose parent is `pid` (from /proc)."""
+    out = []
+    for d in os.listdir("/proc"):
+        if d.isdigit():
+            try:
+                with open(f"/proc/{d}/stat") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid and fields[0] != "Z":
+                out.append(int(d))
+    return out
+
+
+def _alive(pid):
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.parametrize("killed", ["firmware", "sim", "firmware_then_sim"])
+def test_sigkill_leaves_no_mess(demo_dir, tmp_path, killed):
+    # SIGKILL of the firmware (in raw mode) and/or of tools/sim.py: the
+    # terminal's settings are those from before the run, no process of the
+    # run is left, no temporary folder either.
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 140, 0, 0))
+    before = termios.tcgetattr(slave)
+    env = dict(os.environ, TMPDIR=str(tmp_path))
+    proc = subprocess.Popen(
+        [sys.executable, str(mpy.ROOT / "tools" / "sim.py"), "--path", str(demo_dir)]
+        + ["--entry", "demo_app"],
+        stdin=slave,
+        stdout=slave,
+        stderr=slave,
+        start_new_session=True,
+        env=env,
+    )
+    run = []
+    try:
+        _read_until(master, "arrows: move".encode())
+        assert termios.tcgetattr(slave)[3] != before[3]  # the firmware's raw mode
+        run = _children(proc.pid)  # the firmware and the guardian
+        firmware = [p for p in run if b"micropython" in open(f"/proc/{p}/cmdline", "rb").read()]
+        assert len(firmware) == 1 and len(run) == 2, run
+        if killed.startswith("firmware"):
+            os.kill(firmware[0], 9)
+            if killed == "firmware":
+                proc.wait(20)
+        if killed.endswith("sim"):
+            os.kill(proc.pid, 9)
+            proc.wait(20)
+        end = time.monotonic() + 20
+        while any(_alive(p) for p in run) and time.monotonic() < end:
+            try:
+                os.read(master, 65536) if select.select([master], [], [], 0.05)[0] else None
+            except OSError:
+                break
+        after = termios.tcgetattr(slave)
+    finally:
+        for p in [proc.pid, *run]:
+            if _alive(p):
+                os.kill(p, 9)
+        proc.wait()
+        os.close(master)
+        os.close(slave)
+    assert not [p for p in run if _alive(p)]
+    assert after[3] == before[3] and after[0] == before[0]  # lflag, iflag
+    assert not list(tmp_path.glob("scopa_sim_*"))
+
+
 # --- the real app ------------------------------------------------------------
 
 

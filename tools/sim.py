@@ -72,6 +72,60 @@ finally:
 """
 
 
+# The guardian: a small process that outlives a SIGKILLed tools/sim.py. It
+# reads the firmware's pid on stdin; at the end of its stdin (the parent
+# gone, whatever the way) it kills the firmware if it still runs, gives the
+# terminal its settings back and removes the run's temporary folder.
+GUARD = """\
+import os, shutil, signal, sys
+signal.signal(signal.SIGINT, signal.SIG_IGN)
+signal.signal(signal.SIGHUP, signal.SIG_IGN)
+tmp, attrs, fd = sys.argv[1], eval(sys.argv[2]), int(sys.argv[3])
+pid = 0
+for line in sys.stdin:
+    pid = int(line)
+if pid:
+    try:
+        os.kill(pid, signal.SIGKILL)
+    except OSError:
+        pass
+if attrs is not None:
+    try:
+        import termios
+        termios.tcsetattr(fd, termios.TCSANOW, attrs)
+        os.write(fd, b"\\x1b[0m\\x1b[?25h")
+    except Exception:
+        pass
+shutil.rmtree(tmp, ignore_errors=True)
+"""
+
+
+def _terminal_state():
+    """(fd, termios attributes) of the terminal on stdin, or (-1, None)."""
+    try:
+        import termios
+    except ImportError:
+        return -1, None
+    try:
+        return 0, termios.tcgetattr(0)
+    except (termios.error, OSError, ValueError):  # not a terminal
+        return -1, None
+
+
+def _give_back(fd, attrs):
+    """The terminal's settings as they were (after a firmware that died in
+    raw mode), the colours reset and the cursor shown."""
+    if attrs is None:
+        return
+    import termios
+
+    try:
+        termios.tcsetattr(fd, termios.TCSANOW, attrs)
+        os.write(fd, b"\x1b[0m\x1b[?25h")
+    except (termios.error, OSError):
+        pass
+
+
 @dataclass
 class Frame:
     width: int
@@ -196,25 +250,55 @@ def run(
         args.append(str(runner))
         # Interactive: Ctrl-C is the app's (the runner restores the terminal).
         old = signal.signal(signal.SIGINT, signal.SIG_IGN) if not headless else None
+        fd, attrs = _terminal_state() if not headless else (-1, None)
+        tty = os.dup(fd) if fd >= 0 else -1  # its stdin is the pipe: the tty elsewhere
         try:
-            proc = subprocess.run(
+            guard = subprocess.Popen(
+                [sys.executable, "-c", GUARD, str(tmp), repr(attrs), str(tty)],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                pass_fds=(tty,) if tty >= 0 else (),
+                start_new_session=True,  # no Ctrl-C, no hang-up from the terminal
+                text=True,
+            )
+        finally:
+            if tty >= 0:
+                os.close(tty)
+        pipe = subprocess.PIPE if capture else None
+        try:
+            with subprocess.Popen(
                 args,
                 env=env,
                 cwd=flash_dir,
                 stdin=subprocess.DEVNULL if headless else None,
-                capture_output=capture,
+                stdout=pipe,
+                stderr=pipe,
                 text=True,
-                timeout=timeout,
-            )
+            ) as child:
+                assert guard.stdin is not None
+                guard.stdin.write(f"{child.pid}\n")
+                guard.stdin.flush()
+                try:
+                    out, err = child.communicate(timeout=timeout)
+                except BaseException:
+                    child.kill()
+                    child.wait()
+                    raise
+            proc = subprocess.CompletedProcess(args, child.returncode, out, err)
         finally:
+            _give_back(fd, attrs)
             if old is not None:
                 signal.signal(signal.SIGINT, old)
+            assert guard.stdin is not None
+            guard.stdin.close()  # the firmware has ended: nothing for the guard to do
         if error_file.exists():
             raise ValueError(error_file.read_text())
         result = Result(proc.returncode, stdout=proc.stdout, stderr=proc.stderr)
         if frames_file.exists():
             with open(frames_file) as f:
                 result.frames, result.shots, result.end_ms = parse_frames(f)
+    guard.wait(10)
     if png_dir is not None:
         out = Path(png_dir)
         out.mkdir(parents=True, exist_ok=True)
