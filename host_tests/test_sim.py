@@ -422,6 +422,32 @@ def test_unwritable_folders_and_timeouts_are_one_line_errors(tmp_path, capsys):
     assert "--timeout" in capsys.readouterr().err
 
 
+def test_help_lists_the_keys(capsys):
+    with pytest.raises(SystemExit) as e:
+        sim.main(["--help"])
+    out = capsys.readouterr().out
+    assert e.value.code == 0
+    for key in ("Enter", "Backspace", "h ", "q ", "arrows", "long:B", "shot:NAME"):
+        assert key in out, key
+
+
+@pytest.mark.parametrize("size", ["abc", "1K", "12", "-5K"])
+def test_a_bad_heapsize_is_one_line(size, capsys):
+    with pytest.raises(SystemExit) as e:
+        sim.main(["--keys", "A", "--heapsize", size])
+    err = capsys.readouterr().err
+    assert e.value.code == 2 and "--heapsize" in err and "Traceback" not in err
+
+
+@pytest.mark.mpy
+def test_a_heap_too_small_for_the_app_is_one_line(capsys):
+    with pytest.raises(SystemExit) as e:
+        sim.main(["--keys", "A", "--heapsize", "24K"])
+    err = capsys.readouterr().err
+    assert e.value.code == 2 and "ran out of memory in a heap of 24K" in err
+    assert "Traceback" not in err
+
+
 @pytest.mark.mpy
 def test_end_of_input_quits_the_interactive_sim(demo_dir):
     # tools/play < /dev/null (or a pipe that ends) must not run forever

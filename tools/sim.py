@@ -52,12 +52,16 @@ MPY_BUILD = ROOT / "build" / "sim-mpy"
 DEFAULT_PNG_DIR = ROOT / "build" / "sim-shots"
 
 RUNNER = """\
-import board
+import sys
 try:
+    import board
     import {entry}
 except KeyboardInterrupt:
-    import sys
     sys.exit(130)
+except MemoryError:
+    with open({error!r}, "w") as f:
+        f.write("memory")
+    sys.exit(3)
 except ValueError as e:
     # a bad key script (board.setup reads it whole before the app starts):
     # one line for tools/sim.py, not a traceback
@@ -65,10 +69,10 @@ except ValueError as e:
         raise
     with open({error!r}, "w") as f:
         f.write(str(e))
-    import sys
     sys.exit(2)
 finally:
-    board.restore()
+    if "board" in sys.modules:
+        sys.modules["board"].restore()
 """
 
 
@@ -293,7 +297,13 @@ def run(
             assert guard.stdin is not None
             guard.stdin.close()  # the firmware has ended: nothing for the guard to do
         if error_file.exists():
-            raise ValueError(error_file.read_text())
+            why = error_file.read_text()
+            if why == "memory":
+                raise ValueError(
+                    f"the firmware ran out of memory in a heap of {heapsize or 'the default'}: "
+                    "give a larger --heapsize (the app needs about 128K on this 64-bit port)"
+                )
+            raise ValueError(why)
         result = Result(proc.returncode, stdout=proc.stdout, stderr=proc.stderr)
         if frames_file.exists():
             with open(frames_file) as f:
@@ -324,9 +334,39 @@ def _check_terminal(board):
         time.sleep(1.5)
 
 
+KEYS_HELP = """\
+keys in the terminal:
+  arrows     UP DOWN LEFT RIGHT
+  Enter      A (play, choose)
+  Backspace  B (back)
+  h          B held long (the hint)
+  q          quit (the game is saved on the flash)
+
+key script words (--keys / --script): up down left right A B, long:B,
+wait:MS, shot:NAME; see boards/sim/board.py parse_script.
+"""
+
+
+def heapsize_arg(text):
+    """--heapsize: bytes with K or M, at least 16K, as `micropython -X`."""
+    m = re.fullmatch(r"(\d+)([KkMm]?)", text.strip())
+    if not m:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a size: give e.g. 192K or 2M")
+    n = int(m.group(1)) * {"": 1, "k": 1024, "m": 1024 * 1024}[m.group(2).lower()]
+    if n < 16 * 1024:
+        raise argparse.ArgumentTypeError(
+            f"{text} is too small for MicroPython and the firmware: give at least 16K "
+            "(the app needs about 128K on this 64-bit port)"
+        )
+    return m.group(1) + m.group(2).upper()
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(
-        prog="scopa-sim", description="Run the Scopa firmware on the MicroPython unix port."
+        prog="scopa-sim",
+        description="Run the Scopa firmware on the MicroPython unix port.",
+        epilog=KEYS_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     ap.add_argument("--board", choices=sorted(BOARDS), default="sim")
     src = ap.add_mutually_exclusive_group()
@@ -339,7 +379,7 @@ def main(argv=None):
     ap.add_argument("--scale", type=int, default=4, help="PNG pixels per screen pixel")
     ap.add_argument("--mpy", action="store_true", help="run the firmware compiled by mpy-cross")
     ap.add_argument("--flash", type=Path, help="keep the board's files in this folder")
-    ap.add_argument("--heapsize", help="MicroPython heap, e.g. 192K")
+    ap.add_argument("--heapsize", type=heapsize_arg, help="MicroPython heap, e.g. 192K")
     ap.add_argument("--entry", default="main", help="module to run instead of main (a demo)")
     ap.add_argument("--path", type=Path, action="append", default=[], help="extra module folder")
     ap.add_argument("--timeout", type=float, default=None, help="seconds (headless: 120)")
