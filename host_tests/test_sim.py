@@ -9,6 +9,7 @@ import fcntl
 import os
 import pty
 import select
+import signal
 import struct
 import subprocess
 import sys
@@ -525,6 +526,43 @@ def test_interactive_in_a_terminal(demo_dir):
         os.close(slave)
     assert after[3] == before[3]  # lflag (ICANON, ECHO) restored
     assert after[0] == before[0]
+
+
+def test_a_default_80x24_terminal_plays_in_braille_then_resizes(demo_dir):
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+    proc = subprocess.Popen(
+        [sys.executable, str(mpy.ROOT / "tools" / "sim.py"), "--path", str(demo_dir)]
+        + ["--entry", "demo_app"],
+        stdin=slave,
+        stdout=slave,
+        stderr=slave,
+        start_new_session=True,
+    )
+    try:
+        out = _read_until(master, "arrows: move".encode())
+        text = out.decode("utf-8", "replace")
+        assert any(0x2801 <= ord(c) <= 0x28FF for c in text)  # dots drawn
+        assert "▀" not in text and "▄" not in text
+        assert max(len(line) for line in text.split("\n") if "\u2800" in line) < 80 + 20
+        os.write(master, b"\x1b[C")
+        _read_until(master, b"PRESS RIGHT")  # it plays
+        # larger: half blocks; too small: it says what it needs
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 140, 0, 0))
+        os.kill(proc.pid, signal.SIGWINCH)
+        _read_until(master, "▀".encode())
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 10, 40, 0, 0))
+        os.kill(proc.pid, signal.SIGWINCH)
+        _read_until(master, b"the screen needs 128x33 (or 64x17)")
+        os.write(master, b"q")
+        _read_until(master, b"\x1b[?25h")
+        assert proc.wait(10) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        os.close(master)
+        os.close(slave)
 
 
 def _children(pid):

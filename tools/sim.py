@@ -1,7 +1,8 @@
 """scopa-sim: run the real firmware on the MicroPython unix port.
 
-Interactive, in the terminal (needs 128 x 34 characters; 240 x 69 with
-``--board sim-colour``)::
+Interactive, in the terminal (128 x 33 characters at full size; in a
+smaller one, down to 64 x 17 such as a default 80 x 24, the mono screen is
+drawn in braille; 240 x 69 with ``--board sim-colour``)::
 
     python tools/sim.py
     python tools/sim.py --board sim-colour --mpy
@@ -102,6 +103,24 @@ if attrs is not None:
         pass
 shutil.rmtree(tmp, ignore_errors=True)
 """
+
+
+def _term_size():
+    """(columns, rows) of the terminal on stdout (not $COLUMNS, which a
+    parent may have set for itself), else shutil's answer."""
+    try:
+        return tuple(os.get_terminal_size(sys.__stdout__.fileno()))
+    except (OSError, AttributeError, ValueError):
+        return tuple(shutil.get_terminal_size((0, 0)))
+
+
+def _write_winsize(path):
+    """`columns rows` of the terminal into `path` (replaced whole)."""
+    cols, rows = _term_size()
+    if cols and rows:
+        tmp = Path(str(path) + ".new")
+        tmp.write_text(f"{cols} {rows}")
+        os.replace(tmp, path)
 
 
 def _terminal_state():
@@ -248,6 +267,12 @@ def run(
             env["SCOPA_SIM_FRAMES"] = str(frames_file) if frames else os.devnull
         if watch:
             env["SCOPA_SIM_REALTIME"] = "1"
+        winsize = tmp / "winsize"
+        old_winch = None
+        if not headless:  # the terminal's size, for the board to fit its drawing
+            env["SCOPA_SIM_WINSIZE"] = str(winsize)
+            _write_winsize(winsize)
+            old_winch = signal.signal(signal.SIGWINCH, lambda *_: _write_winsize(winsize))
         args = [mpy.MICROPYTHON]
         if heapsize is not None:
             args += ["-X", f"heapsize={heapsize}"]
@@ -294,6 +319,8 @@ def run(
             _give_back(fd, attrs)
             if old is not None:
                 signal.signal(signal.SIGINT, old)
+            if old_winch is not None:
+                signal.signal(signal.SIGWINCH, old_winch)
             assert guard.stdin is not None
             guard.stdin.close()  # the firmware has ended: nothing for the guard to do
         if error_file.exists():
@@ -323,15 +350,19 @@ def run(
 
 
 def _check_terminal(board):
+    """A note when the terminal is smaller than the full-size drawing (the
+    board then draws in braille, or says what it needs until a resize)."""
     w, h = SIZES[board]
-    cols, rows = shutil.get_terminal_size((0, 0))
+    cols, rows = _term_size()
     if cols and rows and (cols < w or rows < (h + 1) // 2 + 1):
+        small = board == "sim" and cols >= w // 2 and rows >= h // 4 + 1
         print(
-            f"scopa-sim: the terminal is {cols}x{rows}, the {board} screen needs "
-            f"{w}x{(h + 1) // 2 + 1} characters: enlarge it or zoom out",
+            f"scopa-sim: the terminal is {cols}x{rows}; the {board} screen needs "
+            f"{w}x{(h + 1) // 2 + 1} characters at full size"
+            + ("; drawing it in braille" if small else ": enlarge the window"),
             file=sys.stderr,
         )
-        time.sleep(1.5)
+        time.sleep(1.0)
 
 
 KEYS_HELP = """\
