@@ -94,6 +94,22 @@ def _has_ai():
     return True
 
 
+def _add30(a, b):
+    # (a + b) % 2**30 for a, b in 0..2**30-1, the sum never reaching 2**30
+    # (a heap int on a 32-bit board)
+    room = 0x3FFFFFFF - a
+    return a + b if b <= room else b - room - 1
+
+
+def _mul30(a, b):
+    # (a * b) % 2**30 for a, b in 0..2**30-1, in 15-bit halves: no step
+    # reaches 2**30
+    al = a & 0x7FFF
+    bl = b & 0x7FFF
+    mid = ((a >> 15) * bl & 0x7FFF) + (al * (b >> 15) & 0x7FFF)
+    return _add30((mid & 0x7FFF) << 15, al * bl)
+
+
 def computer_move(game, seat, level, hint=False):
     """The move ``(card, taken)`` the computer at `level` plays for `seat`,
     or suggests to a human with `hint`, then as ``(card, taken, why)``
@@ -104,7 +120,7 @@ def computer_move(game, seat, level, hint=False):
     move."""
     from scopa.rng import Rng
 
-    rng = Rng(game.seed + 7919 * game.moves_played() + seat + (101 if hint else 0))
+    rng = Rng(_add30(game.seed, 7919 * game.moves_played() + seat + (101 if hint else 0)))
     ai = None
     if USE_AI:
         try:
@@ -246,10 +262,13 @@ class App:
         self.save_game()
 
     def seed(self):
-        """A seed for a new game (int below 2**30)."""
+        """A seed for a new game (int below 2**30): ``(ticks_ms * 2654435 +
+        now * 97 + seeds taken * 7919) % 2**30``, every step a small int
+        on a 32-bit board (`_add30`, `_mul30`; the plain product of the
+        ticks is not)."""
         self.saves += 1
-        t = self.clock.ticks_ms()
-        return (t * 2654435 + self.now * 97 + self.saves * 7919) & 0x3FFFFFFF
+        s = _add30(_mul30(self.clock.ticks_ms(), 2654435), _mul30(self.now & 0x3FFFFFFF, 97))
+        return _add30(s, _mul30(self.saves, 7919))
 
     def play(self, card, taken):
         """Play a move for the seat to play; saves the game. Returns the

@@ -132,13 +132,13 @@ def start_round(st, rules, rng, dealer):
     Redeals (same dealer, a new shuffle) while the first table breaks the
     redeal rule. Scopa a 15 and Cirulla give the dealer the first table when
     it adds up to 15 (1 scopa) or 30 (2 scope). Returns the number of
-    redeals.
+    redeals. Allocates nothing.
     """
     redeals = 0
     while True:
         for i in range(40):
             st[DECK + i] = i
-        rng.shuffle(memoryview(st)[DECK : DECK + 40])
+        rng.shuffle(st, 40, DECK)
         for i in range(40):
             st[i] = MAZZO
         st[NTAB] = 0
@@ -158,12 +158,12 @@ def start_round(st, rules, rng, dealer):
             st[c] = TABLE
             st[TAB + st[NTAB]] = c
             st[NTAB] += 1
-        if not initial_redeal(rules, st[TAB : TAB + st[NTAB]]):
+        if not initial_redeal(rules, st, TAB, st[NTAB]):
             break
         redeals += 1
     g = rules.game
     if g == R.SCOPA_15 or g == R.CIRULLA:
-        sc = dealer_scope(rules, st[TAB : TAB + st[NTAB]])
+        sc = dealer_scope(rules, st, TAB, st[NTAB])
         if sc:
             side = rules.side(dealer)
             for i in range(st[NTAB]):
@@ -179,60 +179,83 @@ def _deal_hands(st, rules):
     p = rules.players
     h = rules.hand
     d = st[DEALER]
+    cirulla = rules.game == R.CIRULLA
     for i in range(1, p + 1):
         seat = (d + i) % p
         for _ in range(h):
             st[st[DECK + st[DP]]] = HAND + seat
             st[DP] += 1
-        if rules.game == R.CIRULLA:
-            st[SCOPE + rules.side(seat)] += declaration(hand_of(st, seat))
+        if cirulla:
+            # the hands are dealt when every hand is empty: the seat's hand
+            # is the h cards just dealt
+            st[SCOPE + rules.side(seat)] += declaration(st, DECK + st[DP] - h, h)
     st[INHAND] = h * p
 
 
-def initial_redeal(rules, table):
-    """True when the first table `table` (cards) forces a new deal: three or
-    more Kings (redeal_kings; pagat.com Scopa), or in Cirulla two or more
-    Aces (Parlett p.138)."""
+def initial_redeal(rules, table, start=0, n=-1):
+    """True when the first table forces a new deal: three or more Kings
+    (redeal_kings; pagat.com Scopa), or in Cirulla two or more Aces
+    (Parlett p.138). The table is the `n` cards (ints) of `table` (any
+    indexable: list, bytes, the state) from index `start`, all of them
+    when n < 0."""
+    if n < 0:
+        n = len(table) - start
     if rules.game == R.CIRULLA:
         aces = 0
-        for c in table:
-            aces += c % 10 == 0
+        for i in range(start, start + n):
+            aces += table[i] % 10 == 0
         return aces >= 2
     if not rules.redeal_kings:
         return False
     kings = 0
-    for c in table:
-        kings += c % 10 == 9
+    for i in range(start, start + n):
+        kings += table[i] % 10 == 9
     return kings >= 3
 
 
-def dealer_scope(rules, table):
-    """Scope the dealer scores by taking a first `table` adding up to 15 (1)
-    or 30 (2): Scopa a 15 and Cirulla only (Parlett p.138)."""
+def dealer_scope(rules, table, start=0, n=-1):
+    """Scope the dealer scores by taking a first table adding up to 15 (1)
+    or 30 (2): Scopa a 15 and Cirulla only (Parlett p.138). The table is
+    read as in `initial_redeal`."""
     if rules.game != R.SCOPA_15 and rules.game != R.CIRULLA:
         return 0
+    if n < 0:
+        n = len(table) - start
     s = 0
-    for c in table:
-        s += c % 10 + 1
+    for i in range(start, start + n):
+        s += table[i] % 10 + 1
     return 1 if s == 15 else 2 if s == 30 else 0
 
 
-def declaration(hand):
+def declaration(hand, start=0, n=-1):
     """Points a Cirulla hand of three cards is worth when declared: three of
     a kind 10, a total under 10 3, else 0. The 7 of coppe (matta) is wild:
-    it counts 1 towards the total and matches any value. Source: Parlett
-    p.138, regoledelgioco.com Cirulla."""
-    if len(hand) != 3:
+    it counts 1 towards the total and matches any value. The hand is the
+    `n` cards (ints) of `hand` from index `start` (all of them when n < 0;
+    any indexable, as in `initial_redeal`); a hand of other than three
+    cards is worth 0. Source: Parlett p.138, regoledelgioco.com Cirulla."""
+    if n < 0:
+        n = len(hand) - start
+    if n != 3:
         return 0
-    vals = [c % 10 + 1 for c in hand if c != 16]
-    wild = 3 - len(vals)
-    if wild == 0:
-        tris = vals[0] == vals[1] == vals[2]
-    else:
-        tris = len(vals) < 2 or vals[0] == vals[1]
+    wild = 0
+    total = 0
+    first = 0  # the value the cards other than the matta share; 0 none yet
+    tris = True
+    for i in range(start, start + 3):
+        c = hand[i]
+        if c == 16:
+            wild += 1
+            continue
+        v = c % 10 + 1
+        total += v
+        if first == 0:
+            first = v
+        elif v != first:
+            tris = False
     if tris:
         return 10
-    return 3 if sum(vals) + wild < 10 else 0
+    return 3 if total + wild < 10 else 0
 
 
 def hand_of(st, seat):
