@@ -175,7 +175,7 @@ class App:
         self.pal = gfx.Palette(board.COLOUR)
         self.lay = gfx.Layout(self.w, self.h)
         self.folder = folder
-        self.now = 0  # ms since start (monotonic, from clock.ticks_diff)
+        self.now = 0  # ms since start, wrapping at 2**30 (ui.buttons.ticks_add)
         self.screen = None  # type: ignore
         self.screen_mod = None
         self._next = None
@@ -473,7 +473,7 @@ class App:
     def loop(self, max_steps=None, until=None):
         """Poll, dispatch, tick, redraw, sleep; `max_steps` loop turns at
         most (None: forever); stops early when `until(app)` is true."""
-        from ui.buttons import Debouncer
+        from ui.buttons import Debouncer, ticks_add, ticks_diff
 
         poll = Debouncer().poll
         clk = self.clock
@@ -484,7 +484,9 @@ class App:
         while max_steps is None or steps < max_steps:
             steps += 1
             t = clk.ticks_ms()
-            self.now += clk.ticks_diff(t, last)
+            # ms since start, wrapping like the board's ticks: a small int
+            # even after 12 days on (times are compared with ticks_diff)
+            self.now = ticks_add(self.now, max(0, clk.ticks_diff(t, last)))
             last = t
             now = self.now
             raw = buttons.read()
@@ -511,7 +513,7 @@ class App:
                     self.screen.tick(now)
                 if self._next is not None:
                     self._switch()
-                if self.dirty and now - self.last_draw >= FRAME_MS:
+                if self.dirty and ticks_diff(now, self.last_draw) >= FRAME_MS:
                     self.dirty = False
                     self.last_draw = now
                     self.draw()
@@ -526,7 +528,7 @@ class App:
                 self.idle_since = now
             else:
                 timeout = self.sleep_ms()
-                idle = now - self.idle_since
+                idle = ticks_diff(now, self.idle_since)
                 if timeout and idle >= timeout:
                     if not self.dozing:
                         self.doze()

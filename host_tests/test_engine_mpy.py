@@ -234,6 +234,16 @@ def _app_paths(folder):
     b = app.run(board(a_forever()), 3000, str(late), until=lambda a: a.game.moves_played() >= 6)
     late_game = (b.game.seed, b.game.moves_played())
 
+    # the app's own clock (App.now) 12 days on, just before it wraps at
+    # 2**30 ms: it wraps as the board's ticks do, times compared across it
+    wrap = Path(folder) / "wrap"
+    wrap.mkdir()
+    w = app.App(board(a_forever()), str(wrap))
+    w.start()
+    w.now = w.idle_since = w.last_draw = (1 << 30) - 3000
+    w.loop(5000, until=lambda a: a.plays >= 4 and a.now < 100000)
+    wrapped = (w.plays >= 4, w.now < 100000)
+
     keeper = Path(folder) / "keeper"
     keeper.mkdir()
     k = new_sheet(keeper, names=["ADA", "BO"])
@@ -246,7 +256,7 @@ def _app_paths(folder):
     edited = [dict(r) for r in k.sheet.rounds]
     k.press("B B down A A")  # undo the last round
     undone = [dict(r) for r in k.sheet.rounds]
-    return first, code, saved, resumed, late_game, edited, undone
+    return first, code, saved, resumed, late_game, edited, undone, wrapped
 
 
 @pytest.mark.slow
@@ -255,17 +265,20 @@ def test_no_int_reaches_2_to_the_30_in_the_app(tmp_path):
     through the app on a fake board (booted 20 s before ticks_ms wraps at
     2**30, so the clock wraps in the match; the game saved after every play and
     the next match's seed taken from the clock), a resume of the saved
-    game, and the scorekeeper's add, edit and undo (saved each time)."""
+    game, the app played on across its own clock's wrap (App.now, after
+    12 days on), and the scorekeeper's add, edit and undo (saved each
+    time)."""
     import multiprocessing
 
     with multiprocessing.get_context("fork").Pool(1) as pool:
         res, worst = pool.apply(_traced, (_app_paths, str(tmp_path)))
-    first, code, saved, resumed, late_game, edited, undone = res
+    first, code, saved, resumed, late_game, edited, undone, wrapped = res
     assert first[:3] == (True, True, True) and first[3] > 20  # the match was played out
     assert saved == code and resumed == code  # the second match, saved and resumed
     assert late_game == ((1 << 30) - 1, 6)
     assert len(edited) == 4 and edited[0]["sc"] == [0, 3]  # round 1 is now E2
     assert len(undone) == 3
+    assert wrapped == (True, True)  # played on across App.now's wrap
     assert 0 < worst < 1 << 30
 
 

@@ -119,24 +119,24 @@ ACE_SCOPA = const(92)
 KINGS = const(93)
 NAPOLEONE = const(94)
 ALL_COINS = const(95)
-# The hint's reason (ai.hint.why codes, in their order)
-WHY_SCOPA = const(96)
-WHY_ACE = const(97)
-WHY_SETTEBELLO = const(98)
-WHY_A_SEVEN = const(99)
-WHY_SEVENS = const(100)
-WHY_COINS = const(101)
-WHY_TAKES_SAFE = const(102)
-WHY_TAKES = const(103)
-WHY_LEAVES = const(104)
-WHY_ALL_OUT = const(105)
-WHY_LEAST_RISK = const(106)
-WHY_HARD_TO_TAKE = const(107)
 # The idle screen: dimmed with a note, the scorekeeper's choice (Settings)
-WAKE_KEY = const(108)  # "Any key wakes"
-KEEPER_IDLE = const(109)  # Settings: what the scorekeeper does when idle
-DIM = const(110)
-REPLACE_GAME = const(111)  # New game with a game saved: "Replace game?"
+WAKE_KEY = const(96)  # "Any key wakes"
+KEEPER_IDLE = const(97)  # Settings: what the scorekeeper does when idle
+DIM = const(98)
+REPLACE_GAME = const(99)  # New game with a game saved: "Replace game?"
+# The hint's reason (ai.hint.why codes, in their order)
+WHY_SCOPA = const(100)
+WHY_ACE = const(101)
+WHY_SETTEBELLO = const(102)
+WHY_A_SEVEN = const(103)
+WHY_SEVENS = const(104)
+WHY_COINS = const(105)
+WHY_TAKES_SAFE = const(106)
+WHY_TAKES = const(107)
+WHY_LEAVES = const(108)
+WHY_ALL_OUT = const(109)
+WHY_LEAST_RISK = const(110)
+WHY_HARD_TO_TAKE = const(111)
 N_STRINGS = const(112)
 
 _blob = b""

@@ -74,12 +74,25 @@ _TICKS_HALF = const(0x20000000)
 
 
 def ticks_diff(a, b):
-    """Signed difference ``a - b`` of two tick values, in ms.
+    """Signed difference ``a - b`` of two tick values (0 .. 2**30 - 1), in ms.
 
     Correct across the wrap of any ticks counter whose period is a multiple
-    of 2**30 (time.ticks_ms on every port), while ``|a - b| < 2**29``.
+    of 2**30 (time.ticks_ms on every port), while ``|a - b| < 2**29``. No
+    step reaches 2**30 (a heap int on a 32-bit board).
     """
-    return ((a - b + _TICKS_HALF) & _TICKS_MASK) - _TICKS_HALF
+    d = a - b
+    if d >= _TICKS_HALF:
+        return d - _TICKS_MASK - 1
+    if d < -_TICKS_HALF:
+        return d + _TICKS_MASK + 1
+    return d
+
+
+def ticks_add(t, d):
+    """``t + d`` (a tick value and 0 <= d < 2**30 ms) wrapped at 2**30, no
+    step reaching 2**30."""
+    room = _TICKS_MASK - t
+    return t + d if d <= room else d - room - 1
 
 
 def button(ev):
@@ -277,7 +290,7 @@ class Debouncer:
         if not bit & self.long_mask:
             self._emit(PRESS | bit)
         if bit & self.repeat_mask:
-            self._next[i] = now + self.repeat_delay_ms
+            self._next[i] = ticks_add(now, self.repeat_delay_ms)
 
     def _released(self, bit):
         self.held &= ~bit
@@ -291,9 +304,9 @@ class Debouncer:
         if bit & self.repeat_mask:
             if ticks_diff(now, self._next[i]) >= 0:
                 self._emit(REPEAT | bit)
-                nxt = self._next[i] + self.repeat_ms
+                nxt = ticks_add(self._next[i], self.repeat_ms)
                 if ticks_diff(now, nxt) >= 0:  # polled late: no burst
-                    nxt = now + self.repeat_ms
+                    nxt = ticks_add(now, self.repeat_ms)
                 self._next[i] = nxt
         elif bit & self.long_mask and not bit & self._long:
             if ticks_diff(now, self._down[i]) >= self.long_ms:

@@ -106,7 +106,7 @@ class Screen:
             if not self._news(now):
                 self._begin_turn(now)
         elif st == THINK:
-            if now - self.t0 >= THINK_MS:
+            if keys.ticks_diff(now, self.t0) >= THINK_MS:
                 from app import computer_move
 
                 seat = g.turn
@@ -116,10 +116,10 @@ class Screen:
                 app.dirty = True
         elif st == SHOW:
             wait = SHOW_MS if app.levels[g.turn] != HUMAN else HUMAN_SHOW_MS
-            if now - self.t0 >= wait:
+            if keys.ticks_diff(now, self.t0) >= wait:
                 self._apply(now)
         elif st in (SCOPA, NEWS):
-            if now - self.t0 >= ANNOUNCE_MS:
+            if keys.ticks_diff(now, self.t0) >= ANNOUNCE_MS:
                 self._done()
         elif st == PICK and self.asking and not app.dirty:
             self.asking = False
