@@ -46,6 +46,8 @@ _PLAY = ("table", "summary")  # the screens of a game in progress
 # Store record names
 SETTINGS = "settings.sav"
 GAME = "game.sav"
+JOURNAL = "game.jrn"  # the plays since game.sav, a line each (store.append)
+JOURNAL_MAX = const(64)  # plays in the journal before game.sav is written again
 
 
 def board_name(path=CONFIG):
@@ -190,6 +192,10 @@ class App:
         self.levels = []
         self.shown = -1  # pass-and-play: the seat whose hand is shown
         self.saves = 0
+        self.saved_bytes = 0  # written to flash by the game's saves
+        self._base = None  # store.checksum of game.sav's code (the journal's base)
+        self._base_game = None  # the Game that game.sav holds
+        self._since = 0  # journal lines since game.sav
         self.plays = 0
         self.matches = 0
         self.verbose = getattr(board, "VERBOSE", False)
@@ -288,16 +294,40 @@ class App:
         self.shown = -1
 
     def save_game(self):
-        """Save the game: its replay code and the seats (store.py).
+        """Save the game after a play: one journal line (store.append: the
+        play's move index, about 20 bytes); then, for a new game, at the
+        end of a round, after a resume and every JOURNAL_MAX plays, the
+        whole record too (its replay code and the seats, store.save), the
+        journal moving to game.jrn.bak beside game.sav.bak. A play's save so
+        costs the same however long the game; config.load_game reads them
+        back (the .bak pair when game.sav is damaged).
 
-        The save builds its text in a few KiB at once. On MicroPython the
-        heap of a long game is fragmented (the free memory is in small
-        holes), so the app keeps a reserve block allocated early and frees
-        it for the save: the save's allocations fit in that hole.
+        The record's save builds its text in a few KiB at once. On
+        MicroPython the heap of a long game is fragmented (the free memory
+        is in small holes), so the app keeps a reserve block allocated early
+        and frees it for the save: the save's allocations fit in that hole.
         """
         import store
         from scopa import replay
 
+        g = self.game
+        if self._base is not None and self._base_game is g and g.history:
+            # the play, journalled after the record; and so the record's
+            # .bak with the journal's .bak make the record again, should it
+            # be damaged
+            try:
+                self.saved_bytes += store.append(
+                    JOURNAL, self._since + 1, replay.last_index(g.history), self._base, self.folder
+                )
+                self._since += 1
+                if not g.round_over and self._since < JOURNAL_MAX:
+                    if self.verbose:
+                        print("saved:", replay.encode(g))
+                    self._reserve = None
+                    self._hold()
+                    return
+            except OSError as e:
+                print("store: play not journalled:", e)  # the record then
         self._reserve = None
         if _MPY:
             gc.collect()
@@ -305,7 +335,16 @@ class App:
         for _ in range(2):
             try:
                 rec = {"code": replay.encode(self.game), "levels": self.levels}
-                store.save(GAME, rec, self.folder)
+                # a game this app has not saved yet (new, or resumed) is
+                # saved twice: its .bak then holds it too, should the record
+                # be damaged before the next round's
+                for _ in range(2 if self._base_game is not g else 1):
+                    self.saved_bytes += store.save(GAME, rec, self.folder)
+                    # the journal follows the record before, now game.sav.bak
+                    store.rotate(JOURNAL, self.folder)
+                self._base = store.checksum(rec["code"].encode())
+                self._base_game = g
+                self._since = 0
                 break
             except OSError as e:
                 print("store: game not saved:", e)

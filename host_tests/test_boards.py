@@ -16,6 +16,7 @@ import pytest
 
 import mpy
 from ui import buttons as ui_buttons
+from ui import pins as ui_pins
 
 BOARDS = mpy.ROOT / "boards"
 PICO_BOARDS = ["pico_ssd1306", "pico_lcd_114"]
@@ -213,7 +214,7 @@ def test_presses_during_a_busy_moment_arrive(name, edges, monkeypatch):
     monkeypatch.setattr(board.time, "ticks_ms", lambda: now[0])
     _, buttons, _ = board.setup()
     if not edges:  # what a board without edge interrupts would see
-        buttons = ui_buttons.PinButtons(buttons.pins)
+        buttons = ui_pins.PinButtons(buttons.pins)
     deb = ui_buttons.Debouncer()
     gpio = {bit: g for bit, g in reversed(board.BUTTONS)}
 

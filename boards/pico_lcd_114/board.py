@@ -20,7 +20,8 @@ from machine import Pin
 
 from Pico_LCD_114_V2 import LCD_114  # pyright: ignore[reportMissingImports]  (mip)
 
-from ui.buttons import DOWN, LEFT, RIGHT, UP, A, B, PinButtons
+from ui.buttons import DOWN, LEFT, RIGHT, UP, A, B
+from ui.pins import PinButtons
 
 NAME = "pico_lcd_114"
 WIDTH, HEIGHT = 240, 135

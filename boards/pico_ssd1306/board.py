@@ -11,7 +11,8 @@ from machine import I2C, Pin
 
 import ssd1306  # pyright: ignore[reportMissingImports]  (installed by mip)
 
-from ui.buttons import DOWN, LEFT, RIGHT, UP, A, B, PinButtons
+from ui.buttons import DOWN, LEFT, RIGHT, UP, A, B
+from ui.pins import PinButtons
 
 NAME = "pico_ssd1306"
 WIDTH, HEIGHT = 128, 64
