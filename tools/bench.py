@@ -10,7 +10,9 @@ heap of a whole Scopone scientifico match from the .mpy firmware: the heap
 in use after the imports, the peak of live data (`gc.mem_alloc()` after a
 collection at every move) and the smallest `-X heapsize` that completes it.
 (`micropython.mem_peak()` adds up allocations the GC frees, so it is not
-used.). A benchmark, not a test:
+used.). The same two heap figures on a 32-bit MicroPython (the WebAssembly
+port, host_tests/wasm.py) go in a column of their own; its heap grows on
+demand, so it has no smallest heap. A benchmark, not a test:
 the README shows its latest output.
 """
 
@@ -107,6 +109,52 @@ print("heap_live", live, "bytes")
 """
 
 
+# HEAP on the 32-bit WebAssembly port, in steps (host_tests/wasm.py: there
+# a collection is done only between two calls of wasm_step): one move a
+# step, the live heap read at the start of the next one.
+HEAP_WASM = """
+import gc
+from scopa.rules import Rules
+from scopa.rng import Rng
+from scopa.game import Game
+from scopa import scoring, replay
+gc.collect()
+S = [None, None, 0, 0, 0]  # game, rng, base, live, measure
+
+
+def wasm_step():
+    if S[0] is None:
+        S[2] = S[3] = gc.mem_alloc()
+        S[1] = Rng(77)
+        S[0] = Game(Rules("scopone_scientifico"), 2024)
+        return True
+    g = S[0]
+    if S[4]:
+        S[3] = max(S[3], gc.mem_alloc())
+    if g.finished:
+        replay.encode(g)
+        print("heap_code", S[2], "bytes")
+        print("heap_live", S[3], "bytes")
+        return False
+    if g.round_over:
+        g.next_round()
+    g.play_index(S[1].below(len(g.legal_moves())))
+    S[4] = 1
+    gc.collect()
+    return True
+"""
+
+
+def heap_wasm():
+    """HEAP on the 32-bit WebAssembly port from the firmware compiled for
+    it (bytecode .mpy): parsed lines heap_code and heap_live, bytes."""
+    from host_tests import wasm
+
+    with tempfile.TemporaryDirectory() as tmp:
+        fw = mpy.compile_firmware(Path(tmp) / "fw", wasm.WASM_MPY_CROSS_ARGS)
+        return parse(wasm.run_wasm(HEAP_WASM, path=(fw,)))
+
+
 def smallest_heap(fw):
     """Smallest heap (KiB, to 1 KiB) in which the match completes."""
     lo, hi = 4, 64
@@ -154,6 +202,7 @@ def main(argv=None):
         fw = mpy.compile_firmware(Path(tmp) / "fw", mpy.UNIX_MPY_CROSS_ARGS)
         heap = parse(mpy.run_mpy(HEAP, heapsize=a.heapsize, path=(fw,)))
         least = smallest_heap(fw)
+    heap32 = heap_wasm()
     rows = [
         ("random rounds/s, Scopa 2 players", cpy["rounds_scopa"][0], upy["rounds_scopa"][0]),
         (
@@ -167,22 +216,32 @@ def main(argv=None):
             cpy["crowded_us"][0],
             upy["crowded_us"][0],
         ),
-        ("heap in use after importing the engine (.mpy), bytes", "", heap["heap_code"][0]),
+        (
+            "heap in use after importing the engine (.mpy), bytes",
+            "",
+            heap["heap_code"][0],
+            heap32["heap_code"][0],
+        ),
         (
             "peak live heap during a Scopone scientifico match (.mpy), bytes",
             "",
             heap["heap_live"][0],
+            heap32["heap_live"][0],
         ),
         ("smallest -X heapsize that completes that match (.mpy), KiB", "", least),
     ]
     if a.markdown:
-        print("| engine benchmark | CPython %d.%d | MicroPython unix port |" % sys.version_info[:2])
-        print("|---|---:|---:|")
-        for name, c, u in rows:
-            print("| %s | %s | %s |" % (name, c, u))
+        print(
+            "| engine benchmark | CPython %d.%d | MicroPython unix port (64-bit) | "
+            "MicroPython wasm port (32-bit) |" % sys.version_info[:2]
+        )
+        print("|---|---:|---:|---:|")
+        for name, c, u, *w in rows:
+            print("| %s | %s | %s | %s |" % (name, c, u, "".join(w)))
     else:
-        for name, c, u in rows:
-            print("%-75s %10s %10s" % (name, c, u))
+        print("%-75s %10s %10s %10s" % ("", "CPython", "unix 64", "wasm 32"))
+        for name, c, u, *w in rows:
+            print("%-75s %10s %10s %10s" % (name, c, u, "".join(w)))
     return 0
 
 

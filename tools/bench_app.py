@@ -15,7 +15,9 @@ screen change; the board's own objects included, a few hundred bytes), the
 smallest `-X heapsize` (to 1 KiB) in which the match completes with no
 computer move falling back to a random one for lack of memory, and the time
 of the match. `micropython.mem_peak()` adds up allocations the GC frees, so
-it is not used. A benchmark, not a test (host_tests/test_app.py checks the
+it is not used. The 32-bit columns: the same match on a 32-bit MicroPython
+(the WebAssembly port, host_tests/wasm.py), whose heap grows on demand (no
+smallest heap there). A benchmark, not a test (host_tests/test_app.py checks the
 128 KiB claim with the same script): the README shows its latest output.
 """
 
@@ -33,6 +35,7 @@ for _p in (ROOT / "host_tests", ROOT):
         sys.path.insert(0, str(_p))
 
 import mpy  # noqa: E402  (host_tests/mpy.py: the unix port, mpy-cross)
+import wasm  # noqa: E402  (host_tests/wasm.py: the 32-bit WebAssembly port)
 
 # A lean board (compiled by mpy-cross, as a board's files are): a framebuf
 # that shows nothing, a virtual clock, buttons that press the letters of
@@ -149,12 +152,80 @@ print("winner_page", peak[5])
 """
 
 
-def board_dir(dest):
+# APP_MATCH on the 32-bit WebAssembly port, in steps (host_tests/wasm.py:
+# there a collection is done only between two calls of wasm_step). The
+# app's loop stops (`until`) at every move and screen change, as APP_MATCH
+# measures; the next step reads the live heap, then goes on with the loop
+# in the state it left: the same debouncer (ui.buttons.Debouncer gives the
+# one made first) and the loop turn's sleep that the stop skipped.
+APP_MATCH_WASM = """
+import gc
+import sys
+import bench_board
+
+bench_board.KEYS = {keys!r}
+bench_board.LOOP = {loop!r}
+gc.collect()
+peak = [0, "", 0, None, 0]  # bytes, where, plays, screen, at the menu
+S = [None, 0, 0, 0, None]  # the app, loop turns, measure, over, debouncer
+
+
+def until(a):
+    S[1] += 1
+    s = a.screen
+    # the end: the winner's page of the match's summary
+    S[3] = a.matches >= 1 and a.screen_mod == "summary" and s and s.k == len(s.pages) - 1
+    S[3] = S[3] or S[1] >= {max_steps}
+    if a.plays != peak[2] or a.screen_mod != peak[3]:
+        peak[2] = a.plays
+        peak[3] = a.screen_mod
+        S[2] = 1
+    return S[2] or S[3]
+
+
+def wasm_step():
+    if S[0] is None:
+        print("heap_board", gc.mem_alloc())
+        import app
+        from ui import buttons
+
+        S[4] = buttons.Debouncer()
+        S[0] = app.App(bench_board, "")
+        S[0].start()
+    a = S[0]
+    if S[2]:
+        S[2] = 0
+        m = gc.mem_alloc()
+        if not peak[4]:
+            peak[4] = m
+        if m > peak[0]:
+            peak[0] = m
+            peak[1] = "%s/%d" % (a.screen_mod, a.plays)
+        if not S[3]:
+            a.clock.sleep_ms(sys.modules["app"].TICK_MS)  # skipped by the stop
+            a.now += sys.modules["app"].TICK_MS
+    if S[3]:
+        g = a.game
+        print("levels", " ".join(str(v) for v in a.levels))
+        print("game", g.rules.code(), "players", g.rules.players)
+        print("over", g.over, "winner", g.winner, "plays", a.plays)
+        print("totals", " ".join(str(t) for t in g.totals), "target", g.rules.target)
+        print("heap_menu", peak[4])
+        print("heap_peak", peak[0], peak[1])
+        return False
+    __import__("ui.buttons").buttons.Debouncer = lambda: S[4]
+    a.loop(None, until)
+    gc.collect()
+    return True
+"""
+
+
+def board_dir(dest, mpy_cross_args=mpy.UNIX_MPY_CROSS_ARGS):
     """`dest` (a folder) with bench_board.mpy, the lean board, compiled."""
     src = Path(dest) / "src"
     src.mkdir(parents=True, exist_ok=True)
     (src / "bench_board.py").write_text(BOARD)
-    return mpy.compile_firmware(Path(dest) / "mpy", mpy.UNIX_MPY_CROSS_ARGS, src_root=src)
+    return mpy.compile_firmware(Path(dest) / "mpy", mpy_cross_args, src_root=src)
 
 
 FALLBACK = "app: no memory for the computer player"
@@ -230,6 +301,26 @@ def play(
     return parse(out), secs
 
 
+def play_wasm(
+    fw, game="scopa", level=HARD, partner=None, timeout=900, cwd=None, loop="A", max_steps=400000
+):
+    """`play` on the 32-bit WebAssembly port (host_tests/wasm.py), the
+    firmware in `fw` and the lean board compiled for it (bytecode only).
+    Its heap grows on demand: the match cannot run short of memory, and
+    its heap_ lines are the 32-bit live heap. Raises wasm.WasmError when
+    the app stops on an error."""
+    k = (game, level, partner)
+    if k not in _keys:
+        _keys[k] = keys(game, level, partner)
+    code = APP_MATCH_WASM.format(keys=_keys[k], loop=loop, max_steps=max_steps)
+    with tempfile.TemporaryDirectory(prefix="bench_app_") as tmp:
+        board = board_dir(Path(tmp) / "board", wasm.WASM_MPY_CROSS_ARGS)
+        t = time.monotonic()
+        out = wasm.run_wasm(code, path=(board, fw), timeout=timeout, cwd=cwd)
+        secs = time.monotonic() - t
+    return parse(out), secs
+
+
 def completes(res):
     """What "the match completes in N KiB" means, for this benchmark and for
     host_tests/test_app.py alike: the match is over, the app reached the
@@ -268,6 +359,7 @@ def main(argv=None):
     ap.add_argument("--markdown", action="store_true", help="print a README table")
     a = ap.parse_args(argv)
     cols = {}
+    cols32 = {}  # the same on the 32-bit WebAssembly port
     with tempfile.TemporaryDirectory() as tmp:
         fw = mpy.compile_firmware(Path(tmp) / "fw", mpy.UNIX_MPY_CROSS_ARGS)
         for game in GAMES:
@@ -284,25 +376,48 @@ def main(argv=None):
                 "%.1f" % secs,
                 res["over"][-1],
             )
+        fw32 = mpy.compile_firmware(Path(tmp) / "fw32", wasm.WASM_MPY_CROSS_ARGS)
+        for game in GAMES:
+            res, secs = play_wasm(fw32, game)
+            if not completes(res):
+                print("bench_app: %s did not complete on the wasm port: %r" % (game, res))
+                return 1
+            cols32[game] = (
+                res["heap_board"][0],
+                res["heap_menu"][0],
+                res["heap_peak"][0],
+                "",
+                "",
+                "%.1f" % secs,
+                res["over"][-1],
+            )
     rows = [
         "heap in use before the app (the unix port, the board), bytes",
         "heap in use at the start menu, bytes",
         "peak live heap during the match, bytes",
         "smallest -X heapsize from which it completes, no random fallback, KiB",
         "the same, the human asking a hint (Hard) before each play, KiB",
-        "time of the match (unix port, %s heap), s" % a.heapsize,
+        "time of the match (unix port, %s heap; wasm port), s" % a.heapsize,
         "moves in the match",
     ]
-    head = "Scopa, 2 players", "Scopone scientifico"
+    head = "Scopa, 2 players", "32-bit", "Scopone scientifico", "32-bit"
+
+    def cells(i):
+        g, h = "scopa", "scopone_scientifico"
+        return cols[g][i], cols32[g][i], cols[h][i], cols32[h][i]
+
     if a.markdown:
-        print("| app benchmark: a match, human by key script vs Hard (.mpy) | %s | %s |" % head)
-        print("|---|---:|---:|")
+        print(
+            "| app benchmark: a match, human by key script vs Hard (.mpy; unix port, "
+            "64-bit, and wasm port, 32-bit) | %s | %s | %s | %s |" % head
+        )
+        print("|---|---:|---:|---:|---:|")
         for i, name in enumerate(rows):
-            print("| %s | %s | %s |" % (name, cols["scopa"][i], cols["scopone_scientifico"][i]))
+            print("| %s | %s | %s | %s | %s |" % (name, *cells(i)))
     else:
-        print("%-66s %18s %20s" % ("", *head))
+        print("%-66s %18s %8s %20s %8s" % ("", *head))
         for i, name in enumerate(rows):
-            print("%-66s %18s %20s" % (name, cols["scopa"][i], cols["scopone_scientifico"][i]))
+            print("%-66s %18s %8s %20s %8s" % (name, *cells(i)))
     return 0
 
 
