@@ -70,12 +70,17 @@ function say(text) {
 // --- the screen --------------------------------------------------------------
 
 function fit() {
+    // the largest integer scale that fits, on whole device pixels (or each
+    // screen pixel would straddle two)
     const dpr = window.devicePixelRatio || 1;
     const box = document.getElementById("screen").getBoundingClientRect();
     const room = Math.min((box.width - 24) * dpr / W, (Math.max(box.height, 80) - 24) * dpr / H);
     const scale = Math.max(1, Math.floor(room));
-    canvas.style.width = `${(W * scale) / dpr}px`;
-    canvas.style.height = `${(H * scale) / dpr}px`;
+    const cw = W * scale, ch = H * scale; // device pixels
+    canvas.style.width = `${cw / dpr}px`;
+    canvas.style.height = `${ch / dpr}px`;
+    canvas.style.left = `${Math.round((box.width * dpr - cw) / 2) / dpr}px`;
+    canvas.style.top = `${Math.max(0, Math.round((box.height * dpr - ch) / 2)) / dpr}px`;
 }
 window.addEventListener("resize", fit);
 
