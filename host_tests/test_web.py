@@ -59,8 +59,9 @@ import board
 
 def until(a):
     s = a.screen
-    last = s is not None and s.k == len(s.pages) - 1
-    return a.matches >= 1 and a.screen_mod == "summary" and last
+    if a.matches < 1 or a.screen_mod != "summary" or s is None:
+        return False
+    return s.k == len(s.pages) - 1
 
 
 a = app.run(board, until=until)
@@ -267,10 +268,12 @@ def test_match_against_hard_draws_what_the_sim_draws(site, browser):
             pytest.fail(f"no winner's page after {MAX_PRESSES} presses of A: {status(page)}")
         press(page, "A")
         presses += 1
+        if presses == 24:  # mid-round: the README's screenshot
+            page.screenshot(path=str(SHOTS / "page.png"))
     stats = page.evaluate("({gap: scopa.maxGapMs, turn: scopa.maxTurnMs, turns: scopa.turns})")
     time.sleep(0.3)  # the last frame drawn
     got, scale = canvas_rgb(page, SHOTS / "winner-canvas.png")
-    page.screenshot(path=str(SHOTS / "page.png"))
+    page.screenshot(path=str(SHOTS / "page-winner.png"))
     wall = time.monotonic() - t0
     print(
         f"\nweb: {sum(site['sizes'].values()):,} bytes, menu at {load_ms:.0f} ms, "
