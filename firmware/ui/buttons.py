@@ -3,7 +3,11 @@
 The six buttons are bits of a raw mask (1 = held now): UP DOWN LEFT RIGHT A B.
 A board's ``setup()`` returns an object whose ``read()`` gives that mask:
 ``PinButtons`` on real boards (the board creates the Pins), a keyboard or
-key script on the simulator.
+key script on the simulator. A reader may add, in bits 8-13 (``CAUGHT``),
+the buttons pressed since its last read that it saw by an edge interrupt,
+and in bits 16-21 (``CAUGHT_LONG``) those of them held ``LONG_MS`` before
+their release: a press made and released while the app was busy (a save,
+a computer move) still arrives, a long B as the hint.
 
 ``Debouncer`` turns the raw mask and the time into events, in the style of
 Adafruit's debouncer: it touches no hardware and is fed by the caller::
@@ -61,6 +65,9 @@ REPEAT_DELAY_MS = const(400)  # held direction: first REPEAT after PRESS
 REPEAT_MS = const(120)  # then one REPEAT every REPEAT_MS
 POLL_MS = const(10)  # suggested poll period
 
+CAUGHT = const(8)  # raw >> CAUGHT: buttons pressed since the last read (edges)
+CAUGHT_LONG = const(16)  # raw >> CAUGHT_LONG: of those, held LONG_MS or more
+
 _QUEUE_MAX = const(16)
 _TICKS_MASK = const(0x3FFFFFFF)  # MicroPython ticks wrap at 2**30 on 32-bit ports
 _TICKS_HALF = const(0x20000000)
@@ -102,25 +109,86 @@ def name(ev):
     return KIND_NAMES[i] + " " + NAMES[j]
 
 
+def ticks_none():
+    """The clock of a PinButtons without one (no interrupt calls it)."""
+    return 0
+
+
 class PinButtons:
     """Raw reader over Pins that the board created: ``read() -> mask``.
 
     pins: sequence of ``(bit, pin)`` pairs; a bit may have several pins
         (the Pico-LCD joystick press and key A are both A).
     active_low: True for buttons to GND with pull-ups (value 0 = held).
+    clock: an object with ``ticks_ms()`` (the board's ``time``). Given, each
+        pin gets an edge interrupt (``Pin.irq``, both edges) that counts a
+        press when the pin reads held after ``debounce_ms`` (ms) without an
+        edge, and a long one when it is released ``long_ms`` or more after
+        that, so a press made while nobody reads is not lost. The handler
+        allocates nothing: it bumps counters in preallocated bytearrays, and
+        ``read()`` alone writes what it has seen, so no lock is needed.
     """
 
-    def __init__(self, pins, active_low=True):
+    def __init__(
+        self, pins, active_low=True, clock=None, debounce_ms=DEBOUNCE_MS, long_ms=LONG_MS
+    ):
         self.pins = tuple(pins)
         self._idle = 1 if active_low else 0
+        n = len(self.pins)
+        self._count = bytearray(n)  # presses seen by the interrupt, mod 256
+        self._longs = bytearray(n)  # of those, released after long_ms, mod 256
+        self._seen = bytearray(n)  # _count at the last read
+        self._seen_long = bytearray(n)  # _longs at the last read
+        self._edge_at = [0] * n  # ticks of each pin's last edge
+        self._down_at = [0] * n  # ticks of each pin's last counted press
+        self._ticks_ms = clock.ticks_ms if clock is not None else ticks_none
+        self._debounce = debounce_ms
+        self._long_ms = long_ms
+        if clock is not None:
+            handler = self._edge  # one bound method, made once
+            for _bit, pin in self.pins:
+                pin.irq(handler, pin.IRQ_FALLING | pin.IRQ_RISING)
+
+    def _edge(self, pin):
+        now = self._ticks_ms()
+        pins = self.pins
+        for i in range(len(pins)):
+            if pins[i][1] is pin:
+                quiet = ticks_diff(now, self._edge_at[i]) >= self._debounce
+                self._edge_at[i] = now
+                if not quiet:
+                    return
+                if pin.value() != self._idle:
+                    self._count[i] = (self._count[i] + 1) & 0xFF
+                    self._down_at[i] = now
+                elif ticks_diff(now, self._down_at[i]) >= self._long_ms:
+                    self._longs[i] = (self._longs[i] + 1) & 0xFF
+                return
 
     def read(self):
-        """Mask of the buttons held now (no debouncing)."""
+        """Mask of the buttons held now (no debouncing), and in bits
+        ``CAUGHT``.. the buttons the interrupt saw pressed since the last
+        read, and in bits ``CAUGHT_LONG``.. those released after a long
+        hold (with a clock only)."""
         mask = 0
         idle = self._idle
+        count = self._count
+        seen = self._seen
+        longs = self._longs
+        seen_long = self._seen_long
+        i = 0
         for bit, pin in self.pins:
             if pin.value() != idle:
                 mask |= bit
+            n = count[i]
+            if n != seen[i]:
+                seen[i] = n
+                mask |= bit << CAUGHT
+            n = longs[i]
+            if n != seen_long[i]:
+                seen_long[i] = n
+                mask |= bit << CAUGHT_LONG
+            i += 1
         return mask
 
 
@@ -171,7 +239,13 @@ class Debouncer:
 
         Events found together (simultaneous presses) queue up, in button bit
         order, and come out one per call: call again until it returns 0.
+        A button in the ``CAUGHT`` bits of `raw` that is neither held nor
+        debounced down was pressed and released between two polls: it gives
+        its PRESS, or its LONG when it is a ``long_mask`` button also in the
+        ``CAUGHT_LONG`` bits (and its RELEASE with ``releases``).
         """
+        tapped = (raw >> CAUGHT) & ALL & ~raw & ~self.held
+        longs = (raw >> CAUGHT_LONG) & tapped & self.long_mask
         raw &= ALL
         changed = raw ^ self._raw
         self._raw = raw
@@ -188,6 +262,10 @@ class Debouncer:
                         self._released(bit)
             elif self.held & bit:
                 self._holding(i, bit, now)
+            elif tapped & bit:
+                self._emit((LONG if longs & bit else PRESS) | bit)
+                if self.releases:
+                    self._emit(RELEASE | bit)
             bit <<= 1
         if self._queue:
             return self._queue.pop(0)

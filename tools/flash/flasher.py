@@ -1,0 +1,356 @@
+"""One run of the flash tool: the steps of the package's docstring."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from .boards import BoardConfig, load_board
+from .common import (
+    BOARDS,
+    FIRMWARE,
+    LIB,
+    MIP_TIMEOUT,
+    MPY_CACHE,
+    PACKAGE_JSON,
+    PAUSED_MAIN,
+    RECORD,
+    TMP_SUFFIX,
+    FlashError,
+    kib,
+    say,
+)
+from .compiler import Compiler, find_compiler
+from .device import BoardInfo, Device, find_port
+from .package import app_version, package_json, render_package_json
+from .plan import Record, _dirs_of, make_plan, parents, space_needed
+from .stage import Stage, build_stage, lib_name
+
+
+class Flasher:
+    """One run of the tool: the steps of the module docstring."""
+
+    def __init__(self, args: argparse.Namespace) -> None:
+        self.args = args
+        self.boards_dir = Path(args.boards_dir or os.environ.get("SCOPA_BOARDS_DIR") or BOARDS)
+        self.fw_dir = Path(args.firmware_dir or os.environ.get("SCOPA_FIRMWARE_DIR") or FIRMWARE)
+        self.index = args.mip_index or os.environ.get("SCOPA_MIP_INDEX") or None
+        self.port = ""
+        self.device: Device | None = None
+        self.counts = {"copied": 0, "bytes": 0, "unchanged": 0, "removed": 0}
+        self.libs_done: list[str] = []
+
+    # connection helpers
+
+    def connect(self) -> Device:
+        device = Device(self.port)
+        try:
+            device.enter()
+        except FlashError:
+            device.close()
+            raise
+        self.device = device
+        return device
+
+    def disconnect(self) -> None:
+        if self.device is not None:
+            self.device.close()
+            self.device = None
+
+    def run(self) -> int:
+        try:
+            return self._run()
+        finally:
+            self.disconnect()
+
+    def _run(self) -> int:
+        args = self.args
+        board = load_board(self.boards_dir, args.board)
+        version = app_version(self.fw_dir)
+        if args.offline and not Path(args.offline).is_dir():
+            raise FlashError(f"--offline {args.offline}: no such folder")
+        self.port = find_port() if args.port == "auto" else args.port
+        say(f"flash: board {board.name!r} on {self.port}")
+
+        # 1. look at the board
+        device = self.connect()
+        info = device.probe()
+        self.check_board(info)
+        free = "?" if info.free is None else kib(info.free)
+        say(f"  {info.title} on {info.machine}, .mpy {info.fmt or 'unknown'}, {free} free")
+
+        if board.libs and not any(p.rstrip("/").rsplit("/", 1)[-1] == LIB for p in info.path):
+            say(f"  note: sys.path {info.path} has no {LIB} folder: the libraries may not import")
+
+        # 2. staging folder
+        compiler = None if args.source else self.compiler_for(info)
+        keep = Path(args.stage) if args.stage else None
+        tmp = None if keep else tempfile.TemporaryDirectory(prefix="scopa-flash-")
+        try:
+            root = keep or Path(tmp.name) / "stage"  # type: ignore[union-attr]
+            stage = build_stage(
+                root,
+                self.fw_dir,
+                board,
+                version,
+                compiler,
+                Path(args.offline) if args.offline else None,
+                info.fmt,
+            )
+            what = "sources (.py)" if compiler is None else f"compiled for .mpy {info.fmt}"
+            say(f"  staged {len(stage.files)} files, {what}" + (f" in {root}" if keep else ""))
+            if compiler is not None and compiler.note:
+                say(f"  note: {compiler.note}")
+            self.check_package_json()
+            return self.apply(board, version, info, stage)
+        finally:
+            if tmp is not None:
+                tmp.cleanup()
+
+    def check_board(self, info: BoardInfo) -> None:
+        if info.name == "circuitpython":
+            raise FlashError(
+                f"the board runs {info.title}; the Scopa firmware needs MicroPython",
+                "install MicroPython on it (https://micropython.org/download/; for a Pico: "
+                "hold BOOTSEL, plug it in, copy the .uf2 file), then run flash again",
+            )
+        if info.name != "micropython":
+            raise FlashError(
+                f"the board runs {info.title}, not MicroPython",
+                "install MicroPython (https://micropython.org/download/)",
+            )
+        if info.fmt is None and not self.args.source:
+            raise FlashError(
+                f"{info.title} does not say which .mpy files it loads (no sys.implementation._mpy)",
+                "update MicroPython on the board (https://micropython.org/download/), or "
+                "flash plain .py files with --source",
+            )
+
+    def compiler_for(self, info: BoardInfo) -> Compiler:
+        assert info.fmt is not None
+        try:
+            compiler = find_compiler(info.fmt, ".".join(str(x) for x in info.version[:2]))
+            compiler.cache = MPY_CACHE
+            return compiler
+        except FlashError as e:
+            e.what = f"{info.title}: {e.what}"
+            raise
+
+    def check_package_json(self) -> None:
+        if self.fw_dir.resolve() != FIRMWARE.resolve():
+            return
+        try:
+            current = PACKAGE_JSON.read_text(encoding="utf-8")
+        except OSError:
+            current = ""
+        if current != render_package_json(package_json()):
+            say("  note: package.json is out of date: run `flash --write-package-json`")
+
+    def apply(self, board: BoardConfig, version: str, info: BoardInfo, stage: Stage) -> int:
+        args = self.args
+        device = self.device
+        assert device is not None
+        record = Record.parse(device.read_text(RECORD))
+        lib_files = {f for fs in record.libs.values() for f in fs}
+        known = set(stage.files) | record.files | lib_files | {PAUSED_MAIN}
+        sizes = {p: stage.size(p) for p in stage.files}
+        sizes[PAUSED_MAIN] = stage.size("main.py")
+        board_files = device.scan(_dirs_of(known), sizes)
+        if not record.complete:
+            say("  the last flash did not finish: finishing it")
+
+        if args.wipe:
+            gone = {f for f in record.files | lib_files if board_files.get(f)}
+            gone |= {f for f in board_files if f.endswith(TMP_SUFFIX) or f == PAUSED_MAIN}
+            gone |= {
+                p[:-4] + ".py"
+                for p in stage.files
+                if p.endswith(".mpy") and board_files.get(p[:-4] + ".py")
+            }
+            gone |= {RECORD} if board_files.get(RECORD) else set()
+            say(f"  wipe: {len(gone)} files written by the flash tool (or shadowing its files)")
+            for f in sorted(gone):
+                say(f"    remove /{f}")
+            if args.dry_run:
+                board_files = {p: v for p, v in board_files.items() if p not in gone}
+                record = Record()
+            else:
+                device.remove(gone)
+                device.rmdirs_if_empty(_dirs_of(gone) - {""})
+                self.counts["removed"] += len(gone)
+                record = Record()
+                board_files = device.scan(_dirs_of(known), sizes)
+
+        plan = make_plan(stage, board_files, record, info.sha256)
+        for note in plan.notes:
+            say(f"  note: {note}")
+        need, freed = space_needed(plan, stage, board_files, info.block)
+        if info.free is not None and need > info.free + freed:
+            raise FlashError(
+                f"not enough flash: the new files need {kib(need)}, the board has "
+                f"{kib(info.free)} free (+{kib(freed)} after removals)",
+                "remove files you do not need from the board (mpremote fs ls / fs rm), "
+                "or use a board with more flash",
+            )
+
+        if args.dry_run:
+            for path in plan.copy:
+                say(f"  would copy /{path} ({kib(stage.size(path))})")
+            if plan.restore_main:
+                say(f"  would restore /main.py from /{PAUSED_MAIN}")
+            for path in plan.remove:
+                say(f"  would remove /{path}")
+            for spec in plan.libs_install:
+                say(f"  would install library {spec} with mpremote mip")
+            for spec in plan.libs_keep:
+                say(f"  library {spec}: installed")
+            say(
+                f"dry run: {len(plan.copy)} to copy, {len(plan.same)} unchanged, "
+                f"{len(plan.remove)} to remove, {len(plan.libs_install)} libraries to "
+                "install; the board was not changed"
+            )
+            return 0
+
+        # 4. libraries from mip, before anything of the app changes
+        installed: dict[str, list[str]] = dict(plan.libs_keep)
+        for spec in plan.libs_keep:
+            say(f"  library {spec}: installed")
+        if plan.libs_install:
+            self.disconnect()
+            for spec in plan.libs_install:
+                installed[spec] = self.mip_install(spec, args.source)
+                self.libs_done.append(spec)
+            device = self.connect()
+        for spec, files in stage.offline_libs.items():
+            installed[spec] = files
+            self.libs_done.append(f"{spec} (offline)")
+        mip_files = {f for spec in plan.libs_install for f in installed[spec]}
+
+        changes = bool(plan.copy or plan.remove or plan.libs_install or plan.restore_main)
+        final = Record(
+            set(stage.files) | {f for fs in installed.values() for f in fs}, installed, True
+        )
+        if changes:
+            # the record first: every file about to be written is in it
+            pending = Record(
+                final.files | record.files | lib_files, {**record.libs, **installed}, complete=False
+            )
+            device.write(RECORD, pending.dump(board.name, version), None)
+            paused = "main.py" in board_files and bool(set(plan.copy) - {"main.py"} or plan.remove)
+            if paused:
+                device.rename("main.py", PAUSED_MAIN)
+            # (a main.py.flash-off left over is replaced by the rename above)
+            stale = [p for p in plan.remove if p not in mip_files]
+            stale = [p for p in stale if not (paused and p == PAUSED_MAIN)]
+            if stale:
+                device.remove(stale)
+                for path in stale:
+                    say(f"  removed /{path}")
+                self.counts["removed"] += len(stale)
+            device.mkdirs({d for p in plan.copy for d in parents(p)})
+            total = len(plan.copy)
+            for n, path in enumerate(plan.copy, 1):
+                self.copy(device, stage, path, n, total)
+                if path == "main.py" and (paused or board_files.get(PAUSED_MAIN)):
+                    device.remove([PAUSED_MAIN])
+            if plan.restore_main or (paused and "main.py" not in plan.copy):
+                device.rename(PAUSED_MAIN, "main.py")
+                say("  main.py back in place")
+            device.rmdirs_if_empty(_dirs_of(stale) - {""})
+            device.write(RECORD, final.dump(board.name, version), None)
+        elif not record.complete or record.files != final.files:
+            device.write(RECORD, final.dump(board.name, version), None)
+        self.counts["unchanged"] = len(plan.same)
+
+        # 6. reset, see the app start
+        expect = f"Scopa {version} on {board.name}"
+        say("  reset, waiting for the app to start")
+        ok, text = device.reset_and_wait(expect, args.timeout)
+        self.device = None
+        device.t.close()
+        self.summary(board.name)
+        if not ok:
+            shown = "\n".join("    " + line for line in text.strip().splitlines()[-15:])
+            raise FlashError(
+                f"the app did not start: no {expect!r} after the reset; the board said:\n"
+                f"{shown or '    (nothing)'}",
+                f"look at the board with `mpremote connect {self.port} repl` and press "
+                "Ctrl-D; run flash again after fixing the firmware",
+            )
+        say(f"app started: {expect}")
+        return 0
+
+    def copy(self, device: Device, stage: Stage, path: str, n: int, total: int) -> None:
+        data = stage.files[path].read_bytes()
+        label = f"  [{n}/{total}] /{path} ({kib(len(data))})"
+        progress = None
+        if sys.stdout.isatty():
+
+            def progress(done: int, size: int) -> None:
+                say(f"\r{label} {done * 100 // size:3d}%", end="")
+
+            progress(0, len(data) or 1)
+            device.write(path, data, progress)
+            say(f"\r{label} copied")
+        else:
+            say(label, end="")  # a cut shows which file it was
+            device.write(path, data, None)
+            say(" copied")
+        self.counts["copied"] += 1
+        self.counts["bytes"] += len(data)
+
+    def mip_install(self, spec: str, source: bool) -> list[str]:
+        """`mpremote mip install --target lib SPEC`; returns the files it wrote."""
+        command = [
+            sys.executable,
+            "-m",
+            "mpremote",
+            "connect",
+            self.port,
+            "mip",
+            "install",
+            "--target",
+            LIB,
+        ]
+        if self.index:
+            command += ["--index", self.index]
+        if source:
+            command.append("--no-mpy")
+        command.append(spec)
+        say(f"  library {spec}: mpremote mip install --target {LIB} {spec}")
+        try:
+            done = subprocess.run(command, capture_output=True, text=True, timeout=MIP_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            done = subprocess.CompletedProcess(command, 1, "", f"no answer in {MIP_TIMEOUT} s")
+        files: list[str] = []
+        for line in done.stdout.splitlines():
+            say(f"    {line}")
+            m = re.match(r"(?:Installing|Exists): (.+)$", line.strip())
+            if m:
+                files.append(re.sub(r"^(\./|/)+", "", m.group(1).replace("//", "/")))
+        err = (done.stderr.strip().splitlines() or [""])[-1]
+        if done.returncode != 0:
+            name = lib_name(spec)
+            origin = "from micropython-lib" if ":" not in spec else f"from {spec}"
+            raise FlashError(
+                f"could not install the library {spec!r} with mip: {err or 'failed'}\n"
+                "  The app files were not changed.",
+                f"check the network and retry (flash again, or by hand: mpremote connect "
+                f"{self.port} mip install --target {LIB} {spec}); without network, put "
+                f"{name}.py ({origin}) or a mip package {name}/package.json in a folder DIR "
+                "and run flash with --offline DIR",
+            )
+        return sorted(set(files))
+
+    def summary(self, board: str) -> None:
+        c = self.counts
+        libs = ", ".join(self.libs_done) or "none installed"
+        say(
+            f"summary for {board!r}: {c['copied']} copied ({kib(c['bytes'])}), "
+            f"{c['unchanged']} unchanged, {c['removed']} removed; libraries: {libs}"
+        )

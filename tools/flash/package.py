@@ -1,0 +1,60 @@
+"""The firmware as a mip package: its files, its version, package.json."""
+
+from __future__ import annotations
+
+import ast
+import json
+from pathlib import Path
+from typing import Any
+
+from .common import FIRMWARE, REPO, FlashError
+
+
+def firmware_files(fw_dir: Path) -> list[str]:
+    """Every file of the firmware, as a POSIX path relative to `fw_dir`."""
+    out: list[str] = []
+    for path in sorted(fw_dir.rglob("*")):
+        rel = path.relative_to(fw_dir)
+        if any(part == "__pycache__" or part.startswith(".") for part in rel.parts):
+            continue
+        if path.is_file() and not path.name.endswith((".pyc", "~")):
+            out.append(rel.as_posix())
+    return out
+
+
+def app_version(fw_dir: Path) -> str:
+    """The `VERSION = "..."` string of `fw_dir/app.py`."""
+    app = fw_dir / "app.py"
+    try:
+        tree = ast.parse(app.read_text(encoding="utf-8"))
+    except (OSError, SyntaxError) as e:
+        raise FlashError(f"cannot read the app version from {app}: {e}") from None
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id == "VERSION" for t in node.targets
+        ):
+            if isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
+                return node.value.value
+    raise FlashError(f'{app} has no VERSION = "..." line')
+
+
+def package_json(fw_dir: Path = FIRMWARE, repo: Path = REPO) -> dict[str, Any]:
+    """The mip package of the firmware: device path -> repository path."""
+    prefix = fw_dir.resolve().relative_to(repo.resolve()).as_posix()
+    return {
+        "urls": [[rel, f"{prefix}/{rel}"] for rel in firmware_files(fw_dir)],
+        "deps": [],
+        "version": app_version(fw_dir),
+    }
+
+
+def render_package_json(data: dict[str, Any]) -> str:
+    """package.json text: one [device path, source] pair a line."""
+    urls = ",\n".join("    " + json.dumps(pair) for pair in data["urls"])
+    return (
+        "{\n"
+        f'  "urls": [\n{urls}\n  ],\n'
+        f'  "deps": {json.dumps(data["deps"])},\n'
+        f'  "version": {json.dumps(data["version"])}\n'
+        "}\n"
+    )

@@ -1,0 +1,136 @@
+"""The board-side record of what the tool wrote, and the plan of an update."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+from .common import PAUSED_MAIN, RECORD, TMP_SUFFIX, say
+from .stage import Stage
+
+
+@dataclass
+class Record:
+    """/.flash.json: the files the tool wrote, and the libraries it installed."""
+
+    files: set[str] = field(default_factory=set)
+    libs: dict[str, list[str]] = field(default_factory=dict)
+    complete: bool = True
+
+    @classmethod
+    def parse(cls, text: str | None) -> Record:
+        if not text:
+            return cls()
+        try:
+            data = json.loads(text)
+            files = {str(f) for f in data.get("files", [])}
+            libs = {str(k): [str(f) for f in v] for k, v in data.get("libs", {}).items()}
+            return cls(files, libs, bool(data.get("complete", True)))
+        except (ValueError, AttributeError, TypeError):
+            say(f"note: /{RECORD} on the board is unreadable: starting a new one")
+            return cls()
+
+    def dump(self, board: str, version: str) -> bytes:
+        data = {
+            "tool": "scopa flash",
+            "board": board,
+            "version": version,
+            "complete": self.complete,
+            "files": sorted(self.files),
+            "libs": {k: sorted(v) for k, v in sorted(self.libs.items())},
+        }
+        return (json.dumps(data, indent=1) + "\n").encode()
+
+
+def parents(path: str) -> list[str]:
+    """'a/b/c.mpy' -> ['a', 'a/b']."""
+    parts = path.split("/")[:-1]
+    return ["/".join(parts[: i + 1]) for i in range(len(parts))]
+
+
+def _dirs_of(paths: Iterable[str]) -> set[str]:
+    dirs = {""}
+    for p in paths:
+        dirs.update(parents(p))
+    return dirs
+
+
+@dataclass
+class Plan:
+    copy: list[str]  # staged paths to write, main.py last
+    same: list[str]
+    remove: list[str]  # files to delete (stale, shadowing, leftovers)
+    libs_install: list[str]  # mip specs to install online
+    libs_keep: dict[str, list[str]]  # online specs already installed
+    restore_main: bool  # main.py.flash-off holds the right stub
+    notes: list[str]
+
+
+def make_plan(
+    stage: Stage,
+    board_files: dict[str, tuple[int, str] | None],
+    record: Record,
+    sha256: bool,
+) -> Plan:
+    notes: list[str] = []
+    files = {p: v for p, v in board_files.items() if v is not None}
+    copy: list[str] = []
+    same: list[str] = []
+    restore_main = False
+    for path in sorted(stage.files, key=lambda p: (p == "main.py", p)):
+        have = files.get(path)
+        if have and have[1] and have[1] == stage.sha(path):
+            same.append(path)
+            continue
+        if path == "main.py" and not have:
+            paused = files.get(PAUSED_MAIN)
+            if paused and paused[1] == stage.sha(path):
+                restore_main = True
+                continue
+        copy.append(path)
+    if not sha256:
+        notes.append("the board has no hashlib.sha256: every file is copied")
+
+    libs_keep: dict[str, list[str]] = {}
+    libs_install: list[str] = []
+    for spec in stage.online_libs:
+        old = record.libs.get(spec)
+        if old and all(f in files for f in old):
+            libs_keep[spec] = old
+        else:
+            libs_install.append(spec)
+
+    wanted = set(stage.files) | {f for fs in libs_keep.values() for f in fs}
+    remove = {f for f in record.files | {f for fs in record.libs.values() for f in fs}}
+    remove = {f for f in remove if f not in wanted and f in files}
+    for path in set(stage.files) | record.files:
+        if path + TMP_SUFFIX in files:
+            remove.add(path + TMP_SUFFIX)
+    if PAUSED_MAIN in files and not restore_main:
+        remove.add(PAUSED_MAIN)
+    for path in stage.files:  # MicroPython imports x.py before x.mpy
+        if path.endswith(".mpy") and path[:-4] + ".py" in files:
+            twin = path[:-4] + ".py"
+            remove.add(twin)
+            if twin not in record.files:
+                notes.append(f"/{twin} would shadow /{path}: removing it")
+    if "main.py" in files and "main.py" not in record.files and "main.py" in copy:
+        notes.append("replacing a main.py that the flash tool did not write")
+    return Plan(copy, same, sorted(remove), libs_install, libs_keep, restore_main, notes)
+
+
+def space_needed(
+    plan: Plan, stage: Stage, board_files: dict[str, Any], block: int
+) -> tuple[int, int]:
+    """(bytes the copies need, bytes the removals and replacements free)."""
+
+    def blocks(n: int) -> int:
+        return -(-n // block) * block if n else 0
+
+    need = sum(blocks(stage.size(p)) for p in plan.copy) + 2 * block  # + the record
+    freed = sum(blocks(board_files[p][0]) for p in plan.remove if board_files.get(p))
+    replaced = [blocks(board_files[p][0]) for p in plan.copy if board_files.get(p)]
+    if replaced:  # the old file stays until its replacement is renamed over it
+        freed += sum(replaced) - max(replaced)
+    return need, freed

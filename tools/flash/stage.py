@@ -1,0 +1,204 @@
+"""The staging folder: every file a board gets, at the path it has there."""
+
+from __future__ import annotations
+
+import concurrent.futures
+import hashlib
+import json
+import os
+import re
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .boards import BoardConfig
+from .common import LIB, RECORD, FlashError
+from .compiler import Compiler, MpyFormat
+from .package import firmware_files
+
+
+@dataclass
+class Stage:
+    """The staging folder: device path -> file in it, plus libraries."""
+
+    root: Path
+    files: dict[str, Path] = field(default_factory=dict)
+    online_libs: list[str] = field(default_factory=list)
+    offline_libs: dict[str, list[str]] = field(default_factory=dict)
+    _sha: dict[str, str] = field(default_factory=dict)
+
+    def sha(self, path: str) -> str:
+        if path not in self._sha:
+            self._sha[path] = hashlib.sha256(self.files[path].read_bytes()).hexdigest()
+        return self._sha[path]
+
+    def size(self, path: str) -> int:
+        return self.files[path].stat().st_size
+
+
+# Files a board runs only as source (it never looks for boot.mpy / main.mpy).
+SOURCE_ONLY = frozenset({"main.py", "boot.py"})
+
+
+def device_path(rel: str, source: bool) -> str:
+    """Where firmware file `rel` goes: `.py` -> `.mpy` unless source."""
+    if rel in SOURCE_ONLY or source or not rel.endswith(".py"):
+        return rel
+    return rel[:-3] + ".mpy"
+
+
+def lib_name(spec: str) -> str:
+    """The library name of a mip spec: `github:o/r/x.py@v` -> `x`."""
+    name = spec.split("@", 1)[0].rstrip("/").rsplit("/", 1)[-1]
+    if name == "package.json":
+        name = spec.split("@", 1)[0].rstrip("/").rsplit("/", 2)[-2]
+    for ext in (".json", ".py", ".mpy"):
+        if name.endswith(ext):
+            name = name[: -len(ext)]
+    return name
+
+
+class Stager:
+    def __init__(self, root: Path, compiler: Compiler | None) -> None:
+        self.stage = Stage(root)
+        self.compiler = compiler
+        self.jobs: list[tuple[Path, Path, str]] = []
+
+    def add(self, device: str, src: Path, origin: str) -> None:
+        if device in self.stage.files:
+            raise FlashError(f"two files go to /{device} on the board (one is {origin})")
+        dest = self.stage.root / device
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        self.stage.files[device] = dest
+        if device.endswith(".mpy") and src.suffix == ".py":
+            self.jobs.append((src, dest, device[:-4] + ".py"))
+        else:
+            shutil.copyfile(src, dest)
+
+    def add_py(self, device_py: str, src: Path, source: bool, origin: str) -> None:
+        self.add(device_py if source else device_py[:-3] + ".mpy", src, origin)
+
+    def finish(self) -> Stage:
+        if self.jobs:
+            assert self.compiler is not None
+            compiler = self.compiler
+            with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+                for future in [pool.submit(compiler.compile, *job) for job in self.jobs]:
+                    future.result()
+        return self.stage
+
+
+def stage_firmware(stager: Stager, fw_dir: Path) -> None:
+    """Add every file of the firmware in `fw_dir` to `stager` at its path on
+    a board (`firmware/scopa/engine.py` -> `scopa/engine.mpy`, `main.py` as
+    source, data files as they are). The one build of the firmware: the
+    flash tool (build_stage), the tests, the benchmarks and the simulator
+    (host_tests/mpy.compile_firmware) all run what this stages. Raises
+    FlashError for a file that clashes with what the tool writes."""
+    source = stager.compiler is None
+    reserved = {"board.py", "board.mpy", "board.json", RECORD}
+    for rel in firmware_files(fw_dir):
+        device = device_path(rel, source)
+        if device in reserved or rel.split("/", 1)[0] == LIB:
+            raise FlashError(
+                f"firmware/{rel} clashes with a file the flash tool writes (/{device})",
+                "rename it: board.py, board.json and lib/ come from boards/ and libraries",
+            )
+        stager.add(device, fw_dir / rel, f"firmware/{rel}")
+
+
+def build_stage(
+    root: Path,
+    fw_dir: Path,
+    board: BoardConfig,
+    version: str,
+    compiler: Compiler | None,
+    offline: Path | None,
+    board_fmt: MpyFormat | None,
+) -> Stage:
+    """Fill a clean staging folder `root` (removed first if it exists)."""
+    if root.exists():
+        shutil.rmtree(root)
+    root.mkdir(parents=True)
+    source = compiler is None
+    stager = Stager(root, compiler)
+    stage_firmware(stager, fw_dir)
+    if "main.py" not in stager.stage.files:
+        raise FlashError(f"{fw_dir}/main.py is missing", "the board runs main.py at boot")
+    stager.add_py("board.py", board.board_py, source, str(board.board_py))
+    config = root / "board.json"
+    config.write_text(json.dumps({"board": board.name, "version": version}, sort_keys=True))
+    stager.stage.files["board.json"] = config
+    for spec in board.libs:
+        if offline is None:
+            stager.stage.online_libs.append(spec)
+        else:
+            before = set(stager.stage.files)
+            _stage_offline(stager, offline, lib_name(spec), source, board_fmt, set())
+            stager.stage.offline_libs[spec] = sorted(set(stager.stage.files) - before)
+    return stager.finish()
+
+
+def _stage_offline(
+    stager: Stager,
+    offline: Path,
+    name: str,
+    source: bool,
+    board_fmt: MpyFormat | None,
+    seen: set[str],
+) -> None:
+    """Stage library `name` from the folder `offline` (see the docstring)."""
+    if name in seen:
+        return
+    seen.add(name)
+    py, mpy, pkg = offline / f"{name}.py", offline / f"{name}.mpy", offline / name / "package.json"
+    if pkg.is_file():
+        try:
+            data = json.loads(pkg.read_text(encoding="utf-8"))
+        except ValueError as e:
+            raise FlashError(f"{pkg} is not valid JSON: {e}") from None
+        if data.get("hashes"):
+            raise FlashError(
+                f"{pkg} lists index hashes, which need the network",
+                'give its files instead: "urls": [["name.py", "name.py"], ...]',
+            )
+        for dest, url in data.get("urls", []):
+            if re.match(r"^[a-z]+:", url) or url.startswith("/") or ".." in url.split("/"):
+                raise FlashError(
+                    f"{pkg} lists {url!r}: offline packages need files inside {pkg.parent}",
+                    f"download it into {pkg.parent} and list it by its relative path",
+                )
+            src = pkg.parent / url
+            if not src.is_file():
+                raise FlashError(f"{pkg} lists {url}, which is missing")
+            device = f"{LIB}/{dest.lstrip('/')}"
+            if device.endswith(".py"):
+                stager.add_py(device, src, source, str(src))
+            else:
+                _check_mpy(src, board_fmt)
+                stager.add(device, src, str(src))
+        for dep in data.get("deps", []):
+            dep_spec = dep[0] if isinstance(dep, list) else str(dep)
+            _stage_offline(stager, offline, lib_name(dep_spec), source, board_fmt, seen)
+    elif py.is_file():
+        stager.add_py(f"{LIB}/{name}.py", py, source, str(py))
+    elif mpy.is_file():
+        _check_mpy(mpy, board_fmt)
+        stager.add(f"{LIB}/{name}.mpy", mpy, str(mpy))
+    else:
+        raise FlashError(
+            f"library {name!r} is not in {offline}",
+            f"put {name}.py (e.g. from micropython-lib), {name}.mpy or a mip package "
+            f"{name}/package.json in {offline}",
+        )
+
+
+def _check_mpy(path: Path, board_fmt: MpyFormat | None) -> None:
+    header = path.read_bytes()[:4]
+    if len(header) < 4 or header[0:1] != b"M":
+        raise FlashError(f"{path} is not a .mpy file")
+    if board_fmt and header[1] != board_fmt.version:
+        raise FlashError(
+            f"{path} is .mpy v{header[1]}, the board loads v{board_fmt.version}",
+            "use the library's .py source instead",
+        )
