@@ -1,13 +1,13 @@
 """The web board (boards/web/board.py) on the MicroPython unix port, without
 a browser: its turn-at-a-time `Runner` must do what `App.loop` does, and
-its keys must hand every tap to the app however long a turn lasts."""
+its keys must hand every tap to the app however long a turn lasts; and the
+page's firmware pack (tools/web) holds the firmware as the flash tool
+stages it, as bytecode the WebAssembly port loads."""
 
 import pytest
 
 import app
 import mpy
-
-pytestmark = [pytest.mark.mpy]
 
 WEB = mpy.ROOT / "boards" / "web"
 
@@ -51,6 +51,7 @@ def _menu_keys():
     return menu_keys.new_game_keys("scopa", 2, opp=app.MEDIUM)
 
 
+@pytest.mark.mpy
 @pytest.mark.slow
 def test_runner_plays_as_app_loop(tmp_path):
     # a game started from the menu, cards played and a hint asked, then the
@@ -99,8 +100,31 @@ print("masks", seen)
 """
 
 
+@pytest.mark.mpy
 def test_keys_hold_each_change_long_enough():
     out = mpy.run_mpy(KEYS.format(web=str(WEB)))
     # the board's first change waits HOLD_MS (40) from its creation, then
     # each change lasts HOLD_MS of the clock at least, however few reads
     assert "masks [0, 0, 0, 16, 0, 0, 32, 0]" in out, out
+
+
+def test_firmware_pack_holds_the_staged_firmware_as_bytecode():
+    from tools import web
+
+    files = web.firmware_files()
+    blob = web.pack(files)
+    assert web.unpack(blob) == files
+    names = {p for p, _ in files}
+    fw = mpy.FIRMWARE
+    want = {p.relative_to(fw).with_suffix(".mpy").as_posix() for p in fw.rglob("*.py")}
+    want -= {"main.mpy"}  # the boot stub: the page starts the app through the board
+    assert want and want <= names
+    assert "board.mpy" in names
+    assert {p for p in names if p.endswith(".txt")}  # the language files, as they are
+    for p, data in files:
+        if p.endswith(".mpy"):
+            # "M", version 6, flags 0: bytecode, no native architecture
+            # (the port's sys.implementation._mpy is 774: v6.3, no arch)
+            assert data[:3] == b"M\x06\x00", p
+    with pytest.raises(ValueError):
+        web.unpack(blob[:-1])

@@ -21,7 +21,6 @@ import json
 import shutil
 import struct
 import sys
-import tempfile
 from functools import partial
 from pathlib import Path
 
@@ -70,20 +69,19 @@ def unpack(blob):
 
 
 def firmware_files():
-    """``[(path, bytes)]``: firmware/ compiled by mpy-cross (data files as
-    they are) and the web board as board.mpy, sorted by path."""
-    fw = mpy.compile_firmware(MPY_BUILD / "firmware", WASM_MPY_CROSS_ARGS)
-    with tempfile.TemporaryDirectory(prefix="scopa_web_") as tmp:
-        src = Path(tmp) / "src"
-        src.mkdir()
-        shutil.copyfile(PAGE / "board.py", src / "board.py")
-        board = mpy.compile_firmware(MPY_BUILD / "board", WASM_MPY_CROSS_ARGS, src_root=src)
-        files = {"board.mpy": (board / "board.mpy").read_bytes()}
-    for p in sorted(fw.rglob("*")):
-        rel = p.relative_to(fw).as_posix()
-        if p.is_file() and rel not in SKIP:
-            files[rel] = p.read_bytes()
-    return sorted(files.items())
+    """``[(path, bytes)]``, sorted by path: what the flash tool stages for a
+    board (tools.flash.stage: firmware/ compiled by mpy-cross, data files as
+    they are) with the web board as board.mpy, minus `SKIP`."""
+    from tools.flash import Stager
+    from tools.flash.stage import stage_firmware
+
+    if MPY_BUILD.exists():
+        shutil.rmtree(MPY_BUILD)
+    stager = Stager(MPY_BUILD, mpy._compiler(WASM_MPY_CROSS_ARGS, mpy.MPY_CACHE))
+    stage_firmware(stager, mpy.FIRMWARE)
+    stager.add_py("board.py", PAGE / "board.py", False, "boards/web/board.py")
+    stage = stager.finish()
+    return sorted((dev, path.read_bytes()) for dev, path in stage.files.items() if dev not in SKIP)
 
 
 def build(out=OUT):
