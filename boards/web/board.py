@@ -21,11 +21,12 @@ control is back in JavaScript. So the page calls, from JavaScript:
   shows the first screen, as ``app.run`` does.
 - ``step() -> int``: one turn of `App.loop` (read the buttons, hand their
   events to the screen, tick, switch screens, redraw at most once per
-  ``app.FRAME_MS``, sleep the screen when idle); returns twice the ms to
-  wait before the next turn (``app.TICK_MS``, longer asleep), plus 1 when
-  the turn showed a new frame: the frame's bytes are then in the file
-  ``FRAME``. A turn lasts as long as what the app does in it (a computer's
-  decision, a save); between turns the page is free.
+  ``app.FRAME_MS``, sleep the screen when idle). The int holds: bit 0, the
+  turn showed a new frame (its bytes are then in the file ``FRAME``); bits
+  1-10, the ms to wait before the next turn (``app.TICK_MS``, longer
+  asleep); bit 11, the screen is off (asleep: the page dims it). A turn
+  lasts as long as what the app does in it (a computer's decision, a
+  save); between turns the page is free.
 - ``key(bit, down)``: a key of the page went down (`down` true) or up;
   `bit` is one of ui.buttons UP DOWN LEFT RIGHT A B.
 - ``status() -> str``: ``screen=<module> page=<k>/<n> plays=<n>
@@ -64,8 +65,8 @@ def configure(colour):
 
 class WebDisplay(framebuf.FrameBuffer):
     """A framebuf over a bytearray whose ``show()`` writes the frame to the
-    file `FRAME` for the page. ``contrast`` is kept but not drawn;
-    ``poweroff`` shows a dark screen until
+    file `FRAME` for the page. ``contrast`` is kept but not drawn (the
+    simulator's frames do not show it either); ``poweroff`` shows a dark screen until
     ``poweron`` shows the last frame again."""
 
     def __init__(self, width, height, colour):
@@ -246,15 +247,17 @@ def start(folder=""):
 
 
 def step():
-    """One turn of the app (see the module docstring): 2 * ms to wait,
-    plus 1 when a new frame was shown."""
+    """One turn of the app; returns the frame, wait and off bits of the
+    module docstring."""
     r = _runner
     if r is None:
         raise RuntimeError("board.start() first")
     display = r.app.fb
     before = display.shown
     wait = r.step()
-    return 2 * wait + (1 if display.shown != before else 0)
+    drawn = 1 if display.shown != before else 0
+    off = 0 if display.on else 1
+    return drawn | min(wait, 1023) << 1 | off << 11
 
 
 def status():

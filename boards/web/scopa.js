@@ -122,6 +122,15 @@ function draw(mp) {
     if (page.loadMs === null) page.loadMs = performance.now();
 }
 
+// Asleep (the display off), a dark screen and a word of how to wake it.
+let asleep = 0;
+function showAsleep(off) {
+    if (off === asleep) return;
+    asleep = off;
+    canvas.style.filter = off ? "brightness(0.2)" : "";
+    say(off ? "Asleep: any key wakes it." : "");
+}
+
 // --- the flash in localStorage -------------------------------------------------
 
 function b64(bytes) {
@@ -297,8 +306,9 @@ board.start()
         page.turns++;
         if (dt > page.maxTurnMs) page.maxTurnMs = dt;
         if (r & 1) draw(mp);
+        showAsleep((r >> 11) & 1);
         syncFlash(FS);
-        setTimeout(turn, r >> 1);
+        setTimeout(turn, (r >> 1) & 1023);
     };
     turn();
 }
