@@ -30,6 +30,7 @@ import pytest
 
 import app
 import mpy
+import store
 
 pytestmark = [pytest.mark.browser]
 
@@ -54,6 +55,7 @@ MAX_PRESSES = 3000
 # flash) until the winner's page of a match, draw it and stop.
 SIM_UNTIL_WINNER = """\
 import app
+import store
 import board
 
 
@@ -297,6 +299,12 @@ def test_reload_mid_game_resumes(site, browser):
     for k in menu_keys.new_game_keys("scopa", 2, opp=app.HARD) + "A" * 12:
         press(page, k)
     before = flash(page)
+    # the store's protocol ran on the port's file system: the new copy and
+    # the previous one, both good records, nothing half written left
+    assert {"game.sav", "game.sav.bak", "settings.sav"} <= set(before), sorted(before)
+    assert not [n for n in before if n.endswith(".tmp")], sorted(before)
+    for name in ("game.sav", "game.sav.bak", "settings.sav"):
+        store.decode(before[name])
     code = json.loads(before["game.sav"].split(b"\n", 1)[1])["code"]
     st = status(page)
     assert st["screen"] in ("table", "summary") and int(st["plays"]) > 2, st
