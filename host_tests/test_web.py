@@ -13,7 +13,8 @@ on 127.0.0.1, and every request the browser makes is checked to stay there.
   firmware draws the same game. The page must answer all along: no gap of
   more than 250 ms in its own 10 ms timer while the computer thinks.
 - A reload mid-game resumes at the same move, drawing what the simulator
-  draws when it resumes the same flash.
+  draws when it resumes the same flash (both boards).
+- The start menu of both boards is the simulator's.
 - Offline once loaded: the service worker serves the page again.
 """
 
@@ -291,11 +292,12 @@ def test_match_against_hard_draws_what_the_sim_draws(site, browser):
 
 
 @pytest.mark.slow
-def test_reload_mid_game_resumes(site, browser):
+@pytest.mark.parametrize("board", ["mono", "colour"])
+def test_reload_mid_game_resumes(site, browser, board):
     import menu_keys
 
     ctx, _ = browser
-    page, errors = open_page(ctx, site["url"])
+    page, errors = open_page(ctx, site["url"] + "?board=" + board)
     for k in menu_keys.new_game_keys("scopa", 2, opp=app.HARD) + "A" * 12:
         press(page, k)
     before = flash(page)
@@ -316,8 +318,9 @@ def test_reload_mid_game_resumes(site, browser):
     assert any(re.match(r"resume: round \d+, move [1-9]", s) for s in page.evaluate("scopa.log"))
     after = flash(page)
     assert json.loads(after["game.sav"].split(b"\n", 1)[1])["code"] == code
-    got, _ = canvas_rgb(page, SHOTS / "resumed-canvas.png")
-    assert got == sim_frame(before), "the resumed page differs from the simulator's resume"
+    got, _ = canvas_rgb(page, SHOTS / f"resumed-{board}.png")
+    want = sim_frame(before, board="sim" if board == "mono" else "sim-colour")
+    assert got == want, "the resumed page differs from the simulator's resume"
     assert errors == []
 
 
