@@ -166,6 +166,7 @@ class App:
         self.dirty = True
         self.last_draw = -FRAME_MS
         self.asleep = False
+        self.dozing = False  # idle: dimmed, a note says a key wakes it
         self.idle_since = 0
         self.note = ""  # a line the menu shows once (save restored...)
         self.menu_shown = False
@@ -391,6 +392,14 @@ class App:
         fb = self.fb
         fb.fill(self.pal.BG)
         self.screen.draw(fb)
+        if self.dozing:
+            # dimmed: the last row says that a key wakes the screen
+            import lang
+
+            p = self.pal
+            t = lang.T(lang.WAKE_KEY)
+            fb.fill_rect(0, self.h - 9, self.w, 9, p.FG)
+            fb.text(t, (self.w - 8 * len(t)) // 2, self.h - 8, p.BG)
         fb.show()
 
     def _low_memory(self):
@@ -405,7 +414,24 @@ class App:
         gc.collect()
         self.dirty = True
 
+    def doze(self):
+        """Idle for the sleep time: the screen dims and says a key wakes it
+        (still readable: a key then acts as always)."""
+        self.dozing = True
+        try:
+            self.fb.contrast(0)
+        except AttributeError:
+            pass
+        self.dirty = True
+
+    def stays_readable(self):
+        """True when the screen shown stays dimmed rather than going off:
+        the scorekeeper's (READABLE), unless Settings say it sleeps too."""
+        return getattr(self.screen, "READABLE", False) and not self.settings.get("keeper", 0)
+
     def sleep(self):
+        """Idle twice the sleep time: the screen goes off; the key that
+        wakes it does nothing else."""
         self.asleep = True
         try:
             self.fb.poweroff()
@@ -418,6 +444,11 @@ class App:
             self.fb.poweron()
         except AttributeError:
             pass
+        self.undoze()
+
+    def undoze(self):
+        self.dozing = False
+        self.apply_contrast()
         self.dirty = True
 
     def loop(self, max_steps=None, until=None):
@@ -443,7 +474,11 @@ class App:
                 self.idle_since = now
                 if self.asleep:
                     self.wake()  # the key that wakes does nothing else
-                elif self._next is None:
+                    ev = poll(raw, now)
+                    continue
+                if self.dozing:
+                    self.undoze()  # the screen was readable: the key acts too
+                if self._next is None:
                     try:
                         self.screen.key(ev)
                     except MemoryError:
@@ -472,8 +507,12 @@ class App:
                 self.idle_since = now
             else:
                 timeout = self.sleep_ms()
-                if timeout and now - self.idle_since >= timeout:
-                    self.sleep()
+                idle = now - self.idle_since
+                if timeout and idle >= timeout:
+                    if not self.dozing:
+                        self.doze()
+                    elif idle >= 2 * timeout and not self.stays_readable():
+                        self.sleep()
             if until is not None and until(self):
                 break
             clk.sleep_ms(TICK_MS)

@@ -46,6 +46,7 @@ def default_settings():
         "faces": 0,
         "contrast": 3,
         "sleep": 1,
+        "keeper": 0,
         "pass": 0,
         "cfg": {
             "game": 0,

@@ -149,12 +149,50 @@ def test_idle_sleep_and_wake(tmp_path):
     a, b = run(F.keys(""), tmp_path, 10)
     timeout = a.sleep_ms()
     assert timeout > 0
-    a.loop(timeout // app.TICK_MS + 50)
+    a.loop(2 * timeout // app.TICK_MS + 50)  # dimmed at the sleep time, off at twice it
     assert a.asleep and not b.display.on
     b.buttons.push(F.keys("D"))
     a.loop(30)
     assert not a.asleep and b.display.on
     assert a.screen.sel == 0  # the waking key did nothing else
+
+
+def test_idle_dims_and_says_which_key_wakes(tmp_path):
+    # at the sleep time the screen dims and its last row says a key wakes
+    # it; it is still readable, so a key then does what it always does
+    a, b = run(F.keys(""), tmp_path, 10)
+    timeout = a.sleep_ms()
+    a.loop(timeout // app.TICK_MS + 20)
+    assert a.dozing and not a.asleep and b.display.on
+    assert b.display.level == 0
+    assert lang.T(lang.WAKE_KEY) in b.display.screen_text()
+    sel = a.screen.sel
+    b.buttons.push(F.keys("D"))
+    a.loop(30)
+    assert not a.dozing and a.screen.sel == (sel + 1) % len(a.screen.rows)
+    assert b.display.level == app.CONTRASTS[a.settings["contrast"]]
+    assert lang.T(lang.WAKE_KEY) not in b.display.screen_text()
+
+
+@pytest.mark.parametrize("keeper", [0, 1], ids=["dims", "sleeps"])
+def test_the_scorekeeper_stays_readable_past_the_sleep_time(tmp_path, keeper):
+    # counting real cards takes minutes: the totals stay on screen, dimmed,
+    # unless Settings say the scorekeeper sleeps like the other screens
+    import sheet as S
+    from scopa.rules import Rules
+
+    sh = S.Sheet(Rules("scopa"), ["ADA", "BO"])
+    sh.add({"t": [22, 18], "d": [6, 4], "s": 0, "p": 0, "sc": [1, 0]})
+    S.save(sh, str(tmp_path))
+    a, b = run(F.keys(""), tmp_path, 10)
+    a.settings["keeper"] = keeper
+    b.buttons.push(F.keys("DA"))  # Scorekeeper: the totals of the sheet
+    a.loop(200)
+    assert a.screen_mod == "scorekeeper" and "ADA" in b.display.screen_text()
+    timeout = a.sleep_ms()
+    a.loop(5 * timeout // app.TICK_MS)
+    assert a.dozing
+    assert a.asleep == bool(keeper) and b.display.on == (not keeper)
 
 
 def test_settings_persist(tmp_path):

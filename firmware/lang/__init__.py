@@ -132,7 +132,11 @@ WHY_LEAVES = const(104)
 WHY_ALL_OUT = const(105)
 WHY_LEAST_RISK = const(106)
 WHY_HARD_TO_TAKE = const(107)
-N_STRINGS = const(108)
+# The idle screen: dimmed with a note, the scorekeeper's choice (Settings)
+WAKE_KEY = const(108)  # "Any key wakes"
+KEEPER_IDLE = const(109)  # Settings: what the scorekeeper does when idle
+DIM = const(110)
+N_STRINGS = const(111)
 
 _blob = b""
 _offs = None

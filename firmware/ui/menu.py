@@ -306,7 +306,8 @@ class Options(List):
 
 
 class Settings(List):
-    """Language, card faces, contrast, sleep timeout, pass-and-play."""
+    """Language, card faces, contrast, sleep timeout, the scorekeeper when
+    idle, pass-and-play."""
 
     def build(self):
         from app import CONTRASTS, SLEEPS
@@ -319,12 +320,15 @@ class Settings(List):
                 sleeps.append(T(lang.NEVER))
             else:
                 sleeps.append("%d s" % t if t < 60 else "%d min" % (t // 60))
-        self.keys = ("lang", "faces", "contrast", "sleep", "pass")
+        self.keys = ("lang", "faces", "contrast", "sleep", "keeper", "pass")
         self.rows = [
             [T(lang.LANGUAGE), list(lang.NAMES), s["lang"]],
             [T(lang.FACES), [T(lang.ITALIAN), T(lang.FRENCH)], s["faces"]],
             [T(lang.CONTRAST), [str(i + 1) for i in range(len(CONTRASTS))], s["contrast"]],
             [T(lang.SLEEP), sleeps, s["sleep"]],
+            # the scorekeeper idle: dimmed, never off (the totals stay
+            # readable at the table), or asleep like the other screens
+            [T(lang.KEEPER_IDLE), [T(lang.DIM), T(lang.SLEEP)], s["keeper"]],
             [T(lang.PASS_PLAY), [T(lang.OFF), T(lang.ON)], s["pass"]],
         ]
         for r in self.rows:

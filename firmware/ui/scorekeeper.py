@@ -52,6 +52,8 @@ def unpack(arg):
 class Screen:
     """The totals of the match in progress (or just finished)."""
 
+    READABLE = True  # idle: dimmed, never off (App.stays_readable)
+
     def __init__(self, app, arg=None):
         self.app = app
         if isinstance(arg, S.Sheet) or isinstance(arg, tuple):
@@ -148,6 +150,8 @@ class History:
     line between matches, the winner's last total framed. A shows the
     round (and edits it from there), B goes back to the totals."""
 
+    READABLE = True  # idle: dimmed, never off (App.stays_readable)
+
     def __init__(self, app, arg):
         self.app = app
         self.sh, sel = arg
@@ -240,6 +244,8 @@ class History:
 
 class Undo:
     """Undo the last round? A: yes, B: no."""
+
+    READABLE = True  # idle: dimmed, never off (App.stays_readable)
 
     def __init__(self, app, arg):
         self.app = app

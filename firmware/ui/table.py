@@ -292,9 +292,12 @@ class Screen:
                 y = lay.hand_y
                 mode = gfx.FACE
                 if mine and i == self.cur:
+                    # the cursor: lifted, framed twice, a bar below; inverted
+                    # too once chosen or hinted
                     y -= lay.lift
+                    mode = gfx.SELECT
                     if st == CHOOSE or (self.hint and self.hint[0] == c):
-                        mode = gfx.LIT
+                        mode = gfx.SELECT_LIT
                 if st == SHOW and self.move and self.move[0] == c and g.turn == v:
                     y -= lay.lift
                     mode = gfx.LIT
