@@ -54,9 +54,10 @@ def _menu_keys():
 @pytest.mark.mpy
 @pytest.mark.slow
 def test_runner_plays_as_app_loop(tmp_path):
-    # a game started from the menu, cards played and a hint asked, then the
-    # idle sleep (the default setting: 60 s) and the key that wakes
-    keys = _menu_keys() + "A" * 12 + "RRA" + "b" + "A" * 6 + "." * 130 + "A"
+    # a game started from the menu, cards played and a hint asked; idle
+    # until the screen dozes (the default setting: 60 s), a key that acts
+    # on the dimmed screen, then idle until it sleeps (twice that)
+    keys = _menu_keys() + "A" * 12 + "RRA" + "b" + "A" * 6 + "." * 130 + "A" + "." * 250
     host = str(mpy.ROOT / "host_tests")
     code = SAME.format(host=host, web=str(WEB), keys=keys, folder=str(tmp_path), n=30000)
     (tmp_path / "loop").mkdir()

@@ -198,7 +198,11 @@ class Runner:
             app.idle_since = now
             if app.asleep:
                 app.wake()  # the key that wakes does nothing else
-            elif app._next is None:
+                ev = poll(raw, now)
+                continue
+            if app.dozing:
+                app.undoze()  # the screen was readable: the key acts too
+            if app._next is None:
                 try:
                     app.screen.key(ev)
                 except MemoryError:
@@ -226,8 +230,12 @@ class Runner:
             app.idle_since = now
         else:
             timeout = app.sleep_ms()
-            if timeout and now - app.idle_since >= timeout:
-                app.sleep()
+            idle = now - app.idle_since
+            if timeout and idle >= timeout:
+                if not app.dozing:
+                    app.doze()
+                elif idle >= 2 * timeout and not app.stays_readable():
+                    app.sleep()
         return TICK_MS
 
 
