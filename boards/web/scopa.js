@@ -159,7 +159,11 @@ function restoreFlash(FS) {
     }
     for (const [name, data] of Object.entries(saved)) {
         if (!/^[^/]+$/.test(name)) continue; // the flash's own files only
-        FS.writeFile(`${FLASH}/${name}`, unb64(data));
+        try {
+            FS.writeFile(`${FLASH}/${name}`, unb64(data));
+        } catch {
+            // not base64: left out, as a file the store finds missing
+        }
     }
 }
 
