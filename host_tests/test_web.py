@@ -15,6 +15,7 @@ on 127.0.0.1, and every request the browser makes is checked to stay there.
 - A reload mid-game resumes at the same move, drawing what the simulator
   draws when it resumes the same flash (both boards).
 - The start menu of both boards is the simulator's.
+- The on-screen buttons press the keys (clicked: pointer events).
 - Offline once loaded: the service worker serves the page again.
 """
 
@@ -334,6 +335,24 @@ def test_start_menu_draws_what_the_sim_draws(site, browser, board):
     got, _ = canvas_rgb(page, SHOTS / f"menu-{board}.png")
     want = sim_frame({}, board="sim" if board == "mono" else "sim-colour")
     assert got == want
+    assert errors == []
+
+
+def test_on_screen_buttons_press_keys(site, browser):
+    ctx, _ = browser
+    page, errors = open_page(ctx, site["url"])
+    settle(page)
+    menu, _ = canvas_rgb(page, SHOTS / "buttons-menu.png")
+    page.locator('#pad button[data-key="down"]').click()
+    settle(page)
+    moved, _ = canvas_rgb(page, SHOTS / "buttons-down.png")
+    assert moved != menu and status(page)["screen"] == "menu"  # the cursor moved
+    page.locator('#pad button[data-key="a"]').click()  # Scorekeeper
+    settle(page)
+    assert status(page)["screen"] != "menu", status(page)
+    page.locator('#pad button[data-key="b"]').click()  # back
+    settle(page)
+    assert status(page)["screen"] == "menu"
     assert errors == []
 
 
