@@ -59,6 +59,41 @@ def test_menu_shows_continue_only_with_a_saved_game(tmp_path):
     assert "Continue" in b.display.screen_text()
 
 
+def test_new_game_asks_before_replacing_a_saved_game(tmp_path):
+    a, b = run(F.keys("AAA"), tmp_path, 400)  # a game starts and is saved
+    code = replay.encode(a.game)
+    a, b = run(F.keys("B"), tmp_path, 100)  # resumed, then back to the menu
+    assert a.screen_mod == "menu"
+    assert a.screen.rows[a.screen.sel][0] == lang.T(lang.CONTINUE)  # the cursor
+    b.buttons.push(F.keys("UA"))  # New game
+    a.loop(100)
+    assert type(a.screen).__name__ == "Replace"
+    assert lang.T(lang.REPLACE_GAME) in b.display.screen_text()
+    b.buttons.push(F.keys("A"))  # its first choice: Continue
+    a.loop(100)
+    assert a.screen_mod == "table" and replay.encode(a.game) == code
+    b.buttons.push(F.keys("BUADA"))  # menu, New game, New game: the games
+    a.loop(300)
+    assert type(a.screen).__name__ == "Games"
+    assert replay.encode(a.game) == code  # replaced only at Start
+
+
+def test_the_menu_note_leaves_every_item_reachable(tmp_path):
+    a, b = run(F.keys(""), tmp_path, 5)
+    a.note = lang.T(lang.SAVE_RESTORED)
+    a.screen.build()
+    a.dirty = True
+    a.loop(5)
+    rows = b.display.screen_text().split("\n")
+    assert rows[0].strip() == a.note  # in the title's place
+    for i in a.screen.ids:
+        assert lang.T(i) in rows[1:]
+    b.buttons.push(F.keys("U"))  # up, wrapping to the last item: About
+    a.loop(30)
+    assert a.note == "" and a.screen.rows[a.screen.sel][0] == lang.T(lang.ABOUT)
+    assert b.display.screen_text().split("\n")[0] == "Scopa"
+
+
 def test_new_game_scopone_scientifico_by_keys(tmp_path):
     # New game, down to Scopone, its options: down (wraps) to the deal,
     # right: scientifico, up (wraps) to Start

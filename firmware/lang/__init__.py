@@ -136,7 +136,8 @@ WHY_HARD_TO_TAKE = const(107)
 WAKE_KEY = const(108)  # "Any key wakes"
 KEEPER_IDLE = const(109)  # Settings: what the scorekeeper does when idle
 DIM = const(110)
-N_STRINGS = const(111)
+REPLACE_GAME = const(111)  # New game with a game saved: "Replace game?"
+N_STRINGS = const(112)
 
 _blob = b""
 _offs = None
