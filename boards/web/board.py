@@ -1,16 +1,19 @@
 """The web board: the firmware on MicroPython's WebAssembly port, in a page.
 
-`tools/web` builds the page (``tools/web_page/``: index.html, scopa.js)
-with MicroPython's WebAssembly port and the firmware compiled by mpy-cross,
-as for a board; the page puts this file beside the firmware as
-``board.py``. Same contract as every board (boards/README.md): NAME,
-WIDTH, HEIGHT, COLOUR and ``setup() -> (display, buttons, clock)``.
+`tools/web` builds the page (this folder's index.html, scopa.js and
+sw.js) with MicroPython's WebAssembly port and the firmware staged by the
+flash tool (mpy-cross), this file compiled beside it as ``board.mpy``.
+Same contract as every board (boards/README.md): NAME, WIDTH, HEIGHT,
+COLOUR and ``setup() -> (display, buttons, clock)``.
 
 The page drives the app a turn at a time instead of calling ``app.run``:
 `App.loop` runs forever and sleeps between turns, but a page's thread may
 never block (the browser draws, takes keys and runs its timers only
 between calls into Python), and the port collects garbage only when
-control is back in JavaScript. So the page calls, from JavaScript:
+control is back in JavaScript. So `Runner` holds the loop's state and
+runs its body a turn at a time: it must follow `App.loop` step for step
+(host_tests/test_web_board.py plays the same game through both). The page
+calls, from JavaScript:
 
 - ``configure(colour)``: before the app starts: the 128 x 64 MONO_VLSB
   board (NAME ``web``, as the SSD1306) or the 240 x 135 RGB565 one
