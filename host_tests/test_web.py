@@ -301,6 +301,9 @@ def test_reload_mid_game_resumes(site, browser, board):
     page, errors = open_page(ctx, site["url"] + "?board=" + board)
     for k in menu_keys.new_game_keys("scopa", 2, opp=app.HARD) + "A" * 12:
         press(page, k)
+    # the player's turn: nothing moves on by itself (on the page or in the
+    # simulator's resume) until a key
+    page.wait_for_function("/busy=0/.test(window.scopa.status())")
     before = flash(page)
     # the store's protocol ran on the port's file system: the new copy and
     # the previous one, both good records, nothing half written left
@@ -316,6 +319,7 @@ def test_reload_mid_game_resumes(site, browser, board):
     page.wait_for_function("window.scopa && (window.scopa.frames > 0 || window.scopa.error)")
     assert page.evaluate("window.scopa.error") is None
     settle(page)
+    page.wait_for_function("/busy=0/.test(window.scopa.status())")
     assert any(re.match(r"resume: round \d+, move [1-9]", s) for s in page.evaluate("scopa.log"))
     after = flash(page)
     assert json.loads(after["game.sav"].split(b"\n", 1)[1])["code"] == code

@@ -33,8 +33,10 @@ calls, from JavaScript:
 - ``key(bit, down)``: a key of the page went down (`down` true) or up;
   `bit` is one of ui.buttons UP DOWN LEFT RIGHT A B.
 - ``status() -> str``: ``screen=<module> page=<k>/<n> plays=<n>
-  matches=<n> asleep=<0|1> keys=<mask>/<queued>`` for the page's tests
-  (``keys``: the buttons held now and the key changes still queued).
+  matches=<n> asleep=<0|1> busy=<0|1> keys=<mask>/<queued>`` for the
+  page's tests (``busy``: the screen is doing something by itself, such as
+  a computer's turn; ``keys``: the buttons held now and the key changes
+  still queued).
 
 Keys: a tap may be shorter than a turn (the computer's decision), so
 `WebKeys` queues the page's key changes and hands them to the app one at a
@@ -282,13 +284,14 @@ def status():
     pages = getattr(s, "pages", None)
     n = len(pages) if pages else 0
     keys = a.buttons
-    return "screen=%s page=%d/%d plays=%d matches=%d asleep=%d keys=%d/%d" % (
+    return "screen=%s page=%d/%d plays=%d matches=%d asleep=%d busy=%d keys=%d/%d" % (
         a.screen_mod,
         k,
         n,
         a.plays,
         a.matches,
         1 if a.asleep else 0,
+        1 if s is None or s.busy() else 0,
         keys.mask,
         len(keys._queue),
     )
