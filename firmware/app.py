@@ -199,6 +199,9 @@ class App:
         self.plays = 0
         self.matches = 0
         self.verbose = getattr(board, "VERBOSE", False)
+        self._poll = None  # the buttons' Debouncer.poll (step)
+        self._last = 0  # the board's ticks at the last step
+        self._short = 0  # steps in a row that ran out of memory
         self._reserve = None
         self._hold()
         config = _config()
@@ -512,71 +515,83 @@ class App:
     def loop(self, max_steps=None, until=None):
         """Poll, dispatch, tick, redraw, sleep; `max_steps` loop turns at
         most (None: forever); stops early when `until(app)` is true."""
-        from ui.buttons import Debouncer, ticks_add, ticks_diff
-
-        poll = Debouncer().poll
         clk = self.clock
-        buttons = self.buttons
-        last = clk.ticks_ms()
         steps = 0
-        short = 0  # turns in a row that ran out of memory
         while max_steps is None or steps < max_steps:
             steps += 1
-            t = clk.ticks_ms()
-            # ms since start, wrapping like the board's ticks: a small int
-            # even after 12 days on (times are compared with ticks_diff)
-            self.now = ticks_add(self.now, max(0, clk.ticks_diff(t, last)))
-            last = t
-            now = self.now
-            raw = buttons.read()
-            ev = poll(raw, now)
-            while ev:
-                self.idle_since = now
-                if self.asleep:
-                    self.wake()  # the key that wakes does nothing else
-                    ev = poll(raw, now)
-                    continue
-                if self.dozing:
-                    self.undoze()  # the screen was readable: the key acts too
-                if self._next is None:
-                    try:
-                        self.screen.key(ev)
-                    except MemoryError:
-                        self._low_memory()
-                ev = poll(raw, now)
-            if self.asleep:
-                clk.sleep_ms(4 * TICK_MS)
+            wait = self.step()
+            if wait > TICK_MS:  # asleep: polled less often
+                clk.sleep_ms(wait)
                 continue
-            try:
-                if self._next is None:
-                    self.screen.tick(now)
-                if self._next is not None:
-                    self._switch()
-                if self.dirty and ticks_diff(now, self.last_draw) >= FRAME_MS:
-                    self.dirty = False
-                    self.last_draw = now
-                    self.draw()
-                short = 0
-            except MemoryError:
-                short += 1
-                if short > 3:
-                    raise
-                self._low_memory()
-            scr = self.screen  # None while a screen to come could not be made
-            if scr is None or scr.busy():
-                self.idle_since = now
-            else:
-                timeout = self.sleep_ms()
-                idle = ticks_diff(now, self.idle_since)
-                if timeout and idle >= timeout:
-                    if not self.dozing:
-                        self.doze()
-                    elif idle >= 2 * timeout and not self.stays_readable():
-                        self.sleep()
             if until is not None and until(self):
                 break
-            clk.sleep_ms(TICK_MS)
+            clk.sleep_ms(wait)
 
+    def step(self):
+        """One turn of the loop: read the buttons and hand the events to the
+        screen, tick it, switch and draw screens, doze or sleep when idle.
+        Returns the ms to wait before the next turn (TICK_MS; 4 * TICK_MS
+        asleep). A board whose loop is not the app's (the browser page)
+        calls this a turn at a time."""
+        from ui.buttons import ticks_add, ticks_diff
+
+        if self._poll is None:
+            from ui.buttons import Debouncer
+
+            self._poll = Debouncer().poll
+            self._last = self.clock.ticks_ms()
+        poll = self._poll
+        t = self.clock.ticks_ms()
+        # ms since start, wrapping like the board's ticks: a small int
+        # even after 12 days on (times are compared with ticks_diff)
+        self.now = ticks_add(self.now, max(0, self.clock.ticks_diff(t, self._last)))
+        self._last = t
+        now = self.now
+        raw = self.buttons.read()
+        ev = poll(raw, now)
+        while ev:
+            self.idle_since = now
+            if self.asleep:
+                self.wake()  # the key that wakes does nothing else
+                ev = poll(raw, now)
+                continue
+            if self.dozing:
+                self.undoze()  # the screen was readable: the key acts too
+            if self._next is None:
+                try:
+                    self.screen.key(ev)
+                except MemoryError:
+                    self._low_memory()
+            ev = poll(raw, now)
+        if self.asleep:
+            return 4 * TICK_MS
+        try:
+            if self._next is None:
+                self.screen.tick(now)
+            if self._next is not None:
+                self._switch()
+            if self.dirty and ticks_diff(now, self.last_draw) >= FRAME_MS:
+                self.dirty = False
+                self.last_draw = now
+                self.draw()
+            self._short = 0
+        except MemoryError:
+            self._short += 1  # turns in a row that ran out of memory
+            if self._short > 3:
+                raise
+            self._low_memory()
+        scr = self.screen  # None while a screen to come could not be made
+        if scr is None or scr.busy():
+            self.idle_since = now
+        else:
+            timeout = self.sleep_ms()
+            idle = ticks_diff(now, self.idle_since)
+            if timeout and idle >= timeout:
+                if not self.dozing:
+                    self.doze()
+                elif idle >= 2 * timeout and not self.stays_readable():
+                    self.sleep()
+        return TICK_MS
 
 def _config():
     import config

@@ -1,5 +1,6 @@
 """The web board (boards/web/board.py) on the MicroPython unix port, without
-a browser: its turn-at-a-time `Runner` must do what `App.loop` does, and
+a browser: the app a turn at a time (`App.step`, as the page calls it) does
+what `App.loop` does, and
 its keys must hand every tap to the app however long a turn lasts; and the
 page's firmware pack (tools/web) holds the firmware as the flash tool
 stages it, as bytecode the WebAssembly port loads."""
@@ -12,7 +13,8 @@ import mpy
 WEB = mpy.ROOT / "boards" / "web"
 
 # The same key script on two apps: one runs App.loop for N turns, the other
-# the web board's Runner for N turns, sleeping what each turn asks.
+# App.step for N turns, as the web board's page runs it, sleeping what each
+# turn asks.
 SAME = """
 import sys
 sys.path.append({host!r})
@@ -28,9 +30,8 @@ def run(stepped, folder):
     a = app.App(b, folder)
     a.start()
     if stepped:
-        r = web.Runner(a)
         for _ in range({n}):
-            a.clock.sleep_ms(r.step())
+            a.clock.sleep_ms(a.step())
     else:
         a.loop({n})
     print("code", replay.encode(a.game) if a.game else None)
@@ -53,7 +54,7 @@ def _menu_keys():
 
 @pytest.mark.mpy
 @pytest.mark.slow
-def test_runner_plays_as_app_loop(tmp_path):
+def test_app_a_step_at_a_time_plays_as_app_loop(tmp_path):
     # a game started from the menu, cards played and a hint asked; idle
     # until the screen dozes (the default setting: 60 s), a key that acts
     # on the dimmed screen, then idle until it sleeps (twice that)

@@ -10,10 +10,9 @@ The page drives the app a turn at a time instead of calling ``app.run``:
 `App.loop` runs forever and sleeps between turns, but a page's thread may
 never block (the browser draws, takes keys and runs its timers only
 between calls into Python), and the port collects garbage only when
-control is back in JavaScript. So `Runner` holds the loop's state and
-runs its body a turn at a time: it must follow `App.loop` step for step
-(host_tests/test_web_board.py plays the same game through both). The page
-calls, from JavaScript:
+control is back in JavaScript. So the page calls `App.step`, the body of
+`App.loop`, a turn at a time (host_tests/test_web_board.py plays the same
+game both ways). The page calls, from JavaScript:
 
 - ``configure(colour)``: before the app starts: the 128 x 64 MONO_VLSB
   board (NAME ``web``, as the SSD1306) or the 240 x 135 RGB565 one
@@ -22,7 +21,7 @@ calls, from JavaScript:
 - ``start(folder)``: makes the `app.App` on this board, its saved files in
   `folder` (the flash, which the page keeps in the browser's storage), and
   shows the first screen, as ``app.run`` does.
-- ``step() -> int``: one turn of `App.loop` (read the buttons, hand their
+- ``step() -> int``: one `App.step` (read the buttons, hand their
   events to the screen, tick, switch screens, redraw at most once per
   ``app.FRAME_MS``, sleep the screen when idle). The int holds: bit 0, the
   turn showed a new frame (its bytes are then in the file ``FRAME``); bits
@@ -174,100 +173,30 @@ def key(bit, down):
     setup()[1].push(bit, down)
 
 
-class Runner:
-    """`App.loop` a turn at a time: the same steps in the same order, with
-    its state (the debouncer, the last ticks) kept between turns."""
-
-    def __init__(self, app):
-        from ui.buttons import Debouncer
-
-        self.app = app
-        self.poll = Debouncer().poll
-        self.last = app.clock.ticks_ms()
-        self.short = 0  # turns in a row that ran out of memory
-
-    def step(self):
-        """One turn; returns the ms to wait before the next."""
-        from app import FRAME_MS, TICK_MS
-
-        app = self.app
-        clk = app.clock
-        t = clk.ticks_ms()
-        app.now += clk.ticks_diff(t, self.last)
-        self.last = t
-        now = app.now
-        raw = app.buttons.read()
-        poll = self.poll
-        ev = poll(raw, now)
-        while ev:
-            app.idle_since = now
-            if app.asleep:
-                app.wake()  # the key that wakes does nothing else
-                ev = poll(raw, now)
-                continue
-            if app.dozing:
-                app.undoze()  # the screen was readable: the key acts too
-            if app._next is None:
-                try:
-                    app.screen.key(ev)
-                except MemoryError:
-                    app._low_memory()
-            ev = poll(raw, now)
-        if app.asleep:
-            return 4 * TICK_MS
-        try:
-            if app._next is None:
-                app.screen.tick(now)
-            if app._next is not None:
-                app._switch()
-            if app.dirty and now - app.last_draw >= FRAME_MS:
-                app.dirty = False
-                app.last_draw = now
-                app.draw()
-            self.short = 0
-        except MemoryError:
-            self.short += 1
-            if self.short > 3:
-                raise
-            app._low_memory()
-        scr = app.screen  # None while a screen to come could not be made
-        if scr is None or scr.busy():
-            app.idle_since = now
-        else:
-            timeout = app.sleep_ms()
-            idle = now - app.idle_since
-            if timeout and idle >= timeout:
-                if not app.dozing:
-                    app.doze()
-                elif idle >= 2 * timeout and not app.stays_readable():
-                    app.sleep()
-        return TICK_MS
-
-
-_runner = None
+_app = None
 
 
 def start(folder=""):
     """Make the app on this board, saved files in `folder`, and show its
     first screen (``app.run`` without the loop). Returns the App."""
-    global _runner
+    global _app
     import app as A
 
     a = A.App(__import__("board"), folder)
     a.start()
-    _runner = Runner(a)
+    _app = a
     return a
 
 
 def step():
     """One turn of the app; returns the frame, wait and off bits of the
     module docstring."""
-    r = _runner
-    if r is None:
+    a = _app
+    if a is None:
         raise RuntimeError("board.start() first")
-    display = r.app.fb
+    display = a.fb
     before = display.shown
-    wait = r.step()
+    wait = a.step()
     drawn = 1 if display.shown != before else 0
     off = 0 if display.on else 1
     return drawn | min(wait, 1023) << 1 | off << 11
@@ -275,10 +204,9 @@ def step():
 
 def status():
     """The app's screen and counts, one line (see the module docstring)."""
-    r = _runner
-    if r is None:
+    a = _app
+    if a is None:
         return "screen=none"
-    a = r.app
     s = a.screen
     k = getattr(s, "k", 0)
     pages = getattr(s, "pages", None)
