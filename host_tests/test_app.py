@@ -340,11 +340,97 @@ def test_compiled_app_heap_does_not_depend_on_the_folders(mpy_firmware, tmp_path
 KILL_RUN = """
 import sys
 sys.path.append({host!r})
+import os
+import time
+
+import store
 import ui_fakeboard as F
+
+SAVE, HOW, AT = {save}, {how!r}, {at}
+n = [0, 0]  # saves begun; file operations or key presses since save SAVE began
+
+
+def stop(where):
+    # The moment chosen: say so, then wait for the test's SIGKILL.
+    print("stop: save %d, %s" % (n[0], where))
+    while True:
+        time.sleep(1)
+
+
+class File:
+    # A file written by store.save: the write stops part way in save SAVE.
+    def __init__(self, f):
+        self.f = f
+
+    def write(self, data):
+        if n[0] == SAVE and HOW == "write":
+            k = int(AT * len(data))
+            self.f.write(data[:k])
+            self.f.flush()
+            stop("byte %d of %d written" % (k, len(data)))
+        return self.f.write(data)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.f.close()
+
+    def __getattr__(self, name):
+        return getattr(self.f, name)
+
+
+def _open(path, mode="r"):
+    f = open(path, mode)
+    return File(f) if "w" in mode else f
+
+
+class Os:
+    # os for store.py (it imports os when it runs): stops before a rename or
+    # remove of save SAVE.
+    def __getattr__(self, name):
+        return getattr(os, name)
+
+    def _op(self, what):
+        if n[0] == SAVE and HOW == "op":
+            if n[1] == AT:
+                stop("before file operation %d (%s)" % (AT, what))
+            n[1] += 1
+
+    def rename(self, a, b):
+        self._op("rename %s %s" % (a, b))
+        os.rename(a, b)
+
+    def remove(self, p):
+        self._op("remove " + p)
+        os.remove(p)
+
+
+_save = store.save
+
+
+def save(name, obj, folder=""):
+    n[0] += 1
+    _save(name, obj, folder)
+    if n[0] == SAVE and HOW != "keys":
+        stop("after the save")
+
+
+store.open = _open
+store.save = save
+sys.modules["os"] = Os()
 import app
+
+
 def forever():
     while True:
+        if n[0] >= SAVE and HOW == "keys":
+            if n[1] == AT:
+                stop("%d key presses after it" % AT)
+            n[1] += 1
         yield F.A, 60
+
+
 b = F.Board(forever())
 b.VERBOSE = True
 app.run(b)
@@ -368,10 +454,14 @@ def _saved_codes(text):
 @pytest.mark.mpy
 @pytest.mark.slow
 def test_resume_after_kill_at_random_moments(mpy_firmware, tmp_path):
+    # The moments are events of the app's work, not times: the child stops
+    # at the chosen one (in the n-th save: part way through its write, or
+    # before one of its renames/removes; or some key presses after it),
+    # says so, and is killed there. So the same moments on any machine load.
     import os
     import random
     import subprocess
-    import time
+    import threading
     from pathlib import Path
 
     import mpy
@@ -381,17 +471,35 @@ def test_resume_after_kill_at_random_moments(mpy_firmware, tmp_path):
     env = dict(os.environ, MICROPYPATH=os.pathsep.join([".frozen", str(fw)]))
     rng = random.Random(7)
     checked = 0
-    for k in range(8):
+    # where in the save: a cut write (at a random byte), before each of its
+    # file operations (remove .bak, rename to .bak, rename .tmp) and after
+    # it, or a random number of key presses after it began
+    kinds = [("write", None)] * 3 + [("op", i) for i in range(4)] + [("keys", None)] * 2
+    for k, (how, at) in enumerate(kinds):
         d = tmp_path / str(k)
         d.mkdir()
-        (d / "run.py").write_text(KILL_RUN.format(host=host))
+        if at is None:
+            at = rng.random() if how == "write" else rng.randrange(40)
+        save = rng.randrange(2, 1300)  # about the saves of 0.3 to 1.5 s on an idle machine
+        (d / "run.py").write_text(KILL_RUN.format(host=host, save=save, how=how, at=at))
         (d / "resume.py").write_text(RESUME.format(host=host))
-        with open(d / "out.txt", "w") as out:
-            p = subprocess.Popen([mpy.MICROPYTHON, "run.py"], cwd=d, env=env, stdout=out)
-            time.sleep(0.3 + rng.random() * 1.2)
+        with open(d / "err.txt", "w") as err:
+            p = subprocess.Popen([mpy.MICROPYTHON, "run.py"], cwd=d, env=env, text=True,
+                                 stdout=subprocess.PIPE, stderr=err)
+            guard = threading.Timer(600, p.kill)  # only if it never reaches the moment
+            guard.start()
+            out = []
+            assert p.stdout is not None
+            for ln in p.stdout:
+                out.append(ln)
+                if ln.startswith("stop: "):
+                    break
             p.kill()
             p.wait()
-        saved = _saved_codes((d / "out.txt").read_text())
+            guard.cancel()
+        stop = out[-1] if out else ""
+        assert stop.startswith("stop: "), "".join(out[-20:]) + (d / "err.txt").read_text()
+        saved = _saved_codes("".join(out))
         r = subprocess.run([mpy.MICROPYTHON, "resume.py"], cwd=d, env=env, capture_output=True,
                            text=True, timeout=60)
         assert r.returncode == 0, r.stderr
@@ -400,11 +508,13 @@ def test_resume_after_kill_at_random_moments(mpy_firmware, tmp_path):
         if not saved:
             continue
         last = saved[-1]
+        if "written" in stop:
+            assert code == last, (stop, code, last)  # a cut write is never read back
         if code != last:
             # killed inside the save of the next position: that one or the last
             g, g0 = replay.decode(code), replay.decode(last)
             if g.seed == g0.seed:
-                assert replay.indices(g)[:-1] == replay.indices(g0), (code, last)
+                assert replay.indices(g)[:-1] == replay.indices(g0), (stop, code, last)
             else:
                 assert g.moves_played() <= 1  # a new match had just begun
         checked += 1

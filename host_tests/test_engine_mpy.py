@@ -22,6 +22,7 @@ PORTS = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("run", PORTS)
 def test_500_random_games_match_cpython_move_by_move(run):
     n = 500
@@ -318,6 +319,7 @@ VARIANTS = {
 
 
 @pytest.mark.mpy
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
 def test_200_games_of_each_variant_match_cpython(variant):
     game, fixed = VARIANTS[variant]
