@@ -347,7 +347,7 @@ import store
 import ui_fakeboard as F
 
 SAVE, HOW, AT = {save}, {how!r}, {at}
-n = [0, 0]  # saves begun; file operations or key presses since save SAVE began
+n = [0, 0]  # game saves begun (a play's each); file operations or key presses since save SAVE
 
 
 def stop(where):
@@ -358,7 +358,8 @@ def stop(where):
 
 
 class File:
-    # A file written by store.save: the write stops part way in save SAVE.
+    # A file written by the save (a journal line, a record): the first write
+    # of save SAVE stops part way.
     def __init__(self, f):
         self.f = f
 
@@ -382,7 +383,7 @@ class File:
 
 def _open(path, mode="r"):
     f = open(path, mode)
-    return File(f) if "w" in mode else f
+    return File(f) if "w" in mode or "a" in mode else f
 
 
 class Os:
@@ -406,20 +407,22 @@ class Os:
         os.remove(p)
 
 
-_save = store.save
+store.open = _open
+sys.modules["os"] = Os()
+import app
+
+_save_game = app.App.save_game
 
 
-def save(name, obj, folder=""):
+def save_game(self):
+    # a play's save (its journal line, and at a round's end the record)
     n[0] += 1
-    _save(name, obj, folder)
+    _save_game(self)
     if n[0] == SAVE and HOW != "keys":
         stop("after the save")
 
 
-store.open = _open
-store.save = save
-sys.modules["os"] = Os()
-import app
+app.App.save_game = save_game
 
 
 def forever():
@@ -472,7 +475,8 @@ def test_resume_after_kill_at_random_moments(mpy_firmware, tmp_path):
     rng = random.Random(7)
     checked = 0
     # where in the save: a cut write (at a random byte), before each of its
-    # file operations (remove .bak, rename to .bak, rename .tmp) and after
+    # file operations (a record's: remove .bak, rename to .bak, rename .tmp,
+    # the journal's rename; a journal line has none: after it) and after
     # it, or a random number of key presses after it began
     kinds = [("write", None)] * 3 + [("op", i) for i in range(4)] + [("keys", None)] * 2
     for k, (how, at) in enumerate(kinds):
