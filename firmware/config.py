@@ -261,7 +261,7 @@ def load_game(app):
     # .bak, first its journal's .bak, which leads to the damaged record
     code = obj["code"]
     for name in (JOURNAL + ".bak", JOURNAL) if status == store.BAK else (JOURNAL,):
-        lines = store.journal(name, store.checksum(code.encode()), app.folder)
+        lines = journal(name, store.checksum(code.encode()), app.folder)
         try:
             for i in lines:
                 if game.round_over:
@@ -276,3 +276,36 @@ def load_game(app):
     app.levels = levels
     app.shown = -1
     return True
+
+
+def journal(name, base, folder=""):
+    """The values (list of ints) of journal `name` (store.append) after the record of
+    checksum `base`, in order, up to the first line that is cut short, out
+    of place or of another record; [] when there is no journal."""
+    import store
+
+    try:
+        with open(folder + "/" + name if folder else name, "rb") as f:
+            data = f.read()
+    except OSError:
+        return []
+    out = []
+    start = 0
+    while True:
+        end = data.find(b"\n", start)
+        if end < 0:
+            break  # the end, or a line cut short
+        line = data[start : end + 1]
+        start = end + 1
+        parts = line.split()
+        if len(parts) != 4 or parts[0] != b"J":
+            break
+        try:
+            n = int(parts[1])
+            v = int(parts[2])
+        except ValueError:
+            break
+        if n != len(out) + 1 or not 0 <= v < 0x3FFFFFFF or store.journal_line(base, n, v) != line:
+            break
+        out.append(v)
+    return out

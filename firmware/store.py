@@ -162,37 +162,6 @@ def append(name, n, value, base, folder=""):
     return len(line)
 
 
-def journal(name, base, folder=""):
-    """The values (list of ints) of journal `name` after the record of
-    checksum `base`, in order, up to the first line that is cut short, out
-    of place or of another record; [] when there is no journal."""
-    try:
-        with open(_path(folder, name), "rb") as f:
-            data = f.read()
-    except OSError:
-        return []
-    out = []
-    start = 0
-    while True:
-        end = data.find(b"\n", start)
-        if end < 0:
-            break  # the end, or a line cut short
-        line = data[start : end + 1]
-        start = end + 1
-        parts = line.split()
-        if len(parts) != 4 or parts[0] != b"J":
-            break
-        try:
-            n = int(parts[1])
-            v = int(parts[2])
-        except ValueError:
-            break
-        if n != len(out) + 1 or not 0 <= v < 0x3FFFFFFF or journal_line(base, n, v) != line:
-            break
-        out.append(v)
-    return out
-
-
 def rotate(name, folder=""):
     """Move journal `name` to ``name.bak`` (replacing it), if there: after
     the record it follows was saved again (its old copy now the .bak)."""

@@ -9,6 +9,7 @@ import sys
 import pytest
 
 import app
+import config
 import lang
 import store
 import ui_fakeboard as F
@@ -121,7 +122,7 @@ def saved(folder):
     obj, status, _ = store.load(app.GAME, str(folder))
     assert status == store.OK
     g = replay.decode(obj["code"])
-    lines = store.journal(app.JOURNAL, store.checksum(obj["code"].encode()), str(folder))
+    lines = config.journal(app.JOURNAL, store.checksum(obj["code"].encode()), str(folder))
     for i in lines:
         if g.round_over:
             g.next_round()

@@ -272,7 +272,7 @@ def test_review_shows_points_and_new_totals_and_b_goes_back(tmp_path):
     assert k.text().split("\n") == [
         "Round 2 ADA BO",
         "Cards 0 1",
-        "Coins 0 1",
+        "Denari 0 1",
         "7 bello 0 1",
         "Primiera 0 1",
         "Scope 0 3",
@@ -318,7 +318,7 @@ def test_objections(tmp_path):
     assert k.screen.v["t"] == [14, 2, 24] and k.screen.step() == "d"
     k.press("A up A")  # coins: P2 4, so P3 2
     assert k.screen.v["d"] == [4, 4, 2]
-    assert k.screen.step() == "d" and k.text().split("\n")[-1] == "Coins > cards"
+    assert k.screen.step() == "d" and k.text().split("\n")[-1] == "Denari > cards"
     assert k.screen.cur == 1  # on the side to fix
     k.press("down down A")  # P2 2 coins, P3 4
     assert k.screen.step() == "s"
@@ -327,7 +327,7 @@ def test_objections(tmp_path):
     assert k.screen.v["d"] == [4, 0, 6] and k.screen.step() == "s"
     assert k.screen.v["s"] == 2  # the default: most coins
     k.press("up up A")
-    assert k.screen.v["s"] == 1 and k.text().split("\n")[-1] == "Has no coins"
+    assert k.screen.v["s"] == 1 and k.text().split("\n")[-1] == "Has no denari"
     k.press("up A")
     assert k.screen.step() == "p" and k.screen.v["p"] == 2  # the default: most cards
     # the primiera by the cards: the same card for two sides
@@ -363,7 +363,7 @@ def test_variants_ask_their_fields(tmp_path):
     # 7 categories: those with a point are listed (scope, re bello, napola)
     assert k.text().split("\n")[1:6] == [
         "Cards 1 0",
-        "Coins 1 0",
+        "Denari 1 0",
         "7 bello 1 0",
         "Primiera 1 0",
         "Scope 0 1",

@@ -44,7 +44,9 @@ def test_language_file_has_every_key_in_order(code):
     for ln in lines[:-1]:
         text = ln.split("\t", 1)[1]
         assert text and all(32 <= ord(ch) < 127 for ch in text), ln
-        assert len(text) <= COLS, ln
+        # "|" breaks a line in two (the hint's reasons): each part fits
+        assert all(len(part) <= COLS for part in text.split("|")), ln
+        assert text.count("|") <= (1 if name_of(ln).startswith("WHY_") else 0), ln
 
 
 @pytest.mark.parametrize("code", lang.LANGS)
@@ -56,6 +58,10 @@ def test_loaded_strings(code):
             assert lang.T(i) == _file_text(code, name)
     finally:
         lang.load("en")
+
+
+def name_of(line):
+    return line.split("\t")[0]
 
 
 def _file_text(code, name):
@@ -78,7 +84,6 @@ WIDE = {
     "WHY_TAKES_SAFE": 10,
     "WHY_TAKES": 10,
     "WHY_LEAVES": 40,
-    "WHY_ALL_OUT": 10,
 }
 
 
@@ -86,7 +91,17 @@ WIDE = {
 def test_formatted_strings_fit(code):
     for name, val in WIDE.items():
         t = _file_text(code, name) % val
-        assert len(t) <= COLS, (code, t)
+        assert all(len(part) <= COLS for part in t.split("|")), (code, t)
+    # the hint's "All <rank> are out", every rank named as players do
+    lang.load(code)
+    try:
+        ranks = [lang.rank(v) for v in range(1, 11)]
+        for r in ranks:
+            t = lang.T(lang.WHY_ALL_OUT) % r
+            assert all(len(part) <= COLS for part in t.split("|")), (code, t)
+        assert len(set(ranks)) == 10 and not any(r.startswith("1") for r in ranks[:1])
+    finally:
+        lang.load("en")
     # the winner line: "<Team 135> wins" and "<P3> wins"
     team = _file_text(code, "TEAM") % "135"
     assert len(_file_text(code, "WINS") % team) <= COLS
@@ -265,9 +280,13 @@ def _table_stages(w):
         w.draw()
         if stage == TB.PICK:
             # every reason of the hint, with its widest number
+            from ai import hint as H
+
             for code in range(lang.N_STRINGS - lang.WHY_SCOPA):
-                s.hint = (hand[0], (), (code, 40))
-                w.draw()
+                # ALL_OUT names a rank (1..10)
+                for n in range(1, 11) if code == H.ALL_OUT else (40,):
+                    s.hint = (hand[0], (), (code, n))
+                    w.draw()
             s.hint = None
             w.draw()
             s.asking = True

@@ -221,7 +221,7 @@ def test_round_end_shows_the_breakdown_then_deals(tmp_path):
     assert a.screen_mod == "summary" and g.round_over
     a.loop(10)
     text = b.display.screen_text()
-    for word in ("Cards", "Coins", "7 bello", "Primiera", "Scope", "Total", "Match"):
+    for word in ("Cards", "Denari", "7 bello", "Primiera", "Scope", "Total", "Match"):
         assert word in text
     press(a, b, "A")
     assert a.screen.pages[a.screen.k] == "primiera"

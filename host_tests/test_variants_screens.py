@@ -144,4 +144,4 @@ def test_summary_announces_all_ten_coins(tmp_path):
     s.k = 3
     a.draw()
     text = b.display.screen_text()
-    assert "All ten coins!" in text and "You win!" in text
+    assert "All ten denari!" in text and "You win!" in text

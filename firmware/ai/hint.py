@@ -27,7 +27,7 @@ COINS = const(5)  # n: coins taken
 TAKES_SAFE = const(6)  # n: cards taken, and no scopa left
 TAKES = const(7)  # n: cards taken
 LEAVES = const(8)  # n: what the table adds up to (over 10)
-ALL_OUT = const(9)  # n: the value that would sweep, all seen
+ALL_OUT = const(9)  # n: the rank that would sweep (1..10), all seen
 LEAST_RISK = const(10)
 HARD_TO_TAKE = const(11)
 
@@ -40,8 +40,8 @@ REASONS = (
     "takes %d coins",
     "takes %d, leaves no scopa",
     "takes %d cards",
-    "leaves %d on the table",
-    "no card left can sweep the %d",
+    "leaves %d on the table, no scopa",
+    "every card of rank %d that could sweep is out",
     "the least risky card to lay",
     "lays a card that is hard to take",
 )
@@ -91,7 +91,10 @@ def why(st, rules, seat, card, taken):
     if n and not m and s > 10:
         return LEAVES, s
     if n and m and not danger:
-        return ALL_OUT, s
+        v = 1
+        while not (m >> v) & 1:
+            v += 1
+        return ALL_OUT, v  # the lowest rank that would sweep: all seen
     if m and danger:
         return LEAST_RISK, 0
     return HARD_TO_TAKE, 0

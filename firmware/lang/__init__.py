@@ -124,20 +124,27 @@ WAKE_KEY = const(96)  # "Any key wakes"
 KEEPER_IDLE = const(97)  # Settings: what the scorekeeper does when idle
 DIM = const(98)
 REPLACE_GAME = const(99)  # New game with a game saved: "Replace game?"
+# Ranks by name, plural (the hint's "All Aces are out"): RANK_N formats
+# 2..7 ("%ds"), the others are the Ace, Fante, Cavallo and Re (rank())
+RANK_N = const(100)
+RANK_ACE = const(101)
+RANK_FANTE = const(102)
+RANK_CAVALLO = const(103)
+RANK_RE = const(104)
 # The hint's reason (ai.hint.why codes, in their order)
-WHY_SCOPA = const(100)
-WHY_ACE = const(101)
-WHY_SETTEBELLO = const(102)
-WHY_A_SEVEN = const(103)
-WHY_SEVENS = const(104)
-WHY_COINS = const(105)
-WHY_TAKES_SAFE = const(106)
-WHY_TAKES = const(107)
-WHY_LEAVES = const(108)
-WHY_ALL_OUT = const(109)
-WHY_LEAST_RISK = const(110)
-WHY_HARD_TO_TAKE = const(111)
-N_STRINGS = const(112)
+WHY_SCOPA = const(105)
+WHY_ACE = const(106)
+WHY_SETTEBELLO = const(107)
+WHY_A_SEVEN = const(108)
+WHY_SEVENS = const(109)
+WHY_COINS = const(110)
+WHY_TAKES_SAFE = const(111)
+WHY_TAKES = const(112)
+WHY_LEAVES = const(113)
+WHY_ALL_OUT = const(114)
+WHY_LEAST_RISK = const(115)
+WHY_HARD_TO_TAKE = const(116)
+N_STRINGS = const(117)
 
 _blob = b""
 _offs = None
@@ -191,6 +198,16 @@ def get(i):
 
 
 T = get
+
+
+def rank(v):
+    """The plural name of rank `v` (1..10) in the loaded language: "Aces",
+    "7s", "Kings" (lang RANK_*)."""
+    if v == 1:
+        return get(RANK_ACE)
+    if v >= 8:
+        return get(RANK_FANTE + v - 8)  # RANK_FANTE, RANK_CAVALLO, RANK_RE
+    return get(RANK_N) % v
 
 
 def pages(game, lang=None):

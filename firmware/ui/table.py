@@ -317,7 +317,14 @@ class Screen:
                 # the reason, e.g. "Takes settebello" (the hand shows whose)
                 t = T(lang.WHY_SCOPA + why[0])
                 if "%" in t:
-                    t = t % why[1]
+                    t = t % (lang.rank(why[1]) if "%s" in t else why[1])
+                if "|" in t:
+                    # two lines: "Takes 3" / "no scopa left" (a band too
+                    # low for two, under a second row of the table: the first)
+                    t, t2 = t.split("|")
+                    if h >= 17:
+                        fb.text(t2, 0, ty + 5, p.FG)
+                        ty -= 4
             else:
                 t = T(lang.HINT) if self.hint else T(lang.YOUR_TURN)
                 if self.asking:
