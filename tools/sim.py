@@ -243,99 +243,110 @@ def run(
     firmware = mpy.FIRMWARE
     if mpy_compiled:
         firmware = mpy.compile_firmware(MPY_BUILD, mpy.UNIX_MPY_CROSS_ARGS)
-    with tempfile.TemporaryDirectory(prefix="scopa_sim_") as tmp:
-        tmp = Path(tmp)
-        flash_dir = prepare_flash(Path(flash) if flash else tmp / "flash", board)
-        runner = tmp / "run" / "sim_run.py"
-        runner.parent.mkdir()
-        error_file = tmp / "error.txt"
-        runner.write_text(RUNNER.format(entry=entry, error=str(error_file)))
-        frames_file = tmp / "frames.txt"
-        dirs = [flash_dir, *(Path(p) for p in extra_path), firmware]
-        env = dict(os.environ)
-        env["MICROPYPATH"] = os.pathsep.join([".frozen"] + [str(Path(d).resolve()) for d in dirs])
-        for k in list(env):
-            if k.startswith("SCOPA_SIM_"):
-                del env[k]
-        env["SCOPA_SIM_MODE"] = BOARDS[board]
-        if keys is not None:  # a file: no limit on a script's length
-            script = tmp / "keys.txt"
-            script.write_text(keys)
-            env["SCOPA_SIM_SCRIPT"] = str(script)
-        if headless:
-            env["SCOPA_SIM_HEADLESS"] = "1"
-            env["SCOPA_SIM_FRAMES"] = str(frames_file) if frames else os.devnull
-        if watch:
-            env["SCOPA_SIM_REALTIME"] = "1"
-        winsize = tmp / "winsize"
-        old_winch = None
-        if not headless:  # the terminal's size, for the board to fit its drawing
-            env["SCOPA_SIM_WINSIZE"] = str(winsize)
-            _write_winsize(winsize)
-            old_winch = signal.signal(signal.SIGWINCH, lambda *_: _write_winsize(winsize))
-        args = [mpy.MICROPYTHON]
-        if heapsize is not None:
-            args += ["-X", f"heapsize={heapsize}"]
-        args.append(str(runner))
-        # Interactive: Ctrl-C is the app's (the runner restores the terminal).
-        old = signal.signal(signal.SIGINT, signal.SIG_IGN) if not headless else None
-        fd, attrs = _terminal_state() if not headless else (-1, None)
-        tty = os.dup(fd) if fd >= 0 else -1  # its stdin is the pipe: the tty elsewhere
-        try:
-            guard = subprocess.Popen(
-                [sys.executable, "-c", GUARD, str(tmp), repr(attrs), str(tty)],
-                stdin=subprocess.PIPE,
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL,
-                pass_fds=(tty,) if tty >= 0 else (),
-                start_new_session=True,  # no Ctrl-C, no hang-up from the terminal
-                text=True,
+    guard = None
+    try:
+        with tempfile.TemporaryDirectory(prefix="scopa_sim_") as tmp:
+            tmp = Path(tmp)
+            flash_dir = prepare_flash(Path(flash) if flash else tmp / "flash", board)
+            runner = tmp / "run" / "sim_run.py"
+            runner.parent.mkdir()
+            error_file = tmp / "error.txt"
+            runner.write_text(RUNNER.format(entry=entry, error=str(error_file)))
+            frames_file = tmp / "frames.txt"
+            dirs = [flash_dir, *(Path(p) for p in extra_path), firmware]
+            env = dict(os.environ)
+            env["MICROPYPATH"] = os.pathsep.join(
+                [".frozen"] + [str(Path(d).resolve()) for d in dirs]
             )
-        finally:
-            if tty >= 0:
-                os.close(tty)
-        pipe = subprocess.PIPE if capture else None
-        try:
-            with subprocess.Popen(
-                args,
-                env=env,
-                cwd=flash_dir,
-                stdin=subprocess.DEVNULL if headless else None,
-                stdout=pipe,
-                stderr=pipe,
-                text=True,
-            ) as child:
-                assert guard.stdin is not None
-                guard.stdin.write(f"{child.pid}\n")
-                guard.stdin.flush()
-                try:
-                    out, err = child.communicate(timeout=timeout)
-                except BaseException:
-                    child.kill()
-                    child.wait()
-                    raise
-            proc = subprocess.CompletedProcess(args, child.returncode, out, err)
-        finally:
-            _give_back(fd, attrs)
-            if old is not None:
-                signal.signal(signal.SIGINT, old)
-            if old_winch is not None:
-                signal.signal(signal.SIGWINCH, old_winch)
-            assert guard.stdin is not None
-            guard.stdin.close()  # the firmware has ended: nothing for the guard to do
-        if error_file.exists():
-            why = error_file.read_text()
-            if why == "memory":
-                raise ValueError(
-                    f"the firmware ran out of memory in a heap of {heapsize or 'the default'}: "
-                    "give a larger --heapsize (the app needs about 128K on this 64-bit port)"
+            for k in list(env):
+                if k.startswith("SCOPA_SIM_"):
+                    del env[k]
+            env["SCOPA_SIM_MODE"] = BOARDS[board]
+            if keys is not None:  # a file: no limit on a script's length
+                script = tmp / "keys.txt"
+                script.write_text(keys)
+                env["SCOPA_SIM_SCRIPT"] = str(script)
+            if headless:
+                env["SCOPA_SIM_HEADLESS"] = "1"
+                env["SCOPA_SIM_FRAMES"] = str(frames_file) if frames else os.devnull
+            if watch:
+                env["SCOPA_SIM_REALTIME"] = "1"
+            winsize = tmp / "winsize"
+            old_winch = None
+            if not headless:  # the terminal's size, for the board to fit its drawing
+                env["SCOPA_SIM_WINSIZE"] = str(winsize)
+                _write_winsize(winsize)
+                old_winch = signal.signal(signal.SIGWINCH, lambda *_: _write_winsize(winsize))
+            args = [mpy.MICROPYTHON]
+            if heapsize is not None:
+                args += ["-X", f"heapsize={heapsize}"]
+            args.append(str(runner))
+            # Interactive: Ctrl-C is the app's (the runner restores the terminal).
+            old = signal.signal(signal.SIGINT, signal.SIG_IGN) if not headless else None
+            fd, attrs = _terminal_state() if not headless else (-1, None)
+            tty = os.dup(fd) if fd >= 0 else -1  # its stdin is the pipe: the tty elsewhere
+            try:
+                guard = subprocess.Popen(
+                    [sys.executable, "-c", GUARD, str(tmp), repr(attrs), str(tty)],
+                    stdin=subprocess.PIPE,
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
+                    pass_fds=(tty,) if tty >= 0 else (),
+                    start_new_session=True,  # no Ctrl-C, no hang-up from the terminal
+                    text=True,
                 )
-            raise ValueError(why)
-        result = Result(proc.returncode, stdout=proc.stdout, stderr=proc.stderr)
-        if frames_file.exists():
-            with open(frames_file) as f:
-                result.frames, result.shots, result.end_ms = parse_frames(f)
-    guard.wait(10)
+            finally:
+                if tty >= 0:
+                    os.close(tty)
+            pipe = subprocess.PIPE if capture else None
+            try:
+                with subprocess.Popen(
+                    args,
+                    env=env,
+                    cwd=flash_dir,
+                    stdin=subprocess.DEVNULL if headless else None,
+                    stdout=pipe,
+                    stderr=pipe,
+                    text=True,
+                ) as child:
+                    assert guard.stdin is not None
+                    guard.stdin.write(f"{child.pid}\n")
+                    guard.stdin.flush()
+                    try:
+                        out, err = child.communicate(timeout=timeout)
+                    except BaseException:
+                        child.kill()
+                        child.wait()
+                        raise
+                proc = subprocess.CompletedProcess(args, child.returncode, out, err)
+            finally:
+                _give_back(fd, attrs)
+                if old is not None:
+                    signal.signal(signal.SIGINT, old)
+                if old_winch is not None:
+                    signal.signal(signal.SIGWINCH, old_winch)
+                assert guard.stdin is not None
+                try:  # the firmware has ended: its pid is no longer the guard's to kill
+                    guard.stdin.write("0\n")
+                    guard.stdin.flush()
+                except OSError:
+                    pass
+            if error_file.exists():
+                why = error_file.read_text()
+                if why == "memory":
+                    raise ValueError(
+                        f"the firmware ran out of memory in a heap of {heapsize or 'the default'}: "
+                        "give a larger --heapsize (the app needs about 128K on this 64-bit port)"
+                    )
+                raise ValueError(why)
+            result = Result(proc.returncode, stdout=proc.stdout, stderr=proc.stderr)
+            if frames_file.exists():
+                with open(frames_file) as f:
+                    result.frames, result.shots, result.end_ms = parse_frames(f)
+    finally:
+        if guard is not None and guard.stdin is not None:
+            guard.stdin.close()  # after the temporary folder is gone: the guard ends
+            guard.wait(10)
     if png_dir is not None:
         out = Path(png_dir)
         out.mkdir(parents=True, exist_ok=True)
