@@ -12,7 +12,8 @@ host_tests/test_sim_match.py reads the winner's screen the same way.
 
 Screens (PNG, mono dark on light, `--scale` pixels per screen pixel):
 menu, setup (New game options), choose (a card with several captures, the
-second one highlighted), round (a round's breakdown), winner, help (How to
+second one highlighted), round (a round's breakdown), primiera (its next
+page), winner, help (How to
 play), colour (the table on the 240 x 135 colour board, a hint shown).
 """
 
@@ -174,6 +175,7 @@ def scripts(font, taps=700):
         raise RuntimeError("no capture choice, round end or winner in %d taps" % taps)
     out["choose"] = ("sim", start + " A" * (i - 1) + " A right shot:choose")
     out["round"] = ("sim", start + " A" * j + " shot:round")
+    out["primiera"] = ("sim", start + " A" * j + " right shot:primiera")
     out["winner"] = ("sim", start + " A" * k + " shot:winner")
     # the colour board: the first turn, a hint asked for (B held)
     colour = _keys(M.new_game_keys, "scopa", 2)
