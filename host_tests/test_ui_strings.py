@@ -348,3 +348,26 @@ def test_colour_screen_fits(tmp_path, code):
                 w.draw()
     finally:
         lang.load("en")
+
+
+@pytest.mark.mpy
+def test_the_fake_boards_font_widths_are_micropythons(run_mpy):
+    # the right-edge check (a pixel of margin) reads each glyph's rightmost
+    # lit column from ui_fakeboard.FONT_RIGHT: the unix port's framebuf font
+    code = """
+import framebuf
+b = bytearray(8)
+f = framebuf.FrameBuffer(b, 8, 8, framebuf.MONO_VLSB)
+out = []
+for c in range(32, 127):
+    f.fill(0)
+    f.text(chr(c), 0, 0, 1)
+    r = -1
+    for x in range(8):
+        if b[x]:
+            r = x
+    out.append(r + 1)
+print(bytes(out).hex())
+"""
+    assert bytes.fromhex(run_mpy(code).strip()) == F.FONT_RIGHT
+    assert F.text_right("Opponents Medium", 0) == 127  # the 'm' reaches the edge

@@ -23,6 +23,30 @@ B = 32
 KEY_NAMES = {"U": UP, "D": DOWN, "L": LEFT, "R": RIGHT, "A": A, "B": B}
 
 
+# The rightmost lit column (0..7; -1: none) of each character 32..126 of
+# the built-in 8 x 8 font, as MicroPython's framebuf draws it
+# (test_ui_strings checks it against the unix port's).
+FONT_RIGHT = bytes(
+    c + 1
+    for c in (
+        -1, 4, 6, 7, 6, 6, 7, 6, 5, 5, 7, 6, 4, 6, 4, 7, 6, 6, 6, 6, 7, 6, 6, 6, 6, 6, 4, 4, 6,
+        6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 5, 6, 6, 6, 7, 6, 6, 6, 6, 6, 6, 6, 6, 6, 7, 6, 6,
+        6, 5, 7, 5, 6, 7, 5, 6, 6, 6, 6, 6, 6, 6, 6, 4, 6, 6, 5, 7, 6, 6, 6, 6, 6, 6, 6, 6, 6,
+        7, 6, 6, 6, 6, 4, 6, 7,
+    )
+)
+
+
+def text_right(s, x):
+    """The x of the rightmost lit pixel of text `s` drawn at `x` (-1: none)."""
+    for i in range(len(s) - 1, -1, -1):
+        o = ord(s[i])
+        r = FONT_RIGHT[o - 32] - 1 if 32 <= o < 127 else 7
+        if r >= 0:
+            return x + 8 * i + r
+    return -1
+
+
 class TextLog:
     """Mixin: remembers the text drawn since the last fill() (one frame),
     checks that every text call fits on the screen, and counts frames."""
@@ -41,6 +65,8 @@ class TextLog:
         self.texts.append((s, x, y))
         if x < 0 or y < 0 or x + 8 * len(s) > self.w or y + 8 > self.h:
             self.overflow.append((s, x, y))
+        elif text_right(s, x) >= self.w - 1:
+            self.overflow.append((s, x, y, "touches the right edge: keep a pixel"))
 
     def show(self):
         self.frame = self.texts

@@ -403,7 +403,7 @@ class Screen:
         if not top:
             fb.text(T(label), 0, 0, p.FG)
             t = T(lang.ROUND) % self.round
-            fb.text(t, app.w - 8 * len(t), 0, p.FG)
+            fb.text(t, app.w - 8 * len(t) - 1, 0, p.FG)
         if self.cards:
             self._draw_cards(fb)
         elif f in ("t", "d", "sc", "np"):
@@ -477,7 +477,7 @@ class Screen:
                 x += lay.cw + 2 * s
             tot = scoring.primiera([c for c in self.pc[i] if c >= 0], r.primiera_zero)[0]
             t = "-" if tot is None else str(tot)
-            fb.text(t, app.w - 8 * len(t), ty, p.FG)
+            fb.text(t, app.w - 8 * len(t) - 1, ty, p.FG)
 
     def _categories(self):
         """The categories the review lists: all of them when they fit,
@@ -503,7 +503,7 @@ class Screen:
             return
         sc, after, winner = self.rev
         cw = 24
-        ends = [w - (n - 1 - i) * cw for i in range(n)]
+        ends = [w - 1 - (n - 1 - i) * cw for i in range(n)]  # a pixel of margin
         if n == 2:
             fb.text(T(lang.ROUND) % self.round, 0, 0, p.FG)
         for i, x in enumerate(ends):

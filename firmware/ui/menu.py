@@ -106,7 +106,7 @@ class List:
             fb.text(label, 0, y, fg)
             if choices:
                 v = choices[idx]
-                fb.text(v, w - 8 * len(v) - (3 if bar else 0), y, fg)
+                fb.text(v, w - 8 * len(v) - (3 if bar else 1), y, fg)
         if bar:
             h = app.h - ROW_H
             y = ROW_H + h * self.top // len(self.rows)

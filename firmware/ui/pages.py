@@ -67,7 +67,7 @@ class About(Pages):
         for i, (a, b) in enumerate(rows):
             y = 12 + 10 * i
             fb.text(a, 0, y, p.FG)
-            fb.text(b, app.w - 8 * len(b), y, p.FG)
+            fb.text(b, app.w - 8 * len(b) - 1, y, p.FG)
 
 
 class Help(Pages):

@@ -130,7 +130,7 @@ class Screen:
         played = len(m["rounds"])
         fb.text(T(lang.ROUND) % (played if m["over"] else played + 1), 0, y, p.FG)
         t = "/%d" % sh.rules.target
-        fb.text(t, w - 8 * len(t), y, p.FG)
+        fb.text(t, w - 8 * len(t) - 1, y, p.FG)
         y = h - 8
         if m["over"]:
             who = sh.names[m["winner"]]
@@ -207,7 +207,7 @@ class History:
 
     def columns(self):
         n = self.sh.rules.sides
-        cw = (self.app.w - 24) // n
+        cw = (self.app.w - 25) // n  # a pixel of margin
         return [24 + (i + 1) * cw for i in range(n)]  # right edges
 
     def draw(self, fb):

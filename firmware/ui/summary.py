@@ -98,7 +98,7 @@ class Screen:
     def columns(self):
         n = self.app.game.rules.sides
         cw = 24 if n == 2 else 20
-        return [self.app.w - (n - i) * cw for i in range(n)], cw
+        return [self.app.w - 1 - (n - i) * cw for i in range(n)], cw  # a pixel of margin
 
     def draw(self, fb):
         page = self.pages[self.k]
@@ -177,7 +177,7 @@ class Screen:
                 x += lay.cw + s
             tot = sc.primiera_total[i]
             v = "-" if tot is None else str(tot)
-            fb.text(v, app.w - 8 * len(v), y + (lay.ch - 8) // 2, p.FG)
+            fb.text(v, app.w - 8 * len(v) - 1, y + (lay.ch - 8) // 2, p.FG)
 
     def _extra(self, fb):
         app = self.app
