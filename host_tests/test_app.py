@@ -1,6 +1,6 @@
 """The whole app driven in-process by a fake board: boot, menus, a match
 by scripted keys, save and resume, idle sleep; on CPython and on the
-MicroPython unix port (compiled to .mpy, in a 128 KiB heap)."""
+MicroPython unix port (compiled to .mpy, in bench_app.TEST_HEAP)."""
 
 import json
 import shutil
@@ -291,7 +291,7 @@ def _with_data(mpy_firmware):
 @pytest.mark.mpy
 @pytest.mark.parametrize("loop", ["A", "HAA"], ids=["plays", "hint_each_play"])
 @pytest.mark.parametrize("game", ["scopa", "scopone_scientifico"])
-def test_compiled_app_plays_a_match_against_hard_in_128k(game, loop, mpy_firmware, tmp_path):
+def test_compiled_app_plays_a_match_against_hard(game, loop, mpy_firmware, tmp_path):
     # The whole app compiled, on a lean board (tools/bench_app.py): a key
     # script starts the game with every computer seat Hard (Scopone
     # scientifico: the partner too) and plays the human's cards until the
@@ -300,7 +300,7 @@ def test_compiled_app_plays_a_match_against_hard_in_128k(game, loop, mpy_firmwar
     from tools import bench_app
 
     fw = _with_data(mpy_firmware)
-    res, _ = bench_app.play(fw, game, "128K", cwd=tmp_path, loop=loop)
+    res, _ = bench_app.play(fw, game, bench_app.TEST_HEAP, cwd=tmp_path, loop=loop)
     assert bench_app.completes(res), res
     assert res["over"][:2] == ["True", "winner"], res
     levels = [int(v) for v in res["levels"]]
@@ -308,7 +308,7 @@ def test_compiled_app_plays_a_match_against_hard_in_128k(game, loop, mpy_firmwar
     assert len(levels) == bench_app.GAMES[game]
     totals = [int(t) for t in res["totals"][:-2]]
     assert max(totals) >= int(res["totals"][-1])
-    assert int(res["heap_peak"][0]) < 128 * 1024
+    assert int(res["heap_peak"][0]) < int(bench_app.TEST_HEAP[:-1]) * 1024
 
 
 @pytest.mark.mpy
@@ -325,7 +325,7 @@ def test_compiled_app_heap_does_not_depend_on_the_folders(mpy_firmware, tmp_path
         d = tmp_path / ("d" * n)
         shutil.copytree(fw, d / "fw")
         (d / "flash").mkdir()
-        res, _ = bench_app.play(d / "fw", "scopa", "128K", cwd=d / "flash")
+        res, _ = bench_app.play(d / "fw", "scopa", bench_app.TEST_HEAP, cwd=d / "flash")
         assert bench_app.completes(res), res
         peaks.add((res["heap_menu"][0], res["heap_peak"][0]))
         # the links are gone: the flash holds what the app wrote

@@ -289,6 +289,12 @@ def _table_stages(w):
                     w.draw()
             s.hint = None
             w.draw()
+            # the round's page, with a play of every seat logged
+            s.log = [(seat, 9, 3) for seat in range(g.rules.players)]
+            s.info = True
+            w.draw()
+            s.info = False
+            s.log = []
             s.asking = True
             w.draw()
             s.asking = False

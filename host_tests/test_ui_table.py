@@ -284,3 +284,42 @@ def test_the_cursors_card_is_drawn_as_the_cursor_not_only_lifted(tmp_path):
     shown = region(b.display)
     assert shown == drawn(gfx.SELECT)
     assert shown != drawn(gfx.FACE)  # not a face merely lifted
+
+
+def test_the_round_page_tells_mazzo_scope_last_take_and_the_last_plays(tmp_path):
+    g = find(lambda g: g.turn == 0)
+    a, b = start(tmp_path, g, [app.HUMAN, app.EASY])
+    a.loop(5)
+    # play a card, let the computer answer, then the page
+    for _ in range(200):
+        if human_turn(a) and g.moves_played() >= 2:
+            break
+        if human_turn(a):
+            press(a, b, "A")
+        a.loop(20)
+    assert human_turn(a) and g.moves_played() >= 2
+    press(a, b, "U")
+    text = b.display.screen_text()
+    assert a.screen.info
+    assert "Mazzo %d" % (40 - g.st[E.DP]) in text
+    last = g.st[E.LAST]
+    assert ("Last take " + (a.seat_label(last) if last != E.NONE else "-")) in text
+    assert "You %d" % g.scope(0) in text and "P2 %d" % g.scope(1) in text
+    seat, c, n = a.screen.log[-1]
+    assert seat == 1  # the computer's play, before the human's turn
+    face = "A234567FCR"[c % 10] + "DCSB"[c // 10]  # as the card's face shows it
+    assert ("P2 " + face + ("+%d" % n if n else "")) in text
+    press(a, b, "R")  # any key: back to the hand, the key does nothing else
+    assert not a.screen.info and human_turn(a) and g.moves_played() >= 2
+    assert "Mazzo" not in b.display.screen_text()
+
+
+def test_the_round_page_names_teams_by_their_players(tmp_path):
+    from ui import round_info
+
+    g = find(lambda g: g.turn == 0, Rules("scopone_scientifico"))
+    a, b = start(tmp_path, g, [app.HUMAN, app.EASY, app.MEDIUM, app.EASY])
+    assert round_info.side_label(a, 0) == "You+P3" and round_info.side_label(a, 1) == "P2+P4"
+    a.loop(5)
+    press(a, b, "D")
+    assert "You+P3 0" in b.display.screen_text()

@@ -18,7 +18,7 @@ of the match. `micropython.mem_peak()` adds up allocations the GC frees, so
 it is not used. The 32-bit columns: the same match on a 32-bit MicroPython
 (the WebAssembly port, host_tests/wasm.py), whose heap grows on demand (no
 smallest heap there). A benchmark, not a test (host_tests/test_app.py checks the
-128 KiB claim with the same script): the README shows its latest output.
+match in TEST_HEAP with the same script): the README shows its latest output.
 """
 
 import argparse
@@ -236,6 +236,11 @@ LOW = "app: low memory"
 
 HARD = 2  # app.HARD
 GAMES = {"scopa": 2, "scopone_scientifico": 4}  # the games measured: players
+# The heap the app tests play a match in (host_tests/test_app.py): well above
+# the smallest heap this benchmark finds, so that the tests assert what the
+# app does, not a margin (64-bit unix port; about 117 KiB on a 32-bit board,
+# where a Pico has 240 KB free)
+TEST_HEAP = "160K"
 
 
 def keys(game="scopa", level=HARD, partner=None):
@@ -361,7 +366,7 @@ def completes(res):
     )
 
 
-def smallest_heap(fw, game, top=128, loop="A"):
+def smallest_heap(fw, game, top=160, loop="A"):
     """Smallest heap (KiB) from which the match completes (see completes)
     in every heap up to `top` KiB: one run each, down from `top` to the
     first that fails (near the limit the heap's fragmentation makes

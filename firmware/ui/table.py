@@ -67,6 +67,8 @@ class Screen:
         self.news = []  # NEWS: lines still to announce at this deal
         self.line = ""  # NEWS: the line shown
         self.dealt = None  # (round, cards dealt) of the deal announced
+        self.log = []  # (seat, card, cards taken) of this hand's plays shown
+        self.info = False  # PICK: the round's page (ui/round_info.py) shown
 
     # State ----------------------------------------------------------------
 
@@ -135,6 +137,11 @@ class Screen:
         self.seat = app.game.turn
         human = app.levels[self.seat] == HUMAN
         self.flags = app.play(card, taken)
+        if self.flags & (E.DEALT | E.ROUND_OVER):
+            self.log = []  # a new hand: its plays from now on
+        else:
+            self.log.append((self.seat, card, len(taken)))
+            del self.log[: -app.game.rules.players]
         self.move = None  # type: ignore
         if human and app.hide_hands():
             app.shown = -1
@@ -213,7 +220,12 @@ class Screen:
         k = ev & keys.ALL
         st = self.stage
         app.dirty = True
-        if st == PICK:
+        if st == PICK and self.info:
+            if not ev & keys.REPEAT:
+                self.info = False  # any key: back to the hand
+        elif st == PICK and k in (keys.UP, keys.DOWN) and not ev & keys.REPEAT:
+            self.info = True  # the round's page: mazzo, scope, last plays
+        elif st == PICK:
             n = len(self.hand())
             if k == keys.LEFT and n:
                 self.cur = (self.cur - 1) % n
@@ -254,6 +266,11 @@ class Screen:
     # Drawing --------------------------------------------------------------
 
     def draw(self, fb):
+        if self.stage == PICK and self.info:
+            from ui import round_info  # loaded only while shown
+
+            round_info.draw(self, fb)
+            return
         app = self.app
         g = app.game
         lay = app.lay

@@ -1,0 +1,81 @@
+"""The table's round page, one key away (UP or DOWN on the player's turn):
+what the round has done, in words.
+
+    Mazzo 30             the cards left to deal
+    Last take P2         who captured last (the table's rest goes there)
+    You 1 P2 0           each side's scope this round (You+P3 in teams)
+    P2 4B+2  P3 7D       each other seat's last play of this hand: the card
+                         and how many it took
+    Any key: back
+
+Loaded only while it is shown (ui/table.py imports it on the key), so the
+table's heap during play does not hold it. Draws only: the table screen
+keeps the plays it showed (`Screen.log`) and the game is the App's.
+"""
+
+import lang
+from lang import T
+from scopa import engine as E
+
+_SUITS = "DCSB"  # denari, coppe, spade, bastoni, as the rule cases write them
+
+
+def side_label(app, side):
+    """The players of `side` joined by "+": "You+P3", "P2+P4"; a seat's
+    own label when sides are seats."""
+    r = app.game.rules
+    return "+".join(app.seat_label(s) for s in range(side, r.players, r.sides))
+
+
+def card_text(c, french=False):
+    """Card `c` (0..39) as its face shows its rank (ui/gfx: "A".."7", then
+    F C R, or J Q K with French faces) and its suit's letter: "7D", "CB"."""
+    from ui import gfx
+
+    return (gfx._RANKS_FR if french else gfx._RANKS_IT)[c % 10] + _SUITS[c // 10]
+
+
+def lines(screen):
+    """The page's text lines (list of str, each at most 16 characters)."""
+    app = screen.app
+    g = app.game
+    st = g.st
+    r = g.rules
+    last = st[E.LAST]
+    out = [
+        "%s %d" % (T(lang.MAZZO), 40 - st[E.DP]),
+        "%s %s" % (T(lang.LAST_TAKE), app.seat_label(last) if last != E.NONE else "-"),
+    ]
+    row = ""
+    for side in range(r.sides):
+        t = "%s %d" % (side_label(app, side), g.scope(side))
+        if row and len(row) + 1 + len(t) > 16:
+            out.append(row)
+            row = ""
+        row = (row + " " + t) if row else t
+    if row:
+        out.append(row)
+    row = ""
+    for seat, c, n in screen.log[-(r.players - 1) :] if screen.log else ():
+        t = "%s %s%s" % (app.seat_label(seat), card_text(c, app.french()), "+%d" % n if n else "")
+        if row and len(row) + 1 + len(t) > 16:
+            out.append(row)
+            row = ""
+        row = (row + " " + t) if row else t
+    if row:
+        out.append(row)
+    return out
+
+
+def draw(screen, fb):
+    """The page, in place of the table (rows of the 8 x 8 font)."""
+    app = screen.app
+    p = app.pal
+    rows = app.h // 8
+    out = lines(screen)
+    if len(out) < rows:
+        out.append(T(lang.ANY_BACK))  # when there is room (not with six players)
+    y = 0
+    for t in out[:rows]:
+        fb.text(t, 0, y, p.FG)
+        y += 8
