@@ -131,8 +131,10 @@ def suit(fb, su, x, y, c, s=1, french=False):
             _run(fb, g[row], 5, x, y + row * s, c, s)
 
 
-def card(fb, x, y, c, pal, s=1, mode=FACE, french=False):
-    """Draw card `c` (0..39) with its top left corner at (x, y)."""
+def card(fb, x, y, c, pal, s=1, mode=FACE, french=False, rank=0):
+    """Draw card `c` (0..39) with its top left corner at (x, y); `rank`
+    (1..10) draws that rank underlined instead of the card's own (Cirulla's
+    matta once designated), 0 the card's own."""
     w = CARD_W * s
     h = CARD_H * s
     if mode == GHOST:
@@ -154,7 +156,10 @@ def card(fb, x, y, c, pal, s=1, mode=FACE, french=False):
     fb.rect(x, y, w, h, ink if lit or pal.mono else pal.BG)
     su = c // 10
     red = ink if lit or su > 1 else pal.RED
-    glyph(fb, (_RANKS_FR if french else _RANKS_IT)[c % 10], x + 3 * s, y + 2 * s, ink, s)
+    r = rank - 1 if rank else c % 10
+    glyph(fb, (_RANKS_FR if french else _RANKS_IT)[r], x + 3 * s, y + 2 * s, ink, s)
+    if rank:
+        fb.fill_rect(x + 3 * s, y + 7 * s, 3 * s, s, ink)
     suit(fb, su, x + 2 * s, y + 8 * s, red, s, french)
 
 

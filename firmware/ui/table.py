@@ -42,6 +42,7 @@ SCOPA = const(6)
 NEWS = const(7)
 
 HUMAN = const(3)  # app.HUMAN: a seat played by a person
+_MATTA = const(16)  # Cirulla's matta, 7C: drawn as its designated rank
 THINK_MS = const(400)
 SHOW_MS = const(1500)  # a computer's move
 HUMAN_SHOW_MS = const(600)  # the player's own move
@@ -272,9 +273,11 @@ class Screen:
             lit = self.hint[1]
         tab = g.table()
         pos = lay.table(len(tab))
+        mr = g.st[E.MATTA]  # Cirulla: the rank the matta was designated
         for i, c in enumerate(tab):
             x, y = pos[i]
-            gfx.card(fb, x, y, c, p, s, gfx.LIT if c in lit else gfx.FACE, fr)
+            md = gfx.LIT if c in lit else gfx.FACE
+            gfx.card(fb, x, y, c, p, s, md, fr, mr if c == _MATTA else 0)
         two_rows = len(pos) and pos[-1][1] != lay.table_y
         band_y = lay.band_y + (lay.ch + lay.gap if two_rows else 0)
         band_h = lay.hand_y - lay.lift - band_y
@@ -298,7 +301,7 @@ class Screen:
                 if st == SHOW and self.move and self.move[0] == c and g.turn == v:
                     y -= lay.lift
                     mode = gfx.LIT
-                gfx.card(fb, xs[i], y, c, p, s, mode, fr)
+                gfx.card(fb, xs[i], y, c, p, s, mode, fr, mr if c == _MATTA else 0)
         self._band(fb, st, band_y, band_h)
 
     def _band(self, fb, st, y, h):
@@ -336,7 +339,9 @@ class Screen:
             fb.text(t, 0, ty, p.FG)
             x = 8 * len(t) + 4 * lay.s
             cy = y + (h - lay.ch) // 2
-            gfx.card(fb, x, cy, self.move[0], p, lay.s, gfx.LIT, app.french())
+            c = self.move[0]
+            mr = g.st[E.MATTA] if c == _MATTA else 0
+            gfx.card(fb, x, cy, c, p, lay.s, gfx.LIT, app.french(), mr)
             n = len(self.move[1])
             if n:
                 # the number of cards taken
