@@ -5,6 +5,7 @@ cases), so the tables are not in the heap during play.
 """
 
 from scopa import cards
+from scopa import rules as R
 
 # FORMAT.md key -> (attribute, values as given in the JSON -> int)
 CHOICES = {
@@ -23,6 +24,14 @@ FLAGS = {
     "redeal_kings": "redeal_kings",
     "partners_visible": "partners_visible",
 }
+
+
+def attr(key):
+    """The Rules attribute that FORMAT.md option `key` sets (the key itself
+    for re_bello, players, target, best_of)."""
+    if key in CHOICES:
+        return CHOICES[key][0]
+    return FLAGS.get(key, key)
 
 
 def set_option(rules, key, v):
@@ -54,3 +63,61 @@ def _flag(key, v):
     if v is False or v == 0:
         return 0
     raise ValueError("%s: %r is not true or false" % (key, v))
+
+
+# The options that apply to each game (GAMES order), besides those of
+# _ALWAYS; partners_visible applies with teams (4 or 6 players). An option
+# that does not apply must keep the preset's value (check_applies).
+_ALWAYS = (
+    "players",
+    "target",
+    "best_of",
+    "mandatory",
+    "fewest",
+    "primiera_zero",
+    "recount",
+    "partners_visible",
+)
+_SCORE = ("re_bello", "napola", "napoleone")
+_ACE = ("ace_takes_all", "ace_on_ace_all", "ace_sweep_scopa")
+_APPLY = (
+    ("strict", "redeal_kings") + _SCORE,  # scopa
+    ("strict", "redeal_kings") + _SCORE,  # scopone: four cards face up
+    ("strict",) + _SCORE,  # scopone scientifico: no table dealt
+    ("strict", "redeal_kings") + _SCORE + _ACE,  # scopa d'Assi
+    ("redeal_kings",) + _SCORE,  # scopa a 15: takes by fifteen only
+    ("strict",) + _ACE,  # cirulla: its own piccola and grande, redeal on Aces
+    ("strict",) + _SCORE,  # scopone a 10: no table dealt
+)
+
+
+def applies(game, field):
+    """True when option `field` (a Rules attribute) applies to `game`
+    (R.SCOPA.. R.SCOPONE_10); partners_visible needs teams as well."""
+    return field in _ALWAYS or field in _APPLY[game]
+
+
+def key_of(field):
+    """The FORMAT.md key of Rules attribute `field`."""
+    for k in CHOICES:
+        if CHOICES[k][0] == field:
+            return k
+    for k in FLAGS:
+        if FLAGS[k] == field:
+            return k
+    return field
+
+
+def check_applies(rules):
+    """Raise ValueError naming the option and the game when `rules` sets an
+    option that does not apply to its game (a value other than the
+    preset's), or partners_visible without teams."""
+    g = rules.game
+    base = R.Rules(R.GAMES[g])
+    for f in R._FIELDS[2:]:
+        if not applies(g, f) and getattr(rules, f) != getattr(base, f):
+            raise ValueError("%s: does not apply to %s" % (key_of(f), R.GAMES[g]))
+    if rules.partners_visible and rules.players < 4:
+        raise ValueError(
+            "partners_visible: %s for %d players has no partners" % (R.GAMES[g], rules.players)
+        )

@@ -78,7 +78,10 @@ class Rules:
         """Preset of `game` (a name of GAMES) with `options` (attribute
         names above, or the FORMAT.md keys and values).
 
-        Raises ValueError naming the game or option that is not valid.
+        Raises ValueError naming the game or option that is not valid, or
+        the option and the game when the option does not apply to the game
+        (scopa.ruleopts.applies: for example ace_takes_all in scopa_15,
+        napola in cirulla; its preset value is accepted).
         """
         if game not in GAMES:
             raise ValueError("unknown game %r: one of %s" % (game, ", ".join(GAMES)))
@@ -102,7 +105,7 @@ class Rules:
         self.partners_visible = 0
         for k in options:
             self._set(k, options[k])
-        self._check()
+        self._check(len(options) > 0)
 
     def _set(self, key, v):
         if key == "game":
@@ -115,7 +118,8 @@ class Rules:
 
             ruleopts.set_option(self, key, v)
 
-    def _check(self):
+    def _check(self, options=True):
+        # options false: the preset as it is (no option to check)
         g = self.game
         self._derive()
         if g in (SCOPONE, SCOPONE_SCIENTIFICO, SCOPONE_10):
@@ -134,6 +138,11 @@ class Rules:
         for f in _FIELDS[2:]:
             if f not in ("re_bello", "target", "best_of") and getattr(self, f) not in (0, 1):
                 raise ValueError("%s: must be 0 or 1" % f)
+        if options:
+            # which options apply to which game: a module loaded only here
+            from scopa import ruleopts
+
+            ruleopts.check_applies(self)
 
     def _derive(self):
         # sizes as plain attributes: read in the computer players' loops
@@ -147,8 +156,6 @@ class Rules:
             self.hand = 3
         self.table = 0 if g in (SCOPONE_SCIENTIFICO, SCOPONE_10) else 4
         self.deals = (40 - self.table) // (self.hand * self.players)
-        if g == CIRULLA:
-            self.napola = 0  # Cirulla's piccola is its napola: never both
 
     def side(self, seat):
         """Side (0..sides-1) of `seat`: partners alternate round the table."""
@@ -166,7 +173,9 @@ class Rules:
 
     @classmethod
     def from_code(cls, text):
-        """Rules of a `code()` text. Raises ValueError when malformed."""
+        """Rules of a `code()` text. Raises ValueError when malformed, or
+        naming the option and the game when it sets an option that does
+        not apply to the game."""
         if not isinstance(text, str) or len(text) != len(_FIELDS):
             raise ValueError("bad rules code %r" % (text,))
         r = cls()
