@@ -7,6 +7,8 @@ cases), so the tables are not in the heap during play.
 from scopa import cards
 from scopa import rules as R
 
+PICCOLA_CAPS = (0, 5, 6)  # Rules.piccola_cap: none, or the most the piccola scores
+
 # FORMAT.md key -> (attribute, values as given in the JSON -> int)
 CHOICES = {
     "match_priority": ("strict", {"strict": 1, "free": 0}),
@@ -14,6 +16,7 @@ CHOICES = {
     "sum_choice": ("fewest", {"any": 0, "fewest": 1}),
     "tie_at_target": ("recount", {"play_on": 0, "recount": 1}),
     "ace_on_ace": ("ace_on_ace_all", {"ace": 0, "all": 1}),
+    "napola_score": ("napola_fixed", {"per_card": 0, "fixed": 1}),
 }
 FLAGS = {
     "capture_mandatory": "mandatory",
@@ -51,6 +54,10 @@ def set_option(rules, key, v):
             rules.re_bello = cards.RE_DENARI
         else:
             rules.re_bello = cards.parse(v) if isinstance(v, str) else int(v)
+    elif key == "piccola_cap":
+        if v is not None and v not in PICCOLA_CAPS[1:]:
+            raise ValueError("piccola_cap: %r is not null, 5 or 6" % (v,))
+        rules.piccola_cap = v or 0
     elif key in ("players", "target", "best_of") and isinstance(v, int):
         setattr(rules, key, v)
     else:
@@ -78,7 +85,7 @@ _ALWAYS = (
     "recount",
     "partners_visible",
 )
-_SCORE = ("re_bello", "napola", "napoleone")
+_SCORE = ("re_bello", "napola", "napoleone", "napola_fixed")
 _ACE = ("ace_takes_all", "ace_on_ace_all", "ace_sweep_scopa")
 _APPLY = (
     ("strict", "redeal_kings") + _SCORE,  # scopa
@@ -86,7 +93,7 @@ _APPLY = (
     ("strict",) + _SCORE,  # scopone scientifico: no table dealt
     ("strict", "redeal_kings") + _SCORE + _ACE,  # scopa d'Assi
     ("redeal_kings",) + _SCORE,  # scopa a 15: takes by fifteen only
-    ("strict",) + _ACE,  # cirulla: its own piccola and grande, redeal on Aces
+    ("strict", "piccola_cap") + _ACE,  # cirulla: its piccola and grande, redeal on Aces
     ("strict",) + _SCORE,  # scopone a 10: no table dealt
 )
 
@@ -111,8 +118,11 @@ def key_of(field):
 def check_applies(rules):
     """Raise ValueError naming the option and the game when `rules` sets an
     option that does not apply to its game (a value other than the
-    preset's), or partners_visible without teams."""
+    preset's), or partners_visible without teams; or naming piccola_cap
+    when it is not 0, 5 or 6."""
     g = rules.game
+    if rules.piccola_cap not in PICCOLA_CAPS:
+        raise ValueError("piccola_cap: %r is not none, 5 or 6" % (rules.piccola_cap,))
     base = R.Rules(R.GAMES[g])
     for f in R._FIELDS[2:]:
         if not applies(g, f) and getattr(rules, f) != getattr(base, f):

@@ -55,7 +55,10 @@ _FIELDS = (
     "ace_sweep_scopa",
     "redeal_kings",
     "partners_visible",
+    "napola_fixed",
+    "piccola_cap",
 )
+_OLD_CODE = const(17)  # fields in the codes written before napola_fixed, piccola_cap
 
 
 class Rules:
@@ -66,7 +69,10 @@ class Rules:
     primiera_zero (a missing suit counts 0), re_bello (card 0..39, or -1),
     napola, napoleone, target (points), best_of (1 or 3 matches), recount
     (tie_at_target recount), ace_takes_all, ace_on_ace_all, ace_sweep_scopa,
-    redeal_kings, partners_visible.
+    redeal_kings, partners_visible, napola_fixed (the napola scores 3
+    whatever its length: the Scopone manual's "fixed bonus (3 points)"),
+    piccola_cap (Cirulla: the most the piccola scores, 0 for none, 5 or 6;
+    see scoring).
 
     Derived: sides (2 or 3 sides: each seat with 2 or 3 players, else two
     teams), hand (cards dealt to each seat per deal: 3, 9 in Scopone, 10 in
@@ -103,6 +109,8 @@ class Rules:
         self.ace_sweep_scopa = 1 if g == CIRULLA else 0
         self.redeal_kings = 0 if g == CIRULLA else 1
         self.partners_visible = 0
+        self.napola_fixed = 0
+        self.piccola_cap = 0
         for k in options:
             self._set(k, options[k])
         self._check(len(options) > 0)
@@ -136,7 +144,9 @@ class Rules:
         if not -1 <= self.re_bello < 40:
             raise ValueError("re_bello: not a card")
         for f in _FIELDS[2:]:
-            if f not in ("re_bello", "target", "best_of") and getattr(self, f) not in (0, 1):
+            if f in ("re_bello", "target", "best_of", "piccola_cap"):
+                continue
+            if getattr(self, f) not in (0, 1):
                 raise ValueError("%s: must be 0 or 1" % f)
         if options:
             # which options apply to which game: a module loaded only here
@@ -164,7 +174,8 @@ class Rules:
     # Codes --------------------------------------------------------------
 
     def code(self):
-        """Short text (one char per field) that `from_code` reads back."""
+        """Short text (one char per field) that `from_code` reads back; it
+        also reads the shorter codes of before napola_fixed and piccola_cap."""
         out = ""
         for f in _FIELDS:
             v = getattr(self, f)
@@ -176,10 +187,10 @@ class Rules:
         """Rules of a `code()` text. Raises ValueError when malformed, or
         naming the option and the game when it sets an option that does
         not apply to the game."""
-        if not isinstance(text, str) or len(text) != len(_FIELDS):
+        if not isinstance(text, str) or not _OLD_CODE <= len(text) <= len(_FIELDS):
             raise ValueError("bad rules code %r" % (text,))
         r = cls()
-        for i, f in enumerate(_FIELDS):
+        for i, f in enumerate(_FIELDS[: len(text)]):  # an older code: the rest 0
             v = _B64.find(text[i])
             if v < 0:
                 raise ValueError("bad rules code %r" % (text,))
