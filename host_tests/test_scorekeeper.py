@@ -179,13 +179,13 @@ def test_first_open_sets_up_a_sheet(tmp_path, capsys):
 
 def test_set_up_by_keys_teams_names_options(tmp_path):
     k = Keeper(tmp_path).open()
-    # rows: Game Players Target Best Napola Re-bello Name1 Name2 Start
-    k.press("up " * 8 + "right")  # Game: Scopone (2 teams)
-    assert k.screen.keys == ["game", "target", "best", "napola", "rebello", 0, 1, None]
+    # rows: Game Players Target Best Missing-suit Napola Re-bello Name1 Name2 Start
+    k.press("up " * 9 + "right")  # Game: Scopone (2 teams)
+    assert k.screen.keys == ["game", "target", "best", "pzero", "napola", "rebello", 0, 1, None]
     assert [r[1][0] for r in k.screen.rows if r[0].startswith("Team")] == ["NOI", "VOI"]
     k.press("down right right")  # target 21
     k.press("down right")  # best of 3
-    k.press("down down right")  # re bello on
+    k.press("down down down right")  # re bello on
     # Team 1: type "ZA" over NOI: A opens the editor
     k.press("down A")
     assert k.screen.editing == 0
@@ -197,7 +197,8 @@ def test_set_up_by_keys_teams_names_options(tmp_path):
     k.press("down A")  # Start
     sh = k.sheet
     r = sh.rules
-    assert (r.game, r.players, r.target, r.best_of, r.re_bello, r.napola) == (1, 4, 21, 3, 9, 0)
+    # Scopone: the Scopone manual's deal, 10 each (scientifico)
+    assert (r.game, r.players, r.target, r.best_of, r.re_bello, r.napola) == (2, 4, 21, 3, 9, 0)
     assert sh.names[0] == "ZA" and sh.names[1] != "VOI"
     assert sh.fields() == ["t", "d", "s", "p", "sc", "rb"]
 
@@ -218,7 +219,7 @@ def test_set_up_never_offers_a_name_another_side_has(tmp_path):
 
 def test_set_up_three_players_and_cirulla(tmp_path):
     k = Keeper(tmp_path).open()
-    k.press("up " * 7 + "right")  # Players: 3
+    k.press("up " * 8 + "right")  # Players: 3
     assert k.screen.names == ["P1", "P2", "P3"]
     k.press("up left")  # Game: Cirulla (keeps 3 players)
     assert k.screen.keys[:3] == ["game", "players", "target"]

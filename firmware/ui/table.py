@@ -4,7 +4,10 @@ seat's card count, the score, whose turn it is and the computer thinking.
 Stages (one at a time):
 
 - PICK: LEFT / RIGHT choose a card of the hand, A plays it when it has one
-  outcome or goes to CHOOSE; B long asks for a hint (the suggested card is
+  outcome or goes to CHOOSE; with partners_visible (the German worksheet:
+  "everyone may look at their partner's hand") UP / DOWN show each
+  partner's hand in place of one's own, and any other key comes back to
+  it; B long asks for a hint (the suggested card is
   selected, the cards it takes are highlighted and the band gives the
   reason, e.g. "Takes settebello"); B goes to the menu
   (the game is saved after every play and Continue comes back).
@@ -68,6 +71,7 @@ class Screen:
         self.news = []  # NEWS: lines still to announce at this deal
         self.line = ""  # NEWS: the line shown
         self.dealt = None  # (round, cards dealt) of the deal announced
+        self.peek = 0  # PICK: 0 the own hand, k the k-th partner's (partners_visible)
 
     # State ----------------------------------------------------------------
 
@@ -83,6 +87,7 @@ class Screen:
         g = app.game
         seat = g.turn
         self.hint = None
+        self.peek = 0
         if app.levels[seat] == HUMAN:
             if app.hide_hands() and app.shown != seat:
                 self.stage = COVER
@@ -214,7 +219,12 @@ class Screen:
         k = ev & keys.ALL
         st = self.stage
         app.dirty = True
-        if st == PICK:
+        vis = app.game.rules.partners_visible
+        if st == PICK and vis and (self.peek or k in (keys.UP, keys.DOWN)):
+            from ui import peek  # the partner's hand: loaded only with the option
+
+            peek.key(self, ev)
+        elif st == PICK:
             n = len(self.hand())
             if k == keys.LEFT and n:
                 self.cur = (self.cur - 1) % n
@@ -283,7 +293,11 @@ class Screen:
         band_h = lay.hand_y - lay.lift - band_y
         # the hand
         v = app.viewer()
-        if st == COVER or v < 0:
+        if st == PICK and self.peek:
+            from ui import peek
+
+            peek.draw(self, fb, mr)
+        elif st == COVER or v < 0:
             n = len(g.hand(g.turn)) if st == COVER else 0
             for x in lay.hand(n):
                 gfx.card(fb, x, lay.hand_y, 0, p, s, gfx.BACK)
@@ -311,7 +325,11 @@ class Screen:
         lay = app.lay
         w = app.w
         ty = y + max(0, (h - 8) // 2)
-        if st == PICK:
+        if st == PICK and self.peek:
+            from ui import peek
+
+            fb.text(peek.label(self), 0, ty, p.FG)
+        elif st == PICK:
             why = self.hint[2] if self.hint else None
             if why:
                 # the reason, e.g. "Takes settebello" (the hand shows whose)
