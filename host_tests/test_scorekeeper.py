@@ -339,21 +339,24 @@ def test_objections(tmp_path):
     assert k.text().split("\n")[0] == "Card twice" and k.screen.cards
     assert "Primiera" not in k.text()  # the objection takes the title line
     k.press("B " * 7 + "down A " + "A " * 7)  # P2: 6 of denari
-    assert k.screen.step() == "sc"
+    # P1 took 10 cards besides its 4 denari but names no best coppe, spade or
+    # bastoni: the cards do not fit its counts
+    assert k.text().split("\n")[0] == "Cards don't fit" and k.screen.cards
+    assert k.screen.step() == "p"
 
 
 def test_primiera_by_the_cards(tmp_path):
     k = new_sheet(tmp_path, names=["ADA", "BO"])
     pc = [
-        [C.parse(x) for x in ("7D", "6C", "1S", "5B")],  # 21 + 18 + 16 + 15 = 70
+        [C.parse(x) for x in ("7D", "6C", "1S", "7B")],  # 21 + 18 + 16 + 21 = 76
         [C.parse("6D"), C.parse("7C"), C.parse("7S"), -1],  # no bastoni: cannot win
     ]
-    e = {"t": [25, 15], "d": [3, 7], "s": 1, "pc": pc, "sc": [0, 2]}
+    e = {"t": [25, 15], "d": [3, 7], "s": 0, "pc": pc, "sc": [0, 2]}
     k.press(["A"] + entry_keys(e, k.sheet.fields(), 2)[:-1])
     assert k.text().split("\n")[4] == "Primiera 1 0"
     k.press("A")
     assert k.sheet.rounds == [e]
-    assert k.sheet.points(e).primiera_total == [70, None]
+    assert k.sheet.points(e).primiera_total == [76, None]
 
 
 def test_variants_ask_their_fields(tmp_path):
@@ -571,7 +574,7 @@ def _widest_sheet(players, game="scopa", **opts):
          "sc": [12] + [0] * (n - 1)}
     for f in sh.fields():
         if f in ("rb", "gr"):
-            e[f] = 0 if f == "rb" else -1
+            e[f] = 0  # all ten denari: the re bello's and the grande's side
         elif f == "np":
             e[f] = [10] + [0] * (n - 1)
     for _ in range(11):  # 99+ points, ten rounds in one match (no target)
