@@ -46,6 +46,8 @@ _PLAY = ("table", "summary")  # the screens of a game in progress
 # Store record names
 SETTINGS = "settings.sav"
 GAME = "game.sav"
+JOURNAL = "game.jrn"  # the plays since game.sav, a line each (store.append)
+JOURNAL_MAX = const(64)  # plays in the journal before game.sav is written again
 
 
 def board_name(path=CONFIG):
@@ -94,6 +96,22 @@ def _has_ai():
     return True
 
 
+def _add30(a, b):
+    # (a + b) % 2**30 for a, b in 0..2**30-1, the sum never reaching 2**30
+    # (a heap int on a 32-bit board)
+    room = 0x3FFFFFFF - a
+    return a + b if b <= room else b - room - 1
+
+
+def _mul30(a, b):
+    # (a * b) % 2**30 for a, b in 0..2**30-1, in 15-bit halves: no step
+    # reaches 2**30
+    al = a & 0x7FFF
+    bl = b & 0x7FFF
+    mid = ((a >> 15) * bl & 0x7FFF) + (al * (b >> 15) & 0x7FFF)
+    return _add30((mid & 0x7FFF) << 15, al * bl)
+
+
 def computer_move(game, seat, level, hint=False):
     """The move ``(card, taken)`` the computer at `level` plays for `seat`,
     or suggests to a human with `hint`, then as ``(card, taken, why)``
@@ -104,7 +122,7 @@ def computer_move(game, seat, level, hint=False):
     move."""
     from scopa.rng import Rng
 
-    rng = Rng(game.seed + 7919 * game.moves_played() + seat + (101 if hint else 0))
+    rng = Rng(_add30(game.seed, 7919 * game.moves_played() + seat + (101 if hint else 0)))
     ai = None
     if USE_AI:
         try:
@@ -159,13 +177,14 @@ class App:
         self.pal = gfx.Palette(board.COLOUR)
         self.lay = gfx.Layout(self.w, self.h)
         self.folder = folder
-        self.now = 0  # ms since start (monotonic, from clock.ticks_diff)
+        self.now = 0  # ms since start, wrapping at 2**30 (ui.buttons.ticks_add)
         self.screen = None  # type: ignore
         self.screen_mod = None
         self._next = None
         self.dirty = True
         self.last_draw = -FRAME_MS
         self.asleep = False
+        self.dozing = False  # idle: dimmed, a note says a key wakes it
         self.idle_since = 0
         self.note = ""  # a line the menu shows once (save restored...)
         self.menu_shown = False
@@ -173,9 +192,16 @@ class App:
         self.levels = []
         self.shown = -1  # pass-and-play: the seat whose hand is shown
         self.saves = 0
+        self.saved_bytes = 0  # written to flash by the game's saves
+        self._base = None  # store.checksum of game.sav's code (the journal's base)
+        self._base_game = None  # the Game that game.sav holds
+        self._since = 0  # journal lines since game.sav
         self.plays = 0
         self.matches = 0
         self.verbose = getattr(board, "VERBOSE", False)
+        self._poll = None  # the buttons' Debouncer.poll (step)
+        self._last = 0  # the board's ticks at the last step
+        self._short = 0  # steps in a row that ran out of memory
         self._reserve = None
         self._hold()
         config = _config()
@@ -245,10 +271,13 @@ class App:
         self.save_game()
 
     def seed(self):
-        """A seed for a new game (int below 2**30)."""
+        """A seed for a new game (int below 2**30): ``(ticks_ms * 2654435 +
+        now * 97 + seeds taken * 7919) % 2**30``, every step a small int
+        on a 32-bit board (`_add30`, `_mul30`; the plain product of the
+        ticks is not)."""
         self.saves += 1
-        t = self.clock.ticks_ms()
-        return (t * 2654435 + self.now * 97 + self.saves * 7919) & 0x3FFFFFFF
+        s = _add30(_mul30(self.clock.ticks_ms(), 2654435), _mul30(self.now & 0x3FFFFFFF, 97))
+        return _add30(s, _mul30(self.saves, 7919))
 
     def play(self, card, taken):
         """Play a move for the seat to play; saves the game. Returns the
@@ -268,16 +297,40 @@ class App:
         self.shown = -1
 
     def save_game(self):
-        """Save the game: its replay code and the seats (store.py).
+        """Save the game after a play: one journal line (store.append: the
+        play's move index, about 20 bytes); then, for a new game, at the
+        end of a round, after a resume and every JOURNAL_MAX plays, the
+        whole record too (its replay code and the seats, store.save), the
+        journal moving to game.jrn.bak beside game.sav.bak. A play's save so
+        costs the same however long the game; config.load_game reads them
+        back (the .bak pair when game.sav is damaged).
 
-        The save builds its text in a few KiB at once. On MicroPython the
-        heap of a long game is fragmented (the free memory is in small
-        holes), so the app keeps a reserve block allocated early and frees
-        it for the save: the save's allocations fit in that hole.
+        The record's save builds its text in a few KiB at once. On
+        MicroPython the heap of a long game is fragmented (the free memory
+        is in small holes), so the app keeps a reserve block allocated early
+        and frees it for the save: the save's allocations fit in that hole.
         """
         import store
         from scopa import replay
 
+        g = self.game
+        if self._base is not None and self._base_game is g and g.history:
+            # the play, journalled after the record; and so the record's
+            # .bak with the journal's .bak make the record again, should it
+            # be damaged
+            try:
+                self.saved_bytes += store.append(
+                    JOURNAL, self._since + 1, replay.last_index(g.history), self._base, self.folder
+                )
+                self._since += 1
+                if not g.round_over and self._since < JOURNAL_MAX:
+                    if self.verbose:
+                        print("saved:", replay.encode(g))
+                    self._reserve = None
+                    self._hold()
+                    return
+            except OSError as e:
+                print("store: play not journalled:", e)  # the record then
         self._reserve = None
         if _MPY:
             gc.collect()
@@ -285,7 +338,16 @@ class App:
         for _ in range(2):
             try:
                 rec = {"code": replay.encode(self.game), "levels": self.levels}
-                store.save(GAME, rec, self.folder)
+                # a game this app has not saved yet (new, or resumed) is
+                # saved twice: its .bak then holds it too, should the record
+                # be damaged before the next round's
+                for _ in range(2 if self._base_game is not g else 1):
+                    self.saved_bytes += store.save(GAME, rec, self.folder)
+                    # the journal follows the record before, now game.sav.bak
+                    store.rotate(JOURNAL, self.folder)
+                self._base = store.checksum(rec["code"].encode())
+                self._base_game = g
+                self._since = 0
                 break
             except OSError as e:
                 print("store: game not saved:", e)
@@ -391,6 +453,14 @@ class App:
         fb = self.fb
         fb.fill(self.pal.BG)
         self.screen.draw(fb)
+        if self.dozing:
+            # dimmed: the last row says that a key wakes the screen
+            import lang
+
+            p = self.pal
+            t = lang.T(lang.WAKE_KEY)
+            fb.fill_rect(0, self.h - 9, self.w, 9, p.FG)
+            fb.text(t, (self.w - 8 * len(t)) // 2, self.h - 8, p.BG)
         fb.show()
 
     def _low_memory(self):
@@ -405,7 +475,24 @@ class App:
         gc.collect()
         self.dirty = True
 
+    def doze(self):
+        """Idle for the sleep time: the screen dims and says a key wakes it
+        (still readable: a key then acts as always)."""
+        self.dozing = True
+        try:
+            self.fb.contrast(0)
+        except AttributeError:
+            pass
+        self.dirty = True
+
+    def stays_readable(self):
+        """True when the screen shown stays dimmed rather than going off:
+        the scorekeeper's (READABLE), unless Settings say it sleeps too."""
+        return getattr(self.screen, "READABLE", False) and not self.settings.get("keeper", 0)
+
     def sleep(self):
+        """Idle twice the sleep time: the screen goes off; the key that
+        wakes it does nothing else."""
         self.asleep = True
         try:
             self.fb.poweroff()
@@ -418,66 +505,93 @@ class App:
             self.fb.poweron()
         except AttributeError:
             pass
+        self.undoze()
+
+    def undoze(self):
+        self.dozing = False
+        self.apply_contrast()
         self.dirty = True
 
     def loop(self, max_steps=None, until=None):
         """Poll, dispatch, tick, redraw, sleep; `max_steps` loop turns at
         most (None: forever); stops early when `until(app)` is true."""
-        from ui.buttons import Debouncer
-
-        poll = Debouncer().poll
         clk = self.clock
-        buttons = self.buttons
-        last = clk.ticks_ms()
         steps = 0
-        short = 0  # turns in a row that ran out of memory
         while max_steps is None or steps < max_steps:
             steps += 1
-            t = clk.ticks_ms()
-            self.now += clk.ticks_diff(t, last)
-            last = t
-            now = self.now
-            raw = buttons.read()
-            ev = poll(raw, now)
-            while ev:
-                self.idle_since = now
-                if self.asleep:
-                    self.wake()  # the key that wakes does nothing else
-                elif self._next is None:
-                    try:
-                        self.screen.key(ev)
-                    except MemoryError:
-                        self._low_memory()
-                ev = poll(raw, now)
-            if self.asleep:
-                clk.sleep_ms(4 * TICK_MS)
+            wait = self.step()
+            if wait > TICK_MS:  # asleep: polled less often
+                clk.sleep_ms(wait)
                 continue
-            try:
-                if self._next is None:
-                    self.screen.tick(now)
-                if self._next is not None:
-                    self._switch()
-                if self.dirty and now - self.last_draw >= FRAME_MS:
-                    self.dirty = False
-                    self.last_draw = now
-                    self.draw()
-                short = 0
-            except MemoryError:
-                short += 1
-                if short > 3:
-                    raise
-                self._low_memory()
-            scr = self.screen  # None while a screen to come could not be made
-            if scr is None or scr.busy():
-                self.idle_since = now
-            else:
-                timeout = self.sleep_ms()
-                if timeout and now - self.idle_since >= timeout:
-                    self.sleep()
             if until is not None and until(self):
                 break
-            clk.sleep_ms(TICK_MS)
+            clk.sleep_ms(wait)
 
+    def step(self):
+        """One turn of the loop: read the buttons and hand the events to the
+        screen, tick it, switch and draw screens, doze or sleep when idle.
+        Returns the ms to wait before the next turn (TICK_MS; 4 * TICK_MS
+        asleep). A board whose loop is not the app's (the browser page)
+        calls this a turn at a time."""
+        from ui.buttons import ticks_add, ticks_diff
+
+        if self._poll is None:
+            from ui.buttons import Debouncer
+
+            self._poll = Debouncer().poll
+            self._last = self.clock.ticks_ms()
+        poll = self._poll
+        t = self.clock.ticks_ms()
+        # ms since start, wrapping like the board's ticks: a small int
+        # even after 12 days on (times are compared with ticks_diff)
+        self.now = ticks_add(self.now, max(0, self.clock.ticks_diff(t, self._last)))
+        self._last = t
+        now = self.now
+        raw = self.buttons.read()
+        ev = poll(raw, now)
+        while ev:
+            self.idle_since = now
+            if self.asleep:
+                self.wake()  # the key that wakes does nothing else
+                ev = poll(raw, now)
+                continue
+            if self.dozing:
+                self.undoze()  # the screen was readable: the key acts too
+            if self._next is None:
+                try:
+                    self.screen.key(ev)
+                except MemoryError:
+                    self._low_memory()
+            ev = poll(raw, now)
+        if self.asleep:
+            return 4 * TICK_MS
+        try:
+            if self._next is None:
+                self.screen.tick(now)
+            if self._next is not None:
+                self._switch()
+            if self.dirty and ticks_diff(now, self.last_draw) >= FRAME_MS:
+                self.dirty = False
+                self.last_draw = now
+                self.draw()
+            self._short = 0
+        except MemoryError:
+            self._short += 1  # turns in a row that ran out of memory
+            if self._short > 3:
+                raise
+            self._low_memory()
+        scr = self.screen  # None while a screen to come could not be made
+        if scr is None or scr.busy():
+            self.idle_since = now
+        else:
+            timeout = self.sleep_ms()
+            idle = ticks_diff(now, self.idle_since)
+            if timeout and idle >= timeout:
+                if not self.dozing:
+                    self.doze()
+                elif idle >= 2 * timeout and not self.stays_readable():
+                    self.sleep()
+        return TICK_MS
 
 def _config():
     import config

@@ -8,7 +8,7 @@ Italian, 1 French), contrast and sleep (indices of app.CONTRASTS and
 app.SLEEPS), pass-and-play, and the last New game choices (cfg).
 """
 
-from app import EASY, GAME, HUMAN, MEDIUM, SETTINGS
+from app import EASY, GAME, HUMAN, JOURNAL, MEDIUM, SETTINGS
 from scopa.rules import GAMES as GAME_KEYS  # cfg["game"] indexes the presets
 
 GAME_NAMES = (
@@ -50,6 +50,7 @@ def default_settings():
         "faces": 0,
         "contrast": 3,
         "sleep": 1,
+        "keeper": 0,
         "pass": 0,
         "cfg": {
             "game": 0,
@@ -276,6 +277,21 @@ def load_game(app):
         return False
     if status == store.BAK:
         app.note = lang.T(lang.SAVE_RESTORED)
+    # then the plays journalled after the record (app.save_game); from the
+    # .bak, first its journal's .bak, which leads to the damaged record
+    code = obj["code"]
+    for name in (JOURNAL + ".bak", JOURNAL) if status == store.BAK else (JOURNAL,):
+        lines = store.journal(name, store.checksum(code.encode()), app.folder)
+        try:
+            for i in lines:
+                if game.round_over:
+                    game.next_round()
+                game.play_index(i)
+        except ValueError as e:  # IllegalMove: a line that does not fit
+            print("store: journal stops:", e)
+            break
+        if lines:
+            code = replay.encode(game)
     app.game = game
     app.levels = levels
     app.shown = -1

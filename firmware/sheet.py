@@ -318,13 +318,18 @@ class Sheet:
         side in that game so far) and ``finished`` (that game is over)."""
         r = self.rules
         n = r.sides
-        matches = []
+        # A slot per round, made whole first: what the recount keeps of each
+        # round lies among its garbage, and after a collection in the middle
+        # of a long sheet no hole is left for a growing list.
+        matches: list = [None] * (len(self.rounds) + 1)
+        k = 0
         game = 0
         wins = [0] * n
         cur = _match(n, game, wins)
         for i, e in enumerate(self.rounds):
             if cur["over"]:
-                matches.append(cur)
+                matches[k] = cur
+                k += 1
                 if cur["finished"]:
                     game += 1
                     wins = [0] * n
@@ -344,7 +349,8 @@ class Sheet:
                 wins[winner] += 1
                 cur["wins"] = wins
                 cur["finished"] = r.best_of == 1 or max(wins) * 2 > r.best_of
-        matches.append(cur)
+        matches[k] = cur
+        del matches[k + 1 :]
         return matches
 
     def standing(self):

@@ -102,7 +102,7 @@ def evaluate(case):
         sides = rules.sides
         if case.get("declared") and rules.game == R.CIRULLA:
             for seat in range(len(hands)):  # the hands were just dealt
-                E.declare(st, rules, seat)
+                E.declare(st, rules, seat, E.hand_of(st, seat))
         # the declarations of hands dealt after a listed play are the next
         # deal's, not an effect of the plays: taken off again
         later = [0] * sides

@@ -106,3 +106,79 @@ def digest(n, seed=12345, max_rounds=2, game=None, **fixed):
         h, _, m = play_game(rules, rng.below(30000) * 30000 + k, rng, h, max_rounds)
         total += m
     return h, total
+
+
+def engine_deals(rules, rng, st, mv, n):
+    """Play `n` random deals of `rules` with the engine alone, on the state
+    buffer `st` and the Moves `mv`, every move chosen by `rng`; the deal
+    passes round the table. Allocates nothing itself."""
+    for k in range(n):
+        E.start_round(st, rules, rng, k % rules.players)
+        while not st[E.OVER]:
+            i = rng.below(E.gen_moves(st, rules, mv))
+            off = 0
+            for _ in range(i):
+                off += 2 + mv.buf[off + 1]
+            E.apply(st, rules, mv.buf, off)
+
+
+def engine_alloc(rules, seed, n):
+    """Bytes the engine allocates over `n` random deals of `rules` (moves
+    from Rng(`seed`)), counted with the GC off by gc.mem_alloc()
+    (MicroPython only). The same deals are played once before, so that a
+    buffer grown once for good (the Moves of a crowded table) is not
+    counted: what is left is what a deal allocates."""
+    import gc
+
+    st = E.new_state()
+    mv = E.Moves()
+    engine_deals(rules, Rng(seed), st, mv, n)
+    rng = Rng(seed)
+    gc.collect()
+    gc.disable()
+    try:
+        before = gc.mem_alloc()
+        engine_deals(rules, rng, st, mv, n)
+        return gc.mem_alloc() - before
+    finally:
+        gc.enable()
+
+
+def game_alloc(rules, seed, n):
+    """Bytes allocated over `n` random deals played through `Game` (moves
+    from Rng(`seed`)), counted with the GC off by gc.mem_alloc()
+    (MicroPython only), per part: ``(moves, ends, deals)``: in the plays
+    that do not end the round (scopa.game: its history grows a byte a
+    move, in steps), in the plays that end it (the round's Score:
+    scopa.scoring, and the lists game.py passes it) and in `next_round`
+    (the deal: the engine). A new Game when a match is over is not
+    counted (once a match, not a deal)."""
+    import gc
+
+    rng = Rng(seed)
+    g = Game(rules, seed)
+    moves = ends = deals = 0
+    gc.collect()
+    gc.disable()
+    try:
+        for _ in range(n):
+            while not g.round_over:
+                i = rng.below(E.gen_moves(g.st, rules, g.mv))
+                a = gc.mem_alloc()
+                g.play_index(i)
+                if g.round_over:
+                    ends += gc.mem_alloc() - a
+                else:
+                    moves += gc.mem_alloc() - a
+            if g.finished:
+                gc.enable()
+                g = Game(rules, rng.below(30000))
+                gc.collect()
+                gc.disable()
+            else:
+                a = gc.mem_alloc()
+                g.next_round()
+                deals += gc.mem_alloc() - a
+    finally:
+        gc.enable()
+    return moves, ends, deals

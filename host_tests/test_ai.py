@@ -388,6 +388,7 @@ def test_hard_vs_hard_game_in_96k_heap_from_mpy(run_mpy, mpy_firmware, game, see
 
 
 @pytest.mark.mpy
+@pytest.mark.slow
 def test_same_choices_on_cpython_and_micropython(run_mpy):
     code = _GAME_MPY % ("scopa", 23)
     out = run_mpy(code)

@@ -59,6 +59,41 @@ def test_menu_shows_continue_only_with_a_saved_game(tmp_path):
     assert "Continue" in b.display.screen_text()
 
 
+def test_new_game_asks_before_replacing_a_saved_game(tmp_path):
+    a, b = run(F.keys("AAA"), tmp_path, 400)  # a game starts and is saved
+    code = replay.encode(a.game)
+    a, b = run(F.keys("B"), tmp_path, 100)  # resumed, then back to the menu
+    assert a.screen_mod == "menu"
+    assert a.screen.rows[a.screen.sel][0] == lang.T(lang.CONTINUE)  # the cursor
+    b.buttons.push(F.keys("UA"))  # New game
+    a.loop(100)
+    assert type(a.screen).__name__ == "Replace"
+    assert lang.T(lang.REPLACE_GAME) in b.display.screen_text()
+    b.buttons.push(F.keys("A"))  # its first choice: Continue
+    a.loop(100)
+    assert a.screen_mod == "table" and replay.encode(a.game) == code
+    b.buttons.push(F.keys("BUADA"))  # menu, New game, New game: the games
+    a.loop(300)
+    assert type(a.screen).__name__ == "Games"
+    assert replay.encode(a.game) == code  # replaced only at Start
+
+
+def test_the_menu_note_leaves_every_item_reachable(tmp_path):
+    a, b = run(F.keys(""), tmp_path, 5)
+    a.note = lang.T(lang.SAVE_RESTORED)
+    a.screen.build()
+    a.dirty = True
+    a.loop(5)
+    rows = b.display.screen_text().split("\n")
+    assert rows[0].strip() == a.note  # in the title's place
+    for i in a.screen.ids:
+        assert lang.T(i) in rows[1:]
+    b.buttons.push(F.keys("U"))  # up, wrapping to the last item: About
+    a.loop(30)
+    assert a.note == "" and a.screen.rows[a.screen.sel][0] == lang.T(lang.ABOUT)
+    assert b.display.screen_text().split("\n")[0] == "Scopa"
+
+
 def test_new_game_scopone_scientifico_by_keys(tmp_path):
     # New game, down to Scopone, its options (the deal: scientifico first,
     # the Scopone manual's), Start is selected: A
@@ -80,14 +115,47 @@ def test_whole_match_by_pressing_a(tmp_path):
     assert a.game is not g and a.game.round_no == 1 and a.game.totals == [0, 0]
 
 
+def saved(folder):
+    """The game as saved in `folder`: the record (game.sav) and the plays
+    journalled after it (game.jrn), replayed: (code, journal lines)."""
+    obj, status, _ = store.load(app.GAME, str(folder))
+    assert status == store.OK
+    g = replay.decode(obj["code"])
+    lines = store.journal(app.JOURNAL, store.checksum(obj["code"].encode()), str(folder))
+    for i in lines:
+        if g.round_over:
+            g.next_round()
+        g.play_index(i)
+    return replay.encode(g), len(lines)
+
+
 def test_saved_after_every_play_and_resumed(tmp_path):
     a, b = run(forever(), tmp_path, 3000, until=lambda a: a.plays >= 7)
     code = replay.encode(a.game)
-    obj, status, _ = store.load(app.GAME, str(tmp_path))
-    assert status == store.OK and obj["code"] == code
+    assert saved(tmp_path) == (code, 7)  # the record of the new game, a line a play
     a2, b2 = run(F.keys(""), tmp_path, 5)
     assert replay.encode(a2.game) == code
     assert a2.levels == a.levels
+
+
+def test_a_plays_save_is_a_journal_line_and_a_rounds_end_the_record(tmp_path):
+    # every play appends one short line (the same size however long the
+    # game); the record is written whole at the start and the end of a
+    # round, and the journal then starts again
+    a, b = run(forever(), tmp_path, 3000, until=lambda a: a.plays >= 3)
+    sizes = []
+    while not a.game.round_over:
+        before = a.saved_bytes
+        a.loop(3000, until=lambda x, n=a.plays: x.plays > n)
+        sizes.append(a.saved_bytes - before)
+    *plays, end = sizes
+    assert len(set(plays)) <= 2 and max(plays) <= 24  # "J 35 4 0a1b2c3d\n"
+    assert end > 100 and saved(tmp_path) == (replay.encode(a.game), 0)
+    assert not (tmp_path / app.JOURNAL).exists()
+    a.loop(20000, until=lambda x: x.screen_mod == "table" and not x.game.round_over)
+    n = a.plays
+    a.loop(3000, until=lambda x: x.plays > n)
+    assert saved(tmp_path) == (replay.encode(a.game), 1)  # the next round's first play
 
 
 def test_damaged_save_falls_back_and_says_so(tmp_path):
@@ -96,7 +164,8 @@ def test_damaged_save_falls_back_and_says_so(tmp_path):
     p.write_bytes(p.read_bytes()[:-5])
     a2, b2 = run(F.keys(""), tmp_path, 5)
     assert a2.note == lang.T(lang.SAVE_RESTORED)
-    assert a2.game.moves_played() == a.game.moves_played() - 1
+    # the .bak and the plays journalled after it: nothing is lost
+    assert replay.encode(a2.game) == replay.encode(a.game)
     # shown on the menu (Continue resumes), not hidden behind the table
     assert a2.screen_mod == "menu"
     assert lang.T(lang.SAVE_RESTORED) in b2.display.screen_text()
@@ -149,12 +218,50 @@ def test_idle_sleep_and_wake(tmp_path):
     a, b = run(F.keys(""), tmp_path, 10)
     timeout = a.sleep_ms()
     assert timeout > 0
-    a.loop(timeout // app.TICK_MS + 50)
+    a.loop(2 * timeout // app.TICK_MS + 50)  # dimmed at the sleep time, off at twice it
     assert a.asleep and not b.display.on
     b.buttons.push(F.keys("D"))
     a.loop(30)
     assert not a.asleep and b.display.on
     assert a.screen.sel == 0  # the waking key did nothing else
+
+
+def test_idle_dims_and_says_which_key_wakes(tmp_path):
+    # at the sleep time the screen dims and its last row says a key wakes
+    # it; it is still readable, so a key then does what it always does
+    a, b = run(F.keys(""), tmp_path, 10)
+    timeout = a.sleep_ms()
+    a.loop(timeout // app.TICK_MS + 20)
+    assert a.dozing and not a.asleep and b.display.on
+    assert b.display.level == 0
+    assert lang.T(lang.WAKE_KEY) in b.display.screen_text()
+    sel = a.screen.sel
+    b.buttons.push(F.keys("D"))
+    a.loop(30)
+    assert not a.dozing and a.screen.sel == (sel + 1) % len(a.screen.rows)
+    assert b.display.level == app.CONTRASTS[a.settings["contrast"]]
+    assert lang.T(lang.WAKE_KEY) not in b.display.screen_text()
+
+
+@pytest.mark.parametrize("keeper", [0, 1], ids=["dims", "sleeps"])
+def test_the_scorekeeper_stays_readable_past_the_sleep_time(tmp_path, keeper):
+    # counting real cards takes minutes: the totals stay on screen, dimmed,
+    # unless Settings say the scorekeeper sleeps like the other screens
+    import sheet as S
+    from scopa.rules import Rules
+
+    sh = S.Sheet(Rules("scopa"), ["ADA", "BO"])
+    sh.add({"t": [22, 18], "d": [6, 4], "s": 0, "p": 0, "sc": [1, 0]})
+    S.save(sh, str(tmp_path))
+    a, b = run(F.keys(""), tmp_path, 10)
+    a.settings["keeper"] = keeper
+    b.buttons.push(F.keys("DA"))  # Scorekeeper: the totals of the sheet
+    a.loop(200)
+    assert a.screen_mod == "scorekeeper" and "ADA" in b.display.screen_text()
+    timeout = a.sleep_ms()
+    a.loop(5 * timeout // app.TICK_MS)
+    assert a.dozing
+    assert a.asleep == bool(keeper) and b.display.on == (not keeper)
 
 
 def test_settings_persist(tmp_path):
@@ -222,7 +329,8 @@ def test_compiled_app_heap_does_not_depend_on_the_folders(mpy_firmware, tmp_path
         peaks.add((res["heap_menu"][0], res["heap_peak"][0]))
         # the links are gone: the flash holds what the app wrote
         left = sorted(p.name for p in (d / "flash").iterdir())
-        assert left == sorted([app.GAME, app.GAME + ".bak", app.SETTINGS]), left
+        assert left and all(n.startswith(("game.", "settings.")) for n in left), left
+        assert not [p for p in (d / "flash").iterdir() if p.is_symlink()]
     assert len(peaks) == 1, peaks
 
 
@@ -232,11 +340,100 @@ def test_compiled_app_heap_does_not_depend_on_the_folders(mpy_firmware, tmp_path
 KILL_RUN = """
 import sys
 sys.path.append({host!r})
+import os
+import time
+
+import store
 import ui_fakeboard as F
+
+SAVE, HOW, AT = {save}, {how!r}, {at}
+n = [0, 0]  # game saves begun (a play's each); file operations or key presses since save SAVE
+
+
+def stop(where):
+    # The moment chosen: say so, then wait for the test's SIGKILL.
+    print("stop: save %d, %s" % (n[0], where))
+    while True:
+        time.sleep(1)
+
+
+class File:
+    # A file written by the save (a journal line, a record): the first write
+    # of save SAVE stops part way.
+    def __init__(self, f):
+        self.f = f
+
+    def write(self, data):
+        if n[0] == SAVE and HOW == "write":
+            k = int(AT * len(data))
+            self.f.write(data[:k])
+            self.f.flush()
+            stop("byte %d of %d written" % (k, len(data)))
+        return self.f.write(data)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.f.close()
+
+    def __getattr__(self, name):
+        return getattr(self.f, name)
+
+
+def _open(path, mode="r"):
+    f = open(path, mode)
+    return File(f) if "w" in mode or "a" in mode else f
+
+
+class Os:
+    # os for store.py (it imports os when it runs): stops before a rename or
+    # remove of save SAVE.
+    def __getattr__(self, name):
+        return getattr(os, name)
+
+    def _op(self, what):
+        if n[0] == SAVE and HOW == "op":
+            if n[1] == AT:
+                stop("before file operation %d (%s)" % (AT, what))
+            n[1] += 1
+
+    def rename(self, a, b):
+        self._op("rename %s %s" % (a, b))
+        os.rename(a, b)
+
+    def remove(self, p):
+        self._op("remove " + p)
+        os.remove(p)
+
+
+store.open = _open
+sys.modules["os"] = Os()
 import app
+
+_save_game = app.App.save_game
+
+
+def save_game(self):
+    # a play's save (its journal line, and at a round's end the record)
+    n[0] += 1
+    _save_game(self)
+    if n[0] == SAVE and HOW != "keys":
+        stop("after the save")
+
+
+app.App.save_game = save_game
+
+
 def forever():
     while True:
+        if n[0] >= SAVE and HOW == "keys":
+            if n[1] == AT:
+                stop("%d key presses after it" % AT)
+            n[1] += 1
         yield F.A, 60
+
+
 b = F.Board(forever())
 b.VERBOSE = True
 app.run(b)
@@ -260,10 +457,14 @@ def _saved_codes(text):
 @pytest.mark.mpy
 @pytest.mark.slow
 def test_resume_after_kill_at_random_moments(mpy_firmware, tmp_path):
+    # The moments are events of the app's work, not times: the child stops
+    # at the chosen one (in the n-th save: part way through its write, or
+    # before one of its renames/removes; or some key presses after it),
+    # says so, and is killed there. So the same moments on any machine load.
     import os
     import random
     import subprocess
-    import time
+    import threading
     from pathlib import Path
 
     import mpy
@@ -273,17 +474,36 @@ def test_resume_after_kill_at_random_moments(mpy_firmware, tmp_path):
     env = dict(os.environ, MICROPYPATH=os.pathsep.join([".frozen", str(fw)]))
     rng = random.Random(7)
     checked = 0
-    for k in range(8):
+    # where in the save: a cut write (at a random byte), before each of its
+    # file operations (a record's: remove .bak, rename to .bak, rename .tmp,
+    # the journal's rename; a journal line has none: after it) and after
+    # it, or a random number of key presses after it began
+    kinds = [("write", None)] * 3 + [("op", i) for i in range(4)] + [("keys", None)] * 2
+    for k, (how, at) in enumerate(kinds):
         d = tmp_path / str(k)
         d.mkdir()
-        (d / "run.py").write_text(KILL_RUN.format(host=host))
+        if at is None:
+            at = rng.random() if how == "write" else rng.randrange(40)
+        save = rng.randrange(2, 1300)  # about the saves of 0.3 to 1.5 s on an idle machine
+        (d / "run.py").write_text(KILL_RUN.format(host=host, save=save, how=how, at=at))
         (d / "resume.py").write_text(RESUME.format(host=host))
-        with open(d / "out.txt", "w") as out:
-            p = subprocess.Popen([mpy.MICROPYTHON, "run.py"], cwd=d, env=env, stdout=out)
-            time.sleep(0.3 + rng.random() * 1.2)
+        with open(d / "err.txt", "w") as err:
+            p = subprocess.Popen([mpy.MICROPYTHON, "run.py"], cwd=d, env=env, text=True,
+                                 stdout=subprocess.PIPE, stderr=err)
+            guard = threading.Timer(600, p.kill)  # only if it never reaches the moment
+            guard.start()
+            out = []
+            assert p.stdout is not None
+            for ln in p.stdout:
+                out.append(ln)
+                if ln.startswith("stop: "):
+                    break
             p.kill()
             p.wait()
-        saved = _saved_codes((d / "out.txt").read_text())
+            guard.cancel()
+        stop = out[-1] if out else ""
+        assert stop.startswith("stop: "), "".join(out[-20:]) + (d / "err.txt").read_text()
+        saved = _saved_codes("".join(out))
         r = subprocess.run([mpy.MICROPYTHON, "resume.py"], cwd=d, env=env, capture_output=True,
                            text=True, timeout=60)
         assert r.returncode == 0, r.stderr
@@ -292,11 +512,13 @@ def test_resume_after_kill_at_random_moments(mpy_firmware, tmp_path):
         if not saved:
             continue
         last = saved[-1]
+        if "written" in stop:
+            assert code == last, (stop, code, last)  # a cut write is never read back
         if code != last:
             # killed inside the save of the next position: that one or the last
             g, g0 = replay.decode(code), replay.decode(last)
             if g.seed == g0.seed:
-                assert replay.indices(g)[:-1] == replay.indices(g0), (code, last)
+                assert replay.indices(g)[:-1] == replay.indices(g0), (stop, code, last)
             else:
                 assert g.moves_played() <= 1  # a new match had just begun
         checked += 1

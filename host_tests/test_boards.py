@@ -16,6 +16,7 @@ import pytest
 
 import mpy
 from ui import buttons as ui_buttons
+from ui import pins as ui_pins
 
 BOARDS = mpy.ROOT / "boards"
 PICO_BOARDS = ["pico_ssd1306", "pico_lcd_114"]
@@ -64,11 +65,24 @@ class Hardware:
 
         class Pin:
             IN, OUT, PULL_UP, PULL_DOWN = 0, 1, 1, 2
+            IRQ_FALLING, IRQ_RISING = 4, 8
 
             def __init__(self, gpio, mode=-1, pull=None, value=None):
                 self.gpio, self.mode, self.pull = gpio, mode, pull
                 self.level = 1 if pull == Pin.PULL_UP else 0
+                self.handler, self.trigger = None, 0
                 hw.pins[gpio] = self
+
+            def irq(self, handler=None, trigger=0):
+                self.handler, self.trigger = handler, trigger
+
+            def drive(self, level):
+                """The button moves the line: the edge interrupt runs."""
+                edge = self.IRQ_RISING if level > self.level else self.IRQ_FALLING
+                changed = level != self.level
+                self.level = level
+                if changed and self.handler and self.trigger & edge:
+                    self.handler(self)
 
             def value(self, v=None):
                 if v is None:
@@ -187,6 +201,50 @@ def test_buttons_wiring(name, monkeypatch):
     for _, gpio in board.BUTTONS:
         hw.pins[gpio].level = 0
     assert buttons.read() == ui_buttons.ALL
+
+
+@pytest.mark.parametrize("name", PICO_BOARDS)
+@pytest.mark.parametrize("edges", [True, False], ids=["edges", "polled_only"])
+def test_presses_during_a_busy_moment_arrive(name, edges, monkeypatch):
+    # The app busy for 300 ms (a save, a computer move) reads no button; an
+    # 80 ms press of A with contact bounce, then a 700 ms hold of B (the
+    # hint) that starts and ends in a second busy time, each arrive once.
+    board, hw = load_board(name, monkeypatch)
+    now = [1000]
+    monkeypatch.setattr(board.time, "ticks_ms", lambda: now[0])
+    _, buttons, _ = board.setup()
+    if not edges:  # what a board without edge interrupts would see
+        buttons = ui_pins.PinButtons(buttons.pins)
+    deb = ui_buttons.Debouncer()
+    gpio = {bit: g for bit, g in reversed(board.BUTTONS)}
+
+    def poll(ms):
+        out = []
+        for _ in range(ms // 10):
+            ev = deb.poll(buttons.read(), now[0])
+            while ev:
+                out.append(ui_buttons.name(ev))
+                ev = deb.poll(buttons.read(), now[0])
+            now[0] += 10
+        return out
+
+    def busy(ms, *moves):  # (after ms, pin level) while nobody reads
+        end = now[0] + ms
+        for dt, bit, level in moves:
+            now[0] += dt
+            hw.pins[gpio[bit]].drive(level)
+        now[0] = end
+
+    assert poll(50) == []
+    A, B = ui_buttons.A, ui_buttons.B
+    busy(300, (100, A, 0), (2, A, 1), (1, A, 0), (80, A, 1), (1, A, 0), (1, A, 1))
+    got = poll(100)
+    busy(1000, (50, B, 0), (700, B, 1))
+    got += poll(100)
+    if edges:
+        assert got == ["PRESS A", "LONG B"]
+    else:
+        assert got == []  # lost: why the boards catch edges
 
 
 @pytest.mark.parametrize("name", PICO_BOARDS)

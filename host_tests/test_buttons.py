@@ -23,13 +23,13 @@ from ui.buttons import (
     A,
     B,
     Debouncer,
-    PinButtons,
     button,
     kind,
     name,
     ticks_diff,
 )
 from ui.clock import VirtualClock
+from ui.pins import PinButtons
 
 
 def drive(deb, raw_at, until, step=10, start=0):

@@ -2,6 +2,7 @@
 whole Scopone scientifico match in a 64 KiB heap from .mpy files. The same
 games on the 32-bit WebAssembly port (host_tests/wasm.py) too."""
 
+import json
 import shutil
 import sys
 
@@ -21,6 +22,7 @@ PORTS = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("run", PORTS)
 def test_500_random_games_match_cpython_move_by_move(run):
     n = 500
@@ -79,14 +81,18 @@ print('done', g.round_no, moves, g.winner, max(g.totals))
     assert int(top) >= 11 and winner in ("0", "1")
 
 
-def _trace_games(chunk, games):
-    """Play `games` random rounds (their rules and seeds from Rng(31337 +
-    chunk)) with every line of the firmware traced; returns the largest
-    int met (raises AssertionError on one of 2**30 or more)."""
-    from scopa.game import Game
-    from scopa.rng import Rng
-    from selfplay import random_rules
+def _traced(run, *args):
+    """``run(*args)`` with every int the firmware makes checked against a
+    32-bit board's small ints: each arithmetic result, call result, loop
+    target and constant (intcheck: the firmware imported again,
+    instrumented), and every int held in a local variable at each line it
+    runs (sys.settrace). Returns ``(run's result, the largest int met in a
+    local)``; raises AssertionError naming an int of 2**30 or more and
+    where it was made. Call it in a forked process (it replaces the
+    firmware's modules)."""
+    import intcheck
 
+    intcheck.install(also=("selfplay", "ui_fakeboard", "test_scorekeeper"))
     limit = 1 << 30
     worst = [0]
 
@@ -103,30 +109,48 @@ def _trace_games(chunk, games):
     def tracer(frame, event, arg):
         return local if "firmware" in frame.f_code.co_filename else None
 
-    rng = Rng(31337 + chunk)
     sys.settrace(tracer)
     try:
-        for k in range(games):
-            rules = random_rules(rng)
-            g = Game(rules, rng.below(30000) * 30000 + k)
-            while not g.round_over:
-                n = len(g.legal_moves())
-                g.play_index(rng.below(n))
-            for v in list(g.__dict__.values()) + list(g.rng.state()):
-                if type(v) is int:
-                    assert -limit <= v < limit
+        res = run(*args)
     finally:
         sys.settrace(None)
-    return worst[0]
+    return res, worst[0]
+
+
+def _games(chunk, games):
+    # `games` random rounds, their rules and seeds from Rng(31337 + chunk)
+    from scopa.game import Game
+    from scopa.rng import Rng
+    from selfplay import random_rules
+
+    limit = 1 << 30
+    rng = Rng(31337 + chunk)
+    for k in range(games):
+        rules = random_rules(rng)
+        g = Game(rules, rng.below(30000) * 30000 + k)
+        while not g.round_over:
+            n = len(g.legal_moves())
+            g.play_index(rng.below(n))
+        for v in list(g.__dict__.values()) + list(g.rng.state()):
+            if type(v) is int:
+                assert -limit <= v < limit
+
+
+def _trace_games(chunk, games):
+    """Play `games` random rounds (their rules and seeds from Rng(31337 +
+    chunk)) with every int of the firmware checked (`_traced`); returns the
+    largest int met in a local (raises AssertionError on one of 2**30 or
+    more)."""
+    return _traced(_games, chunk, games)[1]
 
 
 @pytest.mark.slow
 def test_no_int_reaches_2_to_the_30_in_thousands_of_games():
     """32-bit boards keep small ints below 2**30; anything larger is a heap
     object. Trace every line the engine runs over 2,000 random games
-    (every family) and check every int held in a local variable, the state
-    and the game's attributes. The games are shared among processes (one a
-    core: the tracing makes them slow)."""
+    (every family) and check every int it computes, every int held in a
+    local variable, the state and the game's attributes. The games are
+    shared among processes (one a core: the tracing makes them slow)."""
     import multiprocessing
     import os
 
@@ -137,6 +161,151 @@ def test_no_int_reaches_2_to_the_30_in_thousands_of_games():
         worst = pool.starmap(_trace_games, list(enumerate(sizes)))
     assert sum(sizes) == total
     assert 0 < max(worst) < 1 << 30
+
+
+class _BoardTime:
+    """The clock of a board (its ``time`` module: host code here, as the C
+    functions are on a board, so not checked), booted 20 s before
+    ticks_ms wraps at 2**30: the app sees the wrap in its first match.
+    (ui.clock.VirtualClock is the simulator's, not a board's.)"""
+
+    MASK = (1 << 30) - 1
+
+    def __init__(self):
+        self.t = self.MASK - 20000
+        self.elapsed = 0  # what ui_fakeboard's buttons read
+
+    def ticks_ms(self):
+        return self.t
+
+    def ticks_diff(self, a, b):
+        return ((a - b + (1 << 29)) & self.MASK) - (1 << 29)
+
+    def ticks_add(self, a, d):
+        return (a + d) & self.MASK
+
+    def sleep_ms(self, ms):
+        self.t = (self.t + ms) & self.MASK
+        self.elapsed += ms
+
+    advance = sleep_ms
+
+
+def _app_paths(folder):
+    """A whole match through the app (menu, Medium opponent, every play
+    saved, the next match started), a resume of the saved game, a saved
+    game of the largest seed played on, and the scorekeeper's add, edit
+    and undo; returns what the checks need."""
+    from pathlib import Path
+
+    import app
+    import store
+    import ui_fakeboard as F
+    from scopa import replay
+    from test_scorekeeper import E1, E2, E3, entry_keys, new_sheet
+
+    def board(script):
+        b = F.Board(script)
+        b.clock = b.buttons.clock = _BoardTime()
+        return b
+
+    def a_forever():
+        while True:
+            yield F.A, 60
+
+    match = Path(folder) / "match"
+    match.mkdir()
+    a = app.run(board(a_forever()), 400000, str(match), until=lambda a: a.matches >= 1)
+    g = a.game
+    first = (g.over, g.winner is not None, max(g.totals) >= g.rules.target, a.plays)
+    a.loop(20000, until=lambda a: a.screen_mod == "table" and a.game is not g)
+    a.loop(3000, until=lambda a: a.game.moves_played() >= 3)
+    code = replay.encode(a.game)
+    saved = store.load(app.GAME, str(match))[0]["code"]
+    resumed = replay.encode(app.run(board(()), 5, str(match)).game)
+
+    # a game saved with the largest seed, resumed and played on: the
+    # computer's generator is seeded from the game's seed and the move
+    from scopa.game import Game
+
+    late = Path(folder) / "late"
+    late.mkdir()
+    rec = {"code": replay.encode(Game(g.rules, (1 << 30) - 1)), "levels": list(a.levels)}
+    store.save(app.GAME, rec, str(late))
+    b = app.run(board(a_forever()), 3000, str(late), until=lambda a: a.game.moves_played() >= 6)
+    late_game = (b.game.seed, b.game.moves_played())
+
+    # the app's own clock (App.now) 12 days on, just before it wraps at
+    # 2**30 ms: it wraps as the board's ticks do, times compared across it
+    wrap = Path(folder) / "wrap"
+    wrap.mkdir()
+    w = app.App(board(a_forever()), str(wrap))
+    w.start()
+    w.now = w.idle_since = w.last_draw = (1 << 30) - 3000
+    w.loop(5000, until=lambda a: a.plays >= 4 and a.now < 100000)
+    wrapped = (w.plays >= 4, w.now < 100000)
+
+    keeper = Path(folder) / "keeper"
+    keeper.mkdir()
+    k = new_sheet(keeper, names=["ADA", "BO"])
+    for e in (E1, E1, E3, E2):
+        k.add(e)
+    k.press("down")
+    k.press("up up up A")  # round 1's review
+    k.press("A")  # edit it
+    k.press(entry_keys(E2, k.sheet.fields(), 2, old=E1))
+    edited = [dict(r) for r in k.sheet.rounds]
+    k.press("B B down A A")  # undo the last round
+    undone = [dict(r) for r in k.sheet.rounds]
+    return first, code, saved, resumed, late_game, edited, undone, wrapped
+
+
+@pytest.mark.slow
+def test_no_int_reaches_2_to_the_30_in_the_app(tmp_path):
+    """The same check (`_traced`) on the app's own paths: a whole match
+    through the app on a fake board (booted 20 s before ticks_ms wraps at
+    2**30, so the clock wraps in the match; the game saved after every play and
+    the next match's seed taken from the clock), a resume of the saved
+    game, the app played on across its own clock's wrap (App.now, after
+    12 days on), and the scorekeeper's add, edit and undo (saved each
+    time)."""
+    import multiprocessing
+
+    with multiprocessing.get_context("fork").Pool(1) as pool:
+        res, worst = pool.apply(_traced, (_app_paths, str(tmp_path)))
+    first, code, saved, resumed, late_game, edited, undone, wrapped = res
+    assert first[:3] == (True, True, True) and first[3] > 20  # the match was played out
+    assert saved == code and resumed == code  # the second match, saved and resumed
+    assert late_game == ((1 << 30) - 1, 6)
+    assert len(edited) == 4 and edited[0]["sc"] == [0, 3]  # round 1 is now E2
+    assert len(undone) == 3
+    assert wrapped == (True, True)  # played on across App.now's wrap
+    assert 0 < worst < 1 << 30
+
+
+@pytest.mark.mpy
+def test_engine_random_self_play_allocates_nothing_per_deal():
+    """With the GC off, random deals of every family, and of 200 random
+    rule mixes, allocate 0 bytes in the engine (selfplay.engine_alloc:
+    gc.mem_alloc() before and after; the same deals played once before, so
+    that a buffer grown once for good is not counted). The counter sees
+    allocations: the plays that end a round through Game do allocate (the
+    round's Score)."""
+    code = """
+from scopa.rules import GAMES, Rules
+from scopa.rng import Rng
+from selfplay import engine_alloc, game_alloc, random_rules
+out = [engine_alloc(Rules(g), 7, 10) for g in GAMES]
+rng = Rng(4242)
+for k in range(200):
+    out.append(engine_alloc(random_rules(rng), k, 2))
+print(out)
+print(game_alloc(Rules("scopa"), 7, 3)[1])
+"""
+    out = mpy.run_mpy(code, path=(mpy.FIRMWARE, HOST_TESTS), timeout=300).split("\n")
+    per_rules = json.loads(out[0])
+    assert len(per_rules) == 207 and per_rules == [0] * 207, per_rules
+    assert int(out[1]) > 1000
 
 
 VARIANTS = {
@@ -150,6 +319,7 @@ VARIANTS = {
 
 
 @pytest.mark.mpy
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
 def test_200_games_of_each_variant_match_cpython(variant):
     game, fixed = VARIANTS[variant]

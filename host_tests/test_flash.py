@@ -113,6 +113,7 @@ def board(tmp_path: Path):
 # -- the real firmware, the sim board ---------------------------------------------
 
 
+@pytest.mark.slow
 def test_fresh_flash_then_nothing_to_copy_and_the_sim_boots(tmp_path: Path, board: VirtualBoard):
     """Fresh flash of firmware/ with boards/sim, a second flash copies
     nothing, and at power-on the board boots the app with the sim config
@@ -188,6 +189,7 @@ def test_changed_file_copies_only_that_file(tmp_path: Path, board: VirtualBoard)
     assert "Scopa 9.9.9 on testboard" in done.out
 
 
+@pytest.mark.slow
 def test_interrupted_flash_then_completed(tmp_path: Path, board: VirtualBoard):
     """Kill the tool and cut the board's power in the middle of a copy: no
     file is left half-written under its own name, main.py is not there to
@@ -439,6 +441,7 @@ def test_package_json_is_current_and_lists_every_firmware_file():
     assert data["version"] == flash.app_version(firmware) and data["deps"] == []
 
 
+@pytest.mark.slow
 def test_mip_install_from_the_repository(tmp_path: Path, board: VirtualBoard):
     """`mpremote mip install` of the repository's package.json installs an
     app that boots (here from the local checkout; from GitHub it is

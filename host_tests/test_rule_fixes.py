@@ -144,7 +144,7 @@ def _declared(hand):
     st = E.new_state()
     for c in parse_list(hand):
         st[c] = E.HAND
-    pts = E.declare(st, r, 0)
+    pts = E.declare(st, r, 0, E.hand_of(st, 0))
     assert st[E.SCOPE] == pts
     return pts, st[E.MATTA]
 

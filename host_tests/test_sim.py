@@ -9,6 +9,7 @@ import fcntl
 import os
 import pty
 import select
+import signal
 import struct
 import subprocess
 import sys
@@ -422,6 +423,32 @@ def test_unwritable_folders_and_timeouts_are_one_line_errors(tmp_path, capsys):
     assert "--timeout" in capsys.readouterr().err
 
 
+def test_help_lists_the_keys(capsys):
+    with pytest.raises(SystemExit) as e:
+        sim.main(["--help"])
+    out = capsys.readouterr().out
+    assert e.value.code == 0
+    for key in ("Enter", "Backspace", "h ", "q ", "arrows", "long:B", "shot:NAME"):
+        assert key in out, key
+
+
+@pytest.mark.parametrize("size", ["abc", "1K", "12", "-5K"])
+def test_a_bad_heapsize_is_one_line(size, capsys):
+    with pytest.raises(SystemExit) as e:
+        sim.main(["--keys", "A", "--heapsize", size])
+    err = capsys.readouterr().err
+    assert e.value.code == 2 and "--heapsize" in err and "Traceback" not in err
+
+
+@pytest.mark.mpy
+def test_a_heap_too_small_for_the_app_is_one_line(capsys):
+    with pytest.raises(SystemExit) as e:
+        sim.main(["--keys", "A", "--heapsize", "24K"])
+    err = capsys.readouterr().err
+    assert e.value.code == 2 and "ran out of memory in a heap of 24K" in err
+    assert "Traceback" not in err
+
+
 @pytest.mark.mpy
 def test_end_of_input_quits_the_interactive_sim(demo_dir):
     # tools/play < /dev/null (or a pipe that ends) must not run forever
@@ -499,6 +526,117 @@ def test_interactive_in_a_terminal(demo_dir):
         os.close(slave)
     assert after[3] == before[3]  # lflag (ICANON, ECHO) restored
     assert after[0] == before[0]
+
+
+def test_a_default_80x24_terminal_plays_in_braille_then_resizes(demo_dir):
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+    proc = subprocess.Popen(
+        [sys.executable, str(mpy.ROOT / "tools" / "sim.py"), "--path", str(demo_dir)]
+        + ["--entry", "demo_app"],
+        stdin=slave,
+        stdout=slave,
+        stderr=slave,
+        start_new_session=True,
+    )
+    try:
+        out = _read_until(master, "arrows: move".encode())
+        text = out.decode("utf-8", "replace")
+        assert any(0x2801 <= ord(c) <= 0x28FF for c in text)  # dots drawn
+        assert "▀" not in text and "▄" not in text
+        assert max(len(line) for line in text.split("\n") if "\u2800" in line) < 80 + 20
+        os.write(master, b"\x1b[C")
+        _read_until(master, b"PRESS RIGHT")  # it plays
+        # larger: half blocks; too small: it says what it needs
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 140, 0, 0))
+        os.kill(proc.pid, signal.SIGWINCH)
+        _read_until(master, "▀".encode())
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 10, 40, 0, 0))
+        os.kill(proc.pid, signal.SIGWINCH)
+        _read_until(master, b"the screen needs 128x33 (or 64x17)")
+        os.write(master, b"q")
+        _read_until(master, b"\x1b[?25h")
+        assert proc.wait(10) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        os.close(master)
+        os.close(slave)
+
+
+def _children(pid):
+    """Pids of the live processes whose parent is `pid` (from /proc)."""
+    out = []
+    for d in os.listdir("/proc"):
+        if d.isdigit():
+            try:
+                with open(f"/proc/{d}/stat") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid and fields[0] != "Z":
+                out.append(int(d))
+    return out
+
+
+def _alive(pid):
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.parametrize("killed", ["firmware", "sim", "firmware_then_sim"])
+def test_sigkill_leaves_no_mess(demo_dir, tmp_path, killed):
+    # SIGKILL of the firmware (in raw mode) and/or of tools/sim.py: the
+    # terminal's settings are those from before the run, no process of the
+    # run is left, no temporary folder either.
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 140, 0, 0))
+    before = termios.tcgetattr(slave)
+    env = dict(os.environ, TMPDIR=str(tmp_path))
+    proc = subprocess.Popen(
+        [sys.executable, str(mpy.ROOT / "tools" / "sim.py"), "--path", str(demo_dir)]
+        + ["--entry", "demo_app"],
+        stdin=slave,
+        stdout=slave,
+        stderr=slave,
+        start_new_session=True,
+        env=env,
+    )
+    run = []
+    try:
+        _read_until(master, "arrows: move".encode())
+        assert termios.tcgetattr(slave)[3] != before[3]  # the firmware's raw mode
+        run = _children(proc.pid)  # the firmware and the guardian
+        firmware = [p for p in run if b"micropython" in open(f"/proc/{p}/cmdline", "rb").read()]
+        assert len(firmware) == 1 and len(run) == 2, run
+        if killed.startswith("firmware"):
+            os.kill(firmware[0], 9)
+            if killed == "firmware":
+                proc.wait(20)
+        if killed.endswith("sim"):
+            os.kill(proc.pid, 9)
+            proc.wait(20)
+        end = time.monotonic() + 20
+        while any(_alive(p) for p in run) and time.monotonic() < end:
+            try:
+                os.read(master, 65536) if select.select([master], [], [], 0.05)[0] else None
+            except OSError:
+                break
+        after = termios.tcgetattr(slave)
+    finally:
+        for p in [proc.pid, *run]:
+            if _alive(p):
+                os.kill(p, 9)
+        proc.wait()
+        os.close(master)
+        os.close(slave)
+    assert not [p for p in run if _alive(p)]
+    assert after[3] == before[3] and after[0] == before[0]  # lflag, iflag
+    assert not list(tmp_path.glob("scopa_sim_*"))
 
 
 # --- the real app ------------------------------------------------------------

@@ -28,7 +28,7 @@ from scopa import replay
 from scopa.rules import GAMES
 from tools import png, screens, sim
 
-pytestmark = pytest.mark.mpy
+pytestmark = [pytest.mark.mpy, pytest.mark.slow]
 
 # A taps after the menus: a match of Scopa for 2 takes about 350 here and
 # one of Scopone scientifico about 450; the script is bounded, not the game.

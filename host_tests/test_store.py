@@ -131,3 +131,33 @@ def test_a_damaged_copy_is_set_aside_not_moved_over_the_good_one(tmp_path):
     assert store.load("game", str(tmp_path))[1] == store.BAD
     store.save("game", {"n": 5}, str(tmp_path))
     assert (tmp_path / "game.bad").read_bytes() == b"junk"
+
+
+def test_journal_reads_its_lines_up_to_the_first_bad_one(tmp_path):
+    d = str(tmp_path)
+    assert store.journal("j", "base", d) == []  # none yet
+    sizes = [store.append("j", n, v, "base", d) for n, v in ((1, 5), (2, 0), (3, 17))]
+    assert store.journal("j", "base", d) == [5, 0, 17]
+    assert max(sizes) <= 24  # a short line whatever came before
+    assert store.journal("j", "other", d) == []  # lines of another record
+    p = tmp_path / "j"
+    whole = p.read_bytes()
+    for cut in range(len(whole)):  # a cut anywhere: the whole lines before it
+        p.write_bytes(whole[:cut])
+        got = store.journal("j", "base", d)
+        assert got == [5, 0, 17][: whole[:cut].count(b"\n")], cut
+    p.write_bytes(whole.replace(b"J 2 0", b"J 2 1"))  # a changed value
+    assert store.journal("j", "base", d) == [5]
+    p.write_bytes(whole + store.journal_line("base", 5, 3))  # a line out of place
+    assert store.journal("j", "base", d) == [5, 0, 17]
+
+
+def test_rotate_moves_the_journal_beside_the_records_bak(tmp_path):
+    d = str(tmp_path)
+    store.rotate("j", d)  # nothing to move
+    store.append("j", 1, 4, "b", d)
+    store.rotate("j", d)
+    assert not (tmp_path / "j").exists() and store.journal("j.bak", "b", d) == [4]
+    store.append("j", 1, 9, "c", d)
+    store.rotate("j", d)
+    assert store.journal("j.bak", "c", d) == [9]

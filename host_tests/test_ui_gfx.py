@@ -71,3 +71,38 @@ def test_small_font():
     end = gfx.small(d, "7:3", 0, 0, 1)
     assert end == 12 and gfx.small_width("7:3") == 11
     assert sum(sum(r) for r in d.rows) > 10
+
+
+def _bits(d):
+    return tuple(bytes(r) for r in d.rows)
+
+
+def test_the_cursor_is_unmistakable_and_apart_from_the_highlights():
+    # the cursor's card is no face merely lifted: a second frame and a bar
+    # below; the hint's card is that, inverted; both differ from a card
+    # being taken (LIT)
+    w, h = gfx.CARD_W, gfx.CARD_H
+    looks = {}
+    for mode in (gfx.FACE, gfx.LIT, gfx.SELECT, gfx.SELECT_LIT):
+        d = F.Display(w, h + 3)
+        d.fill(0)
+        gfx.card(d, 0, 0, 6, gfx.Palette(False), 1, mode)
+        looks[mode] = _bits(d)
+    assert len(set(looks.values())) == 4
+    face, sel = looks[gfx.FACE], looks[gfx.SELECT]
+    assert sel[1][1:-1] != face[1][1:-1]  # the inner frame
+    for mode in (gfx.SELECT, gfx.SELECT_LIT):
+        assert any(looks[mode][h + 1]) and not any(looks[gfx.FACE][h + 1])  # the bar
+        assert not any(looks[mode][h])  # apart from the card
+
+
+def test_highlighted_cards_stay_apart_when_a_row_overlaps():
+    # two LIT cards 6 px apart (a crowded table): a dark column between them
+    d = F.Display(20, gfx.CARD_H)
+    d.fill(0)
+    pal = gfx.Palette(False)
+    gfx.card(d, 0, 0, 6, pal, 1, gfx.LIT)
+    gfx.card(d, 6, 0, 16, pal, 1, gfx.LIT)
+    col = [r[6] for r in d.rows]
+    assert not any(col)  # the second card's ring
+    assert sum(r[5] > 0 for r in d.rows) >= 8  # the first card's lit face beside it

@@ -257,3 +257,30 @@ def test_best_of_three_goes_on_to_the_next_match(tmp_path):
     assert "Match to P" in b.display.screen_text()
     press(a, b, "A")
     assert a.screen_mod == "table" and a.game.match_no == 2 and a.game.totals == [0, 0]
+
+
+def test_the_cursors_card_is_drawn_as_the_cursor_not_only_lifted(tmp_path):
+    from ui import gfx
+
+    g = find(lambda g: len(g.hand(0)) >= 3)
+    a, b = start(tmp_path, g, [app.HUMAN, app.EASY])
+    a.loop(5)
+    s = a.screen
+    assert s.stage == TB.PICK
+    lay = a.lay
+    card = g.hand(0)[s.cur]
+    x = lay.hand(len(g.hand(0)))[s.cur]
+    y = lay.hand_y - lay.lift
+
+    def region(d):
+        return [bytes(r[x : x + lay.cw]) for r in d.rows[y : y + lay.ch + 2 * lay.s]]
+
+    def drawn(mode):
+        d = F.Display(a.w, a.h)
+        d.fill(0)
+        gfx.card(d, x, y, card, a.pal, lay.s, mode, a.french())
+        return region(d)
+
+    shown = region(b.display)
+    assert shown == drawn(gfx.SELECT)
+    assert shown != drawn(gfx.FACE)  # not a face merely lifted

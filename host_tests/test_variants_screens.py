@@ -92,6 +92,8 @@ def test_scopa_15_dealer_bonus_is_announced_once(tmp_path):
     while not g.round_over:
         a.loop(3)
         s = a.screen
+        if a.screen_mod != "table":
+            break  # the round's last play shown: its summary
         if s.stage == TB.PICK:
             c, t = g.legal_moves()[0]
             a.play(c, t)

@@ -17,6 +17,11 @@ a board does and the unix port does not:
   the unix port lacks: here it exits with code 77 and the relay takes it as
   a hard reset), `power_cut()` and `power_on()`. Power-on runs `boot.py`
   and `main.py` like a board plugged in.
+- The USB port's flow. While a host has the port open the board's output
+  waits for it to be read (the board blocks in its writes, as over USB
+  CDC); with no host connected a full port loses what it holds. Which of
+  the two is an event (a process has the port open, seen in /proc), never
+  a timeout, so a slow host on a loaded machine loses nothing.
 - Test hooks. `after_host_bytes(n, action, after=pattern)` calls `action`
   (in the relay thread) once `n` more bytes from the host have been
   relayed after `pattern` went by, and drops the rest of that chunk:
@@ -155,6 +160,8 @@ class VirtualBoard:
         self._hook: tuple[int, Callable[[], None], bytes | None] | None = None
         self._hook_tail = b""
         self._to_a = bytearray()  # host bytes on their way to the process
+        self._to_b = bytearray()  # board output on its way to the host
+        self._holder: str | None = None  # "PID/fd/N" that last had the port open
         self._lock = threading.RLock()
         self._closing = False
         self._wake_r, self._wake_w = os.pipe()
@@ -303,27 +310,60 @@ class VirtualBoard:
         self._gate = None
 
     def _emit(self, data: bytes) -> None:
-        """Send board output to the host; drop it when nobody reads it."""
+        """Send board output to the host (queued while the port is full)."""
         if not data:
             return
         with self._cond:
             self._out += data
             self._cond.notify_all()
-        view = memoryview(data)
-        deadline = time.monotonic() + 0.2
-        while view:
+        self._to_b += data
+        self._flush_b()
+
+    def _flush_b(self) -> None:
+        """Write queued board output to the port. When the port is full and
+        no other process has it open, drop what it holds, as a USB board
+        with no host connected loses its output; with a host connected it
+        waits for the host to read (the relay then stops reading the board,
+        which blocks in its writes): events, not a timeout, decide."""
+        flushed = False
+        while self._to_b:
             try:
-                n = os.write(self._b, view)
-                view = view[n:]
+                n = os.write(self._b, self._to_b)
+                del self._to_b[:n]
             except BlockingIOError:
-                if time.monotonic() > deadline:
-                    # Nobody reads the port: like a UART with no listener,
-                    # the oldest output is lost.
-                    termios.tcflush(self._b_slave, termios.TCIFLUSH)
-                    deadline = time.monotonic() + 0.2
-                time.sleep(0.002)
+                if flushed or self._port_in_use():
+                    return  # the relay's select() says when there is room
+                termios.tcflush(self._b_slave, termios.TCIFLUSH)
+                flushed = True
             except OSError:
+                self._to_b.clear()
                 return
+
+    def _port_in_use(self) -> bool:
+        """True when a process has the port open (this harness's own hold
+        on it aside): a host is connected. From /proc, Linux only."""
+        if self._holder is not None and self._holds(self._holder):
+            return True
+        self._holder = None
+        me = str(os.getpid())
+        for pid in os.listdir("/proc"):
+            if not pid.isdigit():
+                continue
+            try:
+                fds = os.listdir(f"/proc/{pid}/fd")
+            except OSError:
+                continue
+            for fd in fds:
+                if not (pid == me and fd == str(self._b_slave)) and self._holds(pid + "/fd/" + fd):
+                    self._holder = pid + "/fd/" + fd
+                    return True
+        return False
+
+    def _holds(self, where: str) -> bool:
+        try:
+            return os.readlink("/proc/" + where) == self.port
+        except OSError:
+            return False
 
     def _track_mode(self, data: bytes) -> None:
         tail = self._tail + data
@@ -428,11 +468,13 @@ class VirtualBoard:
                 gated = self._gate is not None
                 pending = len(self._to_a)
             fds = [self._wake_r]
-            if a is not None:
+            if a is not None and len(self._to_b) < 65536:  # else the board waits
                 fds.append(a)
             if not gated and pending < 65536:
                 fds.append(self._b)
             wfds = [a] if a is not None and pending else []
+            if self._to_b:
+                wfds.append(self._b)
             try:
                 ready, _, _ = select.select(fds, wfds, [], 0.5)
             except (OSError, ValueError):
@@ -440,6 +482,7 @@ class VirtualBoard:
             with self._lock:
                 if a == self._a:
                     self._flush_a()
+            self._flush_b()  # room in the port, or the host went away
             if self._wake_r in ready:
                 os.read(self._wake_r, 1024)
             if a is not None and a in ready:

@@ -12,7 +12,10 @@ collection at every move) and the smallest `-X heapsize` that completes it.
 (`micropython.mem_peak()` adds up allocations the GC frees, so it is not
 used.). The same two heap figures on a 32-bit MicroPython (the WebAssembly
 port, host_tests/wasm.py) go in a column of their own; its heap grows on
-demand, so it has no smallest heap. A benchmark, not a test:
+demand, so it has no smallest heap. Then the bytes allocated per deal of
+random self-play with the GC off (`gc.disable()`, `gc.mem_alloc()` before
+and after, per family): the engine alone, and through `scopa.game.Game`.
+A benchmark, not a test:
 the README shows its latest output.
 """
 
@@ -155,6 +158,49 @@ def heap_wasm():
         return parse(wasm.run_wasm(HEAP_WASM, path=(fw,)))
 
 
+# Bytes allocated per deal with the GC off, per family (host_tests/selfplay.py:
+# engine_alloc, game_alloc): the engine alone, then through scopa.game.Game.
+ALLOC = """
+from scopa.rules import GAMES, Rules
+from selfplay import engine_alloc, game_alloc
+
+def per(b):
+    return (b + DEALS // 2) // DEALS
+
+for name in GAMES:
+    r = Rules(name)
+    moves, ends, deals = game_alloc(r, 7, DEALS)
+    print("alloc", name, per(engine_alloc(r, 7, DEALS)), per(moves), per(ends), per(deals))
+"""
+
+SHORT = {"scopone_scientifico": "scientifico", "scopa_d_assi": "d'assi", "scopa_15": "15"}
+
+
+def alloc_rows(deals):
+    """README rows: the bytes allocated per deal of random self-play with the
+    GC off on the unix port (gc.disable(), gc.mem_alloc() before and after
+    `deals` deals), per family; the engine alone, then through Game split
+    into its history (scopa.game) and the round's score (scopa.scoring)."""
+    out = mpy.run_mpy(
+        "DEALS = %d\n" % deals + ALLOC, path=(mpy.FIRMWARE, ROOT / "host_tests"), timeout=600
+    )
+    fams = [ln.split()[1:] for ln in out.splitlines() if ln.startswith("alloc ")]
+    names = ", ".join(SHORT.get(f[0], f[0].replace("scopone_", "")) for f in fams)
+    return [
+        (
+            "bytes allocated per deal with the GC off, engine random self-play (%s)" % names,
+            "",
+            " / ".join(f[1] for f in fams),
+        ),
+        (
+            "the same through scopa.game.Game: its history + the round's score (scopa.scoring)"
+            " + the deal",
+            "",
+            " / ".join("%s+%s+%s" % (f[2], f[3], f[4]) for f in fams),
+        ),
+    ]
+
+
 def smallest_heap(fw):
     """Smallest heap (KiB, to 1 KiB) in which the match completes."""
     lo, hi = 4, 64
@@ -194,6 +240,7 @@ def main(argv=None):
     ap.add_argument("--reps", type=int, default=20, help="crowded-table enumerations")
     ap.add_argument("--heapsize", default="64K", help="unix port heap for the match")
     ap.add_argument("--markdown", action="store_true", help="print a README table")
+    ap.add_argument("--alloc-deals", type=int, default=50, help="deals per family, alloc rows")
     a = ap.parse_args(argv)
     code = "ROUNDS = %d\nREPS = %d\n" % (a.rounds, a.reps) + BODY
     cpy = parse(run_cpython(code))
@@ -230,6 +277,7 @@ def main(argv=None):
         ),
         ("smallest -X heapsize that completes that match (.mpy), KiB", "", least),
     ]
+    rows += alloc_rows(a.alloc_deals)
     if a.markdown:
         print(
             "| engine benchmark | CPython %d.%d | MicroPython unix port (64-bit) | "

@@ -149,6 +149,9 @@ print("totals", " ".join(str(t) for t in g.totals), "target", g.rules.target)
 print("heap_menu", peak[4])
 print("heap_peak", peak[0], peak[1])
 print("winner_page", peak[5])
+print("saved", a.saved_bytes, a.plays)
+from scopa import replay
+print("code", replay.encode(g))
 """
 
 
@@ -268,7 +271,8 @@ def parse(out):
         elif line.startswith(LOW):
             res["low"] += 1
         parts = line.split()
-        if parts and parts[0] in ("levels", "game", "over", "totals", "winner_page") or (
+        if parts and parts[0] in ("levels", "game", "over", "totals", "winner_page", "saved",
+                                  "code") or (
             line.startswith("heap_")
         ):
             res[parts[0]] = parts[1:]
@@ -319,6 +323,28 @@ def play_wasm(
         out = wasm.run_wasm(code, path=(board, fw), timeout=timeout, cwd=cwd)
         secs = time.monotonic() - t
     return parse(out), secs
+
+
+def whole_record_bytes(code, levels):
+    """What saving the whole record after every play (the scheme before the
+    journal) writes over the match of replay code `code`: the sum of the
+    records' sizes after each play, bytes (on CPython, the firmware's own
+    store and replay)."""
+    mpy.setup_cpython_path()
+    import store
+    from scopa import replay
+    from scopa.game import Game
+
+    g = replay.decode(code)
+    idx = replay.indices(g)
+    g = Game(g.rules, g.seed)
+    total = 0
+    for i in idx:
+        if g.round_over:
+            g.next_round()
+        g.play_index(i)
+        total += len(store.encode({"code": replay.encode(g), "levels": levels}))
+    return total
 
 
 def completes(res):
@@ -375,6 +401,12 @@ def main(argv=None):
                 smallest_heap(fw, game, loop="HAA"),
                 "%.1f" % secs,
                 res["over"][-1],
+                "%d / %d (%d)"
+                % (
+                    int(res["saved"][0]) // int(res["saved"][1]),
+                    int(res["saved"][0]),
+                    whole_record_bytes(res["code"][0], [int(v) for v in res["levels"]]),
+                ),
             )
         fw32 = mpy.compile_firmware(Path(tmp) / "fw32", wasm.WASM_MPY_CROSS_ARGS)
         for game in GAMES:
@@ -390,6 +422,7 @@ def main(argv=None):
                 "",
                 "%.1f" % secs,
                 res["over"][-1],
+                "",
             )
     rows = [
         "heap in use before the app (the unix port, the board), bytes",
@@ -399,6 +432,8 @@ def main(argv=None):
         "the same, the human asking a hint (Hard) before each play, KiB",
         "time of the match (unix port, %s heap; wasm port), s" % a.heapsize,
         "moves in the match",
+        "bytes the game's saves write to flash: per play / per match (the whole record each"
+        " play, as before the journal)",
     ]
     head = "Scopa, 2 players", "32-bit", "Scopone scientifico", "32-bit"
 

@@ -1,7 +1,8 @@
 """scopa-sim: run the real firmware on the MicroPython unix port.
 
-Interactive, in the terminal (needs 128 x 34 characters; 240 x 69 with
-``--board sim-colour``)::
+Interactive, in the terminal (128 x 33 characters at full size; in a
+smaller one, down to 64 x 17 such as a default 80 x 24, the mono screen is
+drawn in braille; 240 x 69 with ``--board sim-colour``)::
 
     python tools/sim.py
     python tools/sim.py --board sim-colour --mpy
@@ -52,12 +53,16 @@ MPY_BUILD = ROOT / "build" / "sim-mpy"
 DEFAULT_PNG_DIR = ROOT / "build" / "sim-shots"
 
 RUNNER = """\
-import board
+import sys
 try:
+    import board
     import {entry}
 except KeyboardInterrupt:
-    import sys
     sys.exit(130)
+except MemoryError:
+    with open({error!r}, "w") as f:
+        f.write("memory")
+    sys.exit(3)
 except ValueError as e:
     # a bad key script (board.setup reads it whole before the app starts):
     # one line for tools/sim.py, not a traceback
@@ -65,11 +70,83 @@ except ValueError as e:
         raise
     with open({error!r}, "w") as f:
         f.write(str(e))
-    import sys
     sys.exit(2)
 finally:
-    board.restore()
+    if "board" in sys.modules:
+        sys.modules["board"].restore()
 """
+
+
+# The guardian: a small process that outlives a SIGKILLed tools/sim.py. It
+# reads the firmware's pid on stdin; at the end of its stdin (the parent
+# gone, whatever the way) it kills the firmware if it still runs, gives the
+# terminal its settings back and removes the run's temporary folder.
+GUARD = """\
+import os, shutil, signal, sys
+signal.signal(signal.SIGINT, signal.SIG_IGN)
+signal.signal(signal.SIGHUP, signal.SIG_IGN)
+tmp, attrs, fd = sys.argv[1], eval(sys.argv[2]), int(sys.argv[3])
+pid = 0
+for line in sys.stdin:
+    pid = int(line)
+if pid:
+    try:
+        os.kill(pid, signal.SIGKILL)
+    except OSError:
+        pass
+if attrs is not None:
+    try:
+        import termios
+        termios.tcsetattr(fd, termios.TCSANOW, attrs)
+        os.write(fd, b"\\x1b[0m\\x1b[?25h")
+    except Exception:
+        pass
+shutil.rmtree(tmp, ignore_errors=True)
+"""
+
+
+def _term_size():
+    """(columns, rows) of the terminal on stdout (not $COLUMNS, which a
+    parent may have set for itself), else shutil's answer."""
+    try:
+        return tuple(os.get_terminal_size(sys.__stdout__.fileno()))
+    except (OSError, AttributeError, ValueError):
+        return tuple(shutil.get_terminal_size((0, 0)))
+
+
+def _write_winsize(path):
+    """`columns rows` of the terminal into `path` (replaced whole)."""
+    cols, rows = _term_size()
+    if cols and rows:
+        tmp = Path(str(path) + ".new")
+        tmp.write_text(f"{cols} {rows}")
+        os.replace(tmp, path)
+
+
+def _terminal_state():
+    """(fd, termios attributes) of the terminal on stdin, or (-1, None)."""
+    try:
+        import termios
+    except ImportError:
+        return -1, None
+    try:
+        return 0, termios.tcgetattr(0)
+    except (termios.error, OSError, ValueError):  # not a terminal
+        return -1, None
+
+
+def _give_back(fd, attrs):
+    """The terminal's settings as they were (after a firmware that died in
+    raw mode), the colours reset and the cursor shown."""
+    if attrs is None:
+        return
+    import termios
+
+    try:
+        termios.tcsetattr(fd, termios.TCSANOW, attrs)
+        os.write(fd, b"\x1b[0m\x1b[?25h")
+    except (termios.error, OSError):
+        pass
 
 
 @dataclass
@@ -190,31 +267,75 @@ def run(
             env["SCOPA_SIM_FRAMES"] = str(frames_file) if frames else os.devnull
         if watch:
             env["SCOPA_SIM_REALTIME"] = "1"
+        winsize = tmp / "winsize"
+        old_winch = None
+        if not headless:  # the terminal's size, for the board to fit its drawing
+            env["SCOPA_SIM_WINSIZE"] = str(winsize)
+            _write_winsize(winsize)
+            old_winch = signal.signal(signal.SIGWINCH, lambda *_: _write_winsize(winsize))
         args = [mpy.MICROPYTHON]
         if heapsize is not None:
             args += ["-X", f"heapsize={heapsize}"]
         args.append(str(runner))
         # Interactive: Ctrl-C is the app's (the runner restores the terminal).
         old = signal.signal(signal.SIGINT, signal.SIG_IGN) if not headless else None
+        fd, attrs = _terminal_state() if not headless else (-1, None)
+        tty = os.dup(fd) if fd >= 0 else -1  # its stdin is the pipe: the tty elsewhere
         try:
-            proc = subprocess.run(
+            guard = subprocess.Popen(
+                [sys.executable, "-c", GUARD, str(tmp), repr(attrs), str(tty)],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                pass_fds=(tty,) if tty >= 0 else (),
+                start_new_session=True,  # no Ctrl-C, no hang-up from the terminal
+                text=True,
+            )
+        finally:
+            if tty >= 0:
+                os.close(tty)
+        pipe = subprocess.PIPE if capture else None
+        try:
+            with subprocess.Popen(
                 args,
                 env=env,
                 cwd=flash_dir,
                 stdin=subprocess.DEVNULL if headless else None,
-                capture_output=capture,
+                stdout=pipe,
+                stderr=pipe,
                 text=True,
-                timeout=timeout,
-            )
+            ) as child:
+                assert guard.stdin is not None
+                guard.stdin.write(f"{child.pid}\n")
+                guard.stdin.flush()
+                try:
+                    out, err = child.communicate(timeout=timeout)
+                except BaseException:
+                    child.kill()
+                    child.wait()
+                    raise
+            proc = subprocess.CompletedProcess(args, child.returncode, out, err)
         finally:
+            _give_back(fd, attrs)
             if old is not None:
                 signal.signal(signal.SIGINT, old)
+            if old_winch is not None:
+                signal.signal(signal.SIGWINCH, old_winch)
+            assert guard.stdin is not None
+            guard.stdin.close()  # the firmware has ended: nothing for the guard to do
         if error_file.exists():
-            raise ValueError(error_file.read_text())
+            why = error_file.read_text()
+            if why == "memory":
+                raise ValueError(
+                    f"the firmware ran out of memory in a heap of {heapsize or 'the default'}: "
+                    "give a larger --heapsize (the app needs about 128K on this 64-bit port)"
+                )
+            raise ValueError(why)
         result = Result(proc.returncode, stdout=proc.stdout, stderr=proc.stderr)
         if frames_file.exists():
             with open(frames_file) as f:
                 result.frames, result.shots, result.end_ms = parse_frames(f)
+    guard.wait(10)
     if png_dir is not None:
         out = Path(png_dir)
         out.mkdir(parents=True, exist_ok=True)
@@ -229,20 +350,54 @@ def run(
 
 
 def _check_terminal(board):
+    """A note when the terminal is smaller than the full-size drawing (the
+    board then draws in braille, or says what it needs until a resize)."""
     w, h = SIZES[board]
-    cols, rows = shutil.get_terminal_size((0, 0))
+    cols, rows = _term_size()
     if cols and rows and (cols < w or rows < (h + 1) // 2 + 1):
+        small = board == "sim" and cols >= w // 2 and rows >= h // 4 + 1
         print(
-            f"scopa-sim: the terminal is {cols}x{rows}, the {board} screen needs "
-            f"{w}x{(h + 1) // 2 + 1} characters: enlarge it or zoom out",
+            f"scopa-sim: the terminal is {cols}x{rows}; the {board} screen needs "
+            f"{w}x{(h + 1) // 2 + 1} characters at full size"
+            + ("; drawing it in braille" if small else ": enlarge the window"),
             file=sys.stderr,
         )
-        time.sleep(1.5)
+        time.sleep(1.0)
+
+
+KEYS_HELP = """\
+keys in the terminal:
+  arrows     UP DOWN LEFT RIGHT
+  Enter      A (play, choose)
+  Backspace  B (back)
+  h          B held long (the hint)
+  q          quit (the game is saved on the flash)
+
+key script words (--keys / --script): up down left right A B, long:B,
+wait:MS, shot:NAME; see boards/sim/board.py parse_script.
+"""
+
+
+def heapsize_arg(text):
+    """--heapsize: bytes with K or M, at least 16K, as `micropython -X`."""
+    m = re.fullmatch(r"(\d+)([KkMm]?)", text.strip())
+    if not m:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a size: give e.g. 192K or 2M")
+    n = int(m.group(1)) * {"": 1, "k": 1024, "m": 1024 * 1024}[m.group(2).lower()]
+    if n < 16 * 1024:
+        raise argparse.ArgumentTypeError(
+            f"{text} is too small for MicroPython and the firmware: give at least 16K "
+            "(the app needs about 128K on this 64-bit port)"
+        )
+    return m.group(1) + m.group(2).upper()
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(
-        prog="scopa-sim", description="Run the Scopa firmware on the MicroPython unix port."
+        prog="scopa-sim",
+        description="Run the Scopa firmware on the MicroPython unix port.",
+        epilog=KEYS_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     ap.add_argument("--board", choices=sorted(BOARDS), default="sim")
     src = ap.add_mutually_exclusive_group()
@@ -255,7 +410,7 @@ def main(argv=None):
     ap.add_argument("--scale", type=int, default=4, help="PNG pixels per screen pixel")
     ap.add_argument("--mpy", action="store_true", help="run the firmware compiled by mpy-cross")
     ap.add_argument("--flash", type=Path, help="keep the board's files in this folder")
-    ap.add_argument("--heapsize", help="MicroPython heap, e.g. 192K")
+    ap.add_argument("--heapsize", type=heapsize_arg, help="MicroPython heap, e.g. 192K")
     ap.add_argument("--entry", default="main", help="module to run instead of main (a demo)")
     ap.add_argument("--path", type=Path, action="append", default=[], help="extra module folder")
     ap.add_argument("--timeout", type=float, default=None, help="seconds (headless: 120)")

@@ -20,7 +20,8 @@ from machine import Pin
 
 from Pico_LCD_114_V2 import LCD_114  # pyright: ignore[reportMissingImports]  (mip)
 
-from ui.buttons import DOWN, LEFT, RIGHT, UP, A, B, PinButtons
+from ui.buttons import DOWN, LEFT, RIGHT, UP, A, B
+from ui.pins import PinButtons
 
 NAME = "pico_lcd_114"
 WIDTH, HEIGHT = 240, 135
@@ -90,5 +91,7 @@ def setup():
         raise RuntimeError("Pico_LCD_114_V2 driver pins differ from board.py")
     gc.collect()  # one 64800-byte framebuf: allocate it before the heap fragments
     display = Display()
-    buttons = PinButtons((bit, Pin(gp, Pin.IN, Pin.PULL_UP)) for bit, gp in BUTTONS)
+    # with the clock: edge interrupts catch a press made while the app is busy
+    pins = [(bit, Pin(gp, Pin.IN, Pin.PULL_UP)) for bit, gp in BUTTONS]
+    buttons = PinButtons(pins, clock=time)
     return display, buttons, time

@@ -11,7 +11,8 @@ from machine import I2C, Pin
 
 import ssd1306  # pyright: ignore[reportMissingImports]  (installed by mip)
 
-from ui.buttons import DOWN, LEFT, RIGHT, UP, A, B, PinButtons
+from ui.buttons import DOWN, LEFT, RIGHT, UP, A, B
+from ui.pins import PinButtons
 
 NAME = "pico_ssd1306"
 WIDTH, HEIGHT = 128, 64
@@ -40,5 +41,7 @@ def setup():
     """Create the hardware and return (display, buttons, clock)."""
     i2c = I2C(I2C_ID, sda=Pin(SDA), scl=Pin(SCL), freq=I2C_FREQ)
     display = ssd1306.SSD1306_I2C(WIDTH, HEIGHT, i2c, addr=OLED_ADDR)
-    buttons = PinButtons((bit, Pin(gp, Pin.IN, Pin.PULL_UP)) for bit, gp in BUTTONS)
+    # with the clock: edge interrupts catch a press made while the app is busy
+    pins = [(bit, Pin(gp, Pin.IN, Pin.PULL_UP)) for bit, gp in BUTTONS]
+    buttons = PinButtons(pins, clock=time)
     return display, buttons, time

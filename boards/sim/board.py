@@ -22,7 +22,13 @@ Environment:
   ``/dev/null`` drops them unwritten (long runs).
 
 Interactive (no script): ``show()`` draws the screen in the terminal with
-half blocks (two pixel rows per text row), in place; keys come from stdin
+half blocks (two pixel rows per text row: 128 x 33 characters for the mono
+board, 240 x 69 for the colour one), in place; a smaller terminal gets the
+mono screen in braille (2 x 4 pixels per character: 64 x 17, so an 80 x 24
+terminal plays), and one too small even for that a message saying what it
+needs, until it is resized. ``SCOPA_SIM_WINSIZE`` names a file holding the
+terminal's ``columns rows``, which tools/sim.py rewrites on a resize
+(the unix port cannot ask the terminal). Keys come from stdin
 without blocking: arrows = directions, Enter = A, Backspace = B, ``h`` =
 B held long (hint), ``q`` = quit. A terminal sends no key releases, so a
 key counts as held for ``TAP_MS`` (longer if the terminal repeats it).
@@ -224,6 +230,8 @@ class TerminalKeys:
             raise SystemExit(0)
 
     def read(self):
+        if isinstance(_out, Terminal):
+            _out.check_size()  # polled each tick: a resize redraws at once
         while self._open and self._poll.poll(0):
             b = self.stdin.buffer.read(1)
             if not b:  # end of input (a pipe or /dev/null): quit, as q does
@@ -256,6 +264,29 @@ def render_mono(buf, width, height):
         for x in range(width):
             v = buf[page + x]
             row.append(chars[(1 if v & top else 0) | (2 if v & bot else 0)])
+        rows.append("".join(row))
+    return rows
+
+
+def render_braille(buf, width, height):
+    """Rows of braille characters of a MONO_VLSB framebuf (no escapes): one
+    character per 2 x 4 pixels, a dot per lit pixel (U+2800 + dot bits)."""
+    dots = ((0x01, 0x08), (0x02, 0x10), (0x04, 0x20), (0x40, 0x80))
+    rows = []
+    for y in range(0, height, 4):
+        row = []
+        for x in range(0, width, 2):
+            bits = 0
+            for dy in range(4):
+                yy = y + dy
+                if yy >= height:
+                    break
+                page = (yy >> 3) * width
+                mask = 1 << (yy & 7)
+                for dx in range(2):
+                    if x + dx < width and buf[page + x + dx] & mask:
+                        bits |= dots[dy][dx]
+            row.append(chr(0x2800 + bits))
         rows.append("".join(row))
     return rows
 
@@ -301,12 +332,32 @@ def render_rgb565(buf, width, height):
     return rows
 
 
+_CHECK_MS = const(250)  # how often the terminal's size is read again
+
+
+def _winsize():
+    """(columns, rows) of the terminal from ``SCOPA_SIM_WINSIZE``, or None."""
+    path = os.getenv("SCOPA_SIM_WINSIZE")
+    if not path:
+        return None
+    try:
+        with open(path) as f:
+            cols, rows = f.read().split()
+        return int(cols), int(rows)
+    except (OSError, ValueError):
+        return None
+
+
 class Terminal:
-    """Draws each changed frame in the terminal, in place."""
+    """Draws each changed frame in the terminal, in place, in half blocks or
+    (mono, a small terminal) braille; too small for either: says so."""
 
     def __init__(self):
         self._saved = None
         self._last = None
+        self._frame = None
+        self._size = _winsize()
+        self._checked = time.ticks_ms()
         try:
             import termios
 
@@ -321,16 +372,46 @@ class Terminal:
         # Clear the screen, hide the cursor.
         sys.stdout.write("\x1b[2J\x1b[?25l")
 
+    def check_size(self):
+        """Read the terminal's size again (every ``_CHECK_MS``); on a change,
+        draw the last frame again to fit."""
+        now = time.ticks_ms()
+        if time.ticks_diff(now, self._checked) < _CHECK_MS:
+            return
+        self._checked = now
+        size = _winsize()
+        if size != self._size:
+            self._size = size
+            if self._frame is not None:
+                self._draw(*self._frame, True)
+
     def frame(self, width, height, mode, data):
         if data == self._last:
             return
         self._last = data
-        if mode == "rgb565":
-            rows = render_rgb565(data, width, height)
+        self._frame = (width, height, mode, data)
+        self._draw(width, height, mode, data, False)
+
+    def _draw(self, width, height, mode, data, resized):
+        cols, lines = self._size or (10000, 10000)
+        if cols >= width and lines >= (height + 1) // 2 + 1:
+            if mode == "rgb565":
+                rows = render_rgb565(data, width, height)
+            else:
+                rows = [_MONO_ON + r + _RESET for r in render_mono(data, width, height)]
+        elif mode != "rgb565" and cols >= (width + 1) // 2 and lines >= (height + 3) // 4 + 1:
+            rows = [_MONO_ON + r + _RESET for r in render_braille(data, width, height)]
         else:
-            rows = [_MONO_ON + r + _RESET for r in render_mono(data, width, height)]
-        rows.append(_HELP + "\x1b[J")
-        sys.stdout.write("\x1b[H" + "\n".join(rows) + "\n")
+            need = "%dx%d" % (width, (height + 1) // 2 + 1)
+            if mode != "rgb565":
+                need += " (or %dx%d)" % ((width + 1) // 2, (height + 3) // 4 + 1)
+            rows = [
+                "The terminal is %dx%d characters;" % (cols, lines),
+                "the screen needs %s." % need,
+                "Enlarge the window or zoom out.",
+            ]
+        rows.append(_HELP[: max(0, cols - 1)] + "\x1b[J")
+        sys.stdout.write("\x1b[H\x1b[J" * resized + "\x1b[H" + "\n".join(rows) + "\n")
 
     def shot(self, name):
         pass

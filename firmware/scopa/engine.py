@@ -137,13 +137,13 @@ def start_round(st, rules, rng, dealer):
     Redeals (same dealer, a new shuffle) while the first table breaks the
     redeal rule. Scopa a 15 and Cirulla give the dealer the first table when
     it adds up to 15 (1 scopa) or 30 (2 scope). Returns the number of
-    redeals.
+    redeals. Allocates nothing.
     """
     redeals = 0
     while True:
         for i in range(40):
             st[DECK + i] = i
-        rng.shuffle(memoryview(st)[DECK : DECK + 40])
+        rng.shuffle(st, 40, DECK)
         for i in range(40):
             st[i] = MAZZO
         st[NTAB] = 0
@@ -164,12 +164,12 @@ def start_round(st, rules, rng, dealer):
             st[c] = TABLE
             st[TAB + st[NTAB]] = c
             st[NTAB] += 1
-        if not initial_redeal(rules, st[TAB : TAB + st[NTAB]]):
+        if not initial_redeal(rules, st, TAB, st[NTAB]):
             break
         redeals += 1
     g = rules.game
     if g == R.SCOPA_15 or g == R.CIRULLA:
-        sc = dealer_scope(rules, st[TAB : TAB + st[NTAB]])
+        sc = dealer_scope(rules, st, TAB, st[NTAB])
         if sc:
             side = rules.side(dealer)
             for i in range(st[NTAB]):
@@ -185,19 +185,23 @@ def _deal_hands(st, rules):
     p = rules.players
     h = rules.hand
     d = st[DEALER]
+    cirulla = rules.game == R.CIRULLA
     for i in range(1, p + 1):
         seat = (d + i) % p
         for _ in range(h):
             st[st[DECK + st[DP]]] = HAND + seat
             st[DP] += 1
-        if rules.game == R.CIRULLA:
-            declare(st, rules, seat)
+        if cirulla:
+            # the hands are dealt when every hand is empty: the seat's hand
+            # is the h cards just dealt
+            declare(st, rules, seat, st, DECK + st[DP] - h, h)
     st[INHAND] = h * p
 
 
-def declare(st, rules, seat):
-    """Cirulla: score the declaration of the hand just dealt to `seat` (its
-    side's scope) and, when the matta (7C) completes it, designate the
+def declare(st, rules, seat, hand, start=0, n=-1):
+    """Cirulla: score the declaration of the hand just dealt to `seat`, the
+    `n` cards of `hand` from `start` (read as in `declaration`), to its
+    side's scope and, when the matta (7C) completes it, designate the
     matta's rank in st[MATTA]: the rank of the other two for three of a
     kind, else the Ace (a total under 10, where the declaration counts it
     1). Parlett p.138: "it must be designated as a particular rank, and
@@ -206,44 +210,59 @@ def declare(st, rules, seat):
     deal), in hand and on the table; in the scoring (cards, primiera) the
     card stays the 7 of coppe. No choice is asked: the rank the
     declaration counts it as. Returns the points declared."""
-    hd = hand_of(st, seat)
-    pts = declaration(hd)
+    pts = declaration(hand, start, n)
     st[SCOPE + rules.side(seat)] += pts
     if pts and st[_MATTA_CARD] == HAND + seat:
-        v = [c % 10 + 1 for c in hd if c != _MATTA_CARD]
-        st[MATTA] = v[0] if v[0] == v[1] else 1
+        a = 0
+        b = 0
+        for i in range(start, start + 3):
+            c = hand[i]
+            if c != _MATTA_CARD:
+                if a:
+                    b = c % 10 + 1
+                else:
+                    a = c % 10 + 1
+        st[MATTA] = a if a == b else 1
     return pts
 
 
-def initial_redeal(rules, table):
-    """True when the first table `table` (cards) forces a new deal: three or
-    more Kings (redeal_kings; pagat.com Scopa), or in Cirulla two or more
-    Aces (Parlett p.138)."""
+def initial_redeal(rules, table, start=0, n=-1):
+    """True when the first table forces a new deal: three or more Kings
+    (redeal_kings; pagat.com Scopa), or in Cirulla two or more Aces
+    (Parlett p.138). The table is the `n` cards (ints) of `table` (any
+    indexable: list, bytes, the state) from index `start`, all of them
+    when n < 0."""
+    if n < 0:
+        n = len(table) - start
     if rules.game == R.CIRULLA:
         aces = 0
-        for c in table:
-            aces += c % 10 == 0
+        for i in range(start, start + n):
+            aces += table[i] % 10 == 0
         return aces >= 2
     if not rules.redeal_kings:
         return False
     kings = 0
-    for c in table:
-        kings += c % 10 == 9
+    for i in range(start, start + n):
+        kings += table[i] % 10 == 9
     return kings >= 3
 
 
-def dealer_scope(rules, table):
-    """Scope the dealer scores by taking a first `table` adding up to 15 (1)
-    or 30 (2): Scopa a 15 and Cirulla only (Parlett p.138). In Cirulla the
-    matta (7C) among them is wild, "and represents any valid count the
-    dealer wishes" (Parlett pp. 137-138): any value 1..10, 30 before 15, so
-    7C 5B 2S 4D is 1 (the matta a 4) and 7C 10B 9S 8D is 2 (a 3)."""
+def dealer_scope(rules, table, start=0, n=-1):
+    """Scope the dealer scores by taking a first table adding up to 15 (1)
+    or 30 (2): Scopa a 15 and Cirulla only (Parlett p.138). The table is
+    read as in `initial_redeal`. In Cirulla the matta (7C) among them is
+    wild, "and represents any valid count the dealer wishes" (Parlett pp.
+    137-138): any value 1..10, 30 before 15, so 7C 5B 2S 4D is 1 (the matta
+    a 4) and 7C 10B 9S 8D is 2 (a 3)."""
     g = rules.game
     if g != R.SCOPA_15 and g != R.CIRULLA:
         return 0
+    if n < 0:
+        n = len(table) - start
     s = 0
     wild = 0
-    for c in table:
+    for i in range(start, start + n):
+        c = table[i]
         if c == _MATTA_CARD and g == R.CIRULLA:
             wild = 1
         else:
@@ -253,22 +272,35 @@ def dealer_scope(rules, table):
     return 1 if s == 15 else 2 if s == 30 else 0
 
 
-def declaration(hand):
+def declaration(hand, start=0, n=-1):
     """Points a Cirulla hand of three cards is worth when declared: three of
     a kind 10, a total under 10 3, else 0. The 7 of coppe (matta) is wild:
-    it counts 1 towards the total and matches any value. Source: Parlett
-    p.138, regoledelgioco.com Cirulla."""
-    if len(hand) != 3:
+    it counts 1 towards the total and matches any value. The hand is the
+    `n` cards (ints) of `hand` from index `start` (all of them when n < 0;
+    any indexable, as in `initial_redeal`); a hand of other than three
+    cards is worth 0. Source: Parlett p.138, regoledelgioco.com Cirulla."""
+    if n < 0:
+        n = len(hand) - start
+    if n != 3:
         return 0
-    vals = [c % 10 + 1 for c in hand if c != 16]
-    wild = 3 - len(vals)
-    if wild == 0:
-        tris = vals[0] == vals[1] == vals[2]
-    else:
-        tris = len(vals) < 2 or vals[0] == vals[1]
+    wild = 0
+    total = 0
+    first = 0  # the value the cards other than the matta share; 0 none yet
+    tris = True
+    for i in range(start, start + 3):
+        c = hand[i]
+        if c == 16:
+            wild += 1
+            continue
+        v = c % 10 + 1
+        total += v
+        if first == 0:
+            first = v
+        elif v != first:
+            tris = False
     if tris:
         return 10
-    return 3 if sum(vals) + wild < 10 else 0
+    return 3 if total + wild < 10 else 0
 
 
 def hand_of(st, seat):

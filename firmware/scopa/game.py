@@ -181,7 +181,9 @@ class Game:
         totals = [self.totals[i] + sc.total[i] for i in range(sides)]
         if sc.napoleone >= 0:
             return sc, totals, True, sc.napoleone
-        over, winner = scoring.match_result(r, totals, sc.as_dict(), self.totals)
+        # the categories only count for a recount (as_dict: about 1 KB)
+        cats = sc.as_dict() if r.recount else None
+        over, winner = scoring.match_result(r, totals, cats, self.totals)
         return sc, totals, over, winner
 
     @property

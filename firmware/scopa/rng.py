@@ -33,14 +33,16 @@ class Rng:
         """An int 0..n-1 for 1 <= `n` <= 30269 (bias below n/30269)."""
         return self.next() % n
 
-    def shuffle(self, buf, n=-1):
-        """Shuffle the first `n` items of `buf` (bytearray or list) in place
-        (all of it when n < 0): Fisher-Yates."""
+    def shuffle(self, buf, n=-1, start=0):
+        """Shuffle the `n` items of `buf` (bytearray or list) from index
+        `start` in place (all of them to the end when n < 0): Fisher-Yates.
+        Allocates nothing (no slice or memoryview is needed for a part)."""
         if n < 0:
-            n = len(buf)
+            n = len(buf) - start
         for i in range(n - 1, 0, -1):
-            j = self.next() % (i + 1)
-            buf[i], buf[j] = buf[j], buf[i]
+            j = self.next() % (i + 1) + start
+            k = start + i
+            buf[k], buf[j] = buf[j], buf[k]
 
     def state(self):
         """The generator's state as a tuple of three ints (for saving)."""

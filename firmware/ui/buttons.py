@@ -2,8 +2,12 @@
 
 The six buttons are bits of a raw mask (1 = held now): UP DOWN LEFT RIGHT A B.
 A board's ``setup()`` returns an object whose ``read()`` gives that mask:
-``PinButtons`` on real boards (the board creates the Pins), a keyboard or
-key script on the simulator.
+``ui.pins.PinButtons`` on real boards (the board creates the Pins), a
+keyboard or key script on the simulator. A reader may add, in bits 8-13 (``CAUGHT``),
+the buttons pressed since its last read that it saw by an edge interrupt,
+and in bits 16-21 (``CAUGHT_LONG``) those of them held ``LONG_MS`` before
+their release: a press made and released while the app was busy (a save,
+a computer move) still arrives, a long B as the hint.
 
 ``Debouncer`` turns the raw mask and the time into events, in the style of
 Adafruit's debouncer: it touches no hardware and is fed by the caller::
@@ -61,18 +65,34 @@ REPEAT_DELAY_MS = const(400)  # held direction: first REPEAT after PRESS
 REPEAT_MS = const(120)  # then one REPEAT every REPEAT_MS
 POLL_MS = const(10)  # suggested poll period
 
+CAUGHT = const(8)  # raw >> CAUGHT: buttons pressed since the last read (edges)
+CAUGHT_LONG = const(16)  # raw >> CAUGHT_LONG: of those, held LONG_MS or more
+
 _QUEUE_MAX = const(16)
 _TICKS_MASK = const(0x3FFFFFFF)  # MicroPython ticks wrap at 2**30 on 32-bit ports
 _TICKS_HALF = const(0x20000000)
 
 
 def ticks_diff(a, b):
-    """Signed difference ``a - b`` of two tick values, in ms.
+    """Signed difference ``a - b`` of two tick values (0 .. 2**30 - 1), in ms.
 
     Correct across the wrap of any ticks counter whose period is a multiple
-    of 2**30 (time.ticks_ms on every port), while ``|a - b| < 2**29``.
+    of 2**30 (time.ticks_ms on every port), while ``|a - b| < 2**29``. No
+    step reaches 2**30 (a heap int on a 32-bit board).
     """
-    return ((a - b + _TICKS_HALF) & _TICKS_MASK) - _TICKS_HALF
+    d = a - b
+    if d >= _TICKS_HALF:
+        return d - _TICKS_MASK - 1
+    if d < -_TICKS_HALF:
+        return d + _TICKS_MASK + 1
+    return d
+
+
+def ticks_add(t, d):
+    """``t + d`` (a tick value and 0 <= d < 2**30 ms) wrapped at 2**30, no
+    step reaching 2**30."""
+    room = _TICKS_MASK - t
+    return t + d if d <= room else d - room - 1
 
 
 def button(ev):
@@ -100,28 +120,6 @@ def name(ev):
         b >>= 1
         j += 1
     return KIND_NAMES[i] + " " + NAMES[j]
-
-
-class PinButtons:
-    """Raw reader over Pins that the board created: ``read() -> mask``.
-
-    pins: sequence of ``(bit, pin)`` pairs; a bit may have several pins
-        (the Pico-LCD joystick press and key A are both A).
-    active_low: True for buttons to GND with pull-ups (value 0 = held).
-    """
-
-    def __init__(self, pins, active_low=True):
-        self.pins = tuple(pins)
-        self._idle = 1 if active_low else 0
-
-    def read(self):
-        """Mask of the buttons held now (no debouncing)."""
-        mask = 0
-        idle = self._idle
-        for bit, pin in self.pins:
-            if pin.value() != idle:
-                mask |= bit
-        return mask
 
 
 class Debouncer:
@@ -171,7 +169,13 @@ class Debouncer:
 
         Events found together (simultaneous presses) queue up, in button bit
         order, and come out one per call: call again until it returns 0.
+        A button in the ``CAUGHT`` bits of `raw` that is neither held nor
+        debounced down was pressed and released between two polls: it gives
+        its PRESS, or its LONG when it is a ``long_mask`` button also in the
+        ``CAUGHT_LONG`` bits (and its RELEASE with ``releases``).
         """
+        tapped = (raw >> CAUGHT) & ALL & ~raw & ~self.held
+        longs = (raw >> CAUGHT_LONG) & tapped & self.long_mask
         raw &= ALL
         changed = raw ^ self._raw
         self._raw = raw
@@ -188,6 +192,10 @@ class Debouncer:
                         self._released(bit)
             elif self.held & bit:
                 self._holding(i, bit, now)
+            elif tapped & bit:
+                self._emit((LONG if longs & bit else PRESS) | bit)
+                if self.releases:
+                    self._emit(RELEASE | bit)
             bit <<= 1
         if self._queue:
             return self._queue.pop(0)
@@ -199,7 +207,7 @@ class Debouncer:
         if not bit & self.long_mask:
             self._emit(PRESS | bit)
         if bit & self.repeat_mask:
-            self._next[i] = now + self.repeat_delay_ms
+            self._next[i] = ticks_add(now, self.repeat_delay_ms)
 
     def _released(self, bit):
         self.held &= ~bit
@@ -213,9 +221,9 @@ class Debouncer:
         if bit & self.repeat_mask:
             if ticks_diff(now, self._next[i]) >= 0:
                 self._emit(REPEAT | bit)
-                nxt = self._next[i] + self.repeat_ms
+                nxt = ticks_add(self._next[i], self.repeat_ms)
                 if ticks_diff(now, nxt) >= 0:  # polled late: no burst
-                    nxt = now + self.repeat_ms
+                    nxt = ticks_add(now, self.repeat_ms)
                 self._next[i] = nxt
         elif bit & self.long_mask and not bit & self._long:
             if ticks_diff(now, self._down[i]) >= self.long_ms:

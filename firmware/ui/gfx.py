@@ -60,9 +60,11 @@ CARD_H = const(15)
 
 # Card drawing modes
 FACE = const(0)
-LIT = const(1)  # highlighted: inverted
+LIT = const(1)  # highlighted (taken, played): inverted inside a dark ring
 BACK = const(2)  # face down
 GHOST = const(3)  # an empty slot (dotted outline)
+SELECT = const(4)  # the card under the cursor: a double frame
+SELECT_LIT = const(5)  # the cursor's card, highlighted too (the hint's card)
 
 
 class Palette:
@@ -132,7 +134,10 @@ def suit(fb, su, x, y, c, s=1, french=False):
 
 
 def card(fb, x, y, c, pal, s=1, mode=FACE, french=False, rank=0):
-    """Draw card `c` (0..39) with its top left corner at (x, y); `rank`
+    """Draw card `c` (0..39) with its top left corner at (x, y), `s` times
+    CARD_W x CARD_H px. `mode`: FACE, LIT, BACK, GHOST, or SELECT /
+    SELECT_LIT, the cursor's card, which also draws a bar `s` px high one
+    `s` below the card (the hand's card is lifted to make room). `rank`
     (1..10) draws that rank underlined instead of the card's own (Cirulla's
     matta once designated), 0 the card's own."""
     w = CARD_W * s
@@ -149,11 +154,21 @@ def card(fb, x, y, c, pal, s=1, mode=FACE, french=False, rank=0):
             for xx in range(x + 2 * s + (yy - y) % (4 * s) // 2, x + w - 2 * s, 2 * s):
                 fb.fill_rect(xx, yy, s, s, pal.BACKC)
         return
-    lit = mode == LIT
+    lit = mode == LIT or mode == SELECT_LIT
     bg = pal.LIT if lit else pal.CARD
     ink = pal.LIT_INK if lit else pal.INK
-    fb.fill_rect(x, y, w, h, bg)
-    fb.rect(x, y, w, h, ink if lit or pal.mono else pal.BG)
+    if lit:
+        # a ring of the screen's colour keeps two highlighted cards apart,
+        # even where a crowded row overlaps them
+        fb.rect(x, y, w, h, pal.BG)
+        fb.fill_rect(x + s, y + s, w - 2 * s, h - 2 * s, bg)
+    else:
+        fb.fill_rect(x, y, w, h, bg)
+        fb.rect(x, y, w, h, ink if pal.mono else pal.BG)
+    if mode == SELECT:
+        fb.rect(x + s, y + s, w - 2 * s, h - 2 * s, ink)  # the cursor: framed twice
+    if mode >= SELECT:
+        fb.fill_rect(x + s, y + h + s, w - 2 * s, s, pal.FG)  # and a bar below
     su = c // 10
     red = ink if lit or su > 1 else pal.RED
     r = rank - 1 if rank else c % 10

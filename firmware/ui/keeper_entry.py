@@ -71,6 +71,10 @@ def _argmax(v):
 
 
 class Screen:
+    """The counts of one round, a step at a time (see the module doc)."""
+
+    READABLE = True  # idle: dimmed, never off (App.stays_readable)
+
     def __init__(self, app, arg):
         self.app = app
         self.sh = sh = arg[0]

@@ -124,6 +124,8 @@ class Screen(List):
             self.ids.append(lang.CONTINUE)
         self.ids += [lang.SCOREKEEPER, lang.SETTINGS, lang.HOW_TO, lang.ABOUT]
         self.rows = [[T(i), None, 0] for i in self.ids]
+        if app.game is not None:
+            self.sel = 1  # a game is saved: the cursor on Continue
         if not app.menu_shown:
             app.menu_shown = True
             en = ("New game", "Continue", "Scorekeeper", "Settings", "How to play", "About")
@@ -133,7 +135,8 @@ class Screen(List):
         app = self.app
         k = self.ids[i]
         if k == lang.NEW_GAME:
-            app.go("menu", "Games")
+            # a new game replaces the saved one at Start: ask first
+            app.go("menu", "Games" if app.game is None else "Replace")
         elif k == lang.CONTINUE:
             app.go("summary" if app.game.round_over else "table")
         elif k == lang.SCOREKEEPER:
@@ -149,16 +152,39 @@ class Screen(List):
         pass
 
     def draw(self, fb):
-        List.draw(self, fb)
         app = self.app
         if app.note:
-            y = app.h - 8
-            fb.fill_rect(0, y - 1, app.w, 9, app.pal.BG)
-            fb.text(app.note, 0, y, app.pal.FG)
+            # a note ("Backup loaded") in place of the title, inverted, so
+            # that it reads as a note and every item stays on screen; the
+            # next key clears it
+            self.title = ""
+            List.draw(self, fb)
+            self.title = "Scopa"
+            fb.fill_rect(0, 0, app.w, ROW_H - 1, app.pal.FG)
+            t = app.note
+            fb.text(t, max(0, (app.w - 8 * len(t)) // 2), 0, app.pal.BG)
+        else:
+            List.draw(self, fb)
 
     def key(self, ev):
         self.app.note = ""
         List.key(self, ev)
+
+
+class Replace(List):
+    """New game while a game is saved: Continue it (the cursor's first
+    place) or go on to New game, which replaces it at Start."""
+
+    def build(self):
+        self.title = T(lang.REPLACE_GAME)
+        self.rows = [[T(lang.CONTINUE), None, 0], [T(lang.NEW_GAME), None, 0]]
+
+    def action(self, i):
+        app = self.app
+        if i == 1:
+            app.go("menu", "Games")
+        else:
+            app.go("summary" if app.game.round_over else "table")
 
 
 def game_titles():
@@ -320,7 +346,8 @@ class Options(List):
 
 
 class Settings(List):
-    """Language, card faces, contrast, sleep timeout, pass-and-play."""
+    """Language, card faces, contrast, sleep timeout, the scorekeeper when
+    idle, pass-and-play."""
 
     def build(self):
         from app import CONTRASTS, SLEEPS
@@ -333,12 +360,15 @@ class Settings(List):
                 sleeps.append(T(lang.NEVER))
             else:
                 sleeps.append("%d s" % t if t < 60 else "%d min" % (t // 60))
-        self.keys = ("lang", "faces", "contrast", "sleep", "pass")
+        self.keys = ("lang", "faces", "contrast", "sleep", "keeper", "pass")
         self.rows = [
             [T(lang.LANGUAGE), list(lang.NAMES), s["lang"]],
             [T(lang.FACES), [T(lang.ITALIAN), T(lang.FRENCH)], s["faces"]],
             [T(lang.CONTRAST), [str(i + 1) for i in range(len(CONTRASTS))], s["contrast"]],
             [T(lang.SLEEP), sleeps, s["sleep"]],
+            # the scorekeeper idle: dimmed, never off (the totals stay
+            # readable at the table), or asleep like the other screens
+            [T(lang.KEEPER_IDLE), [T(lang.DIM), T(lang.SLEEP)], s["keeper"]],
             [T(lang.PASS_PLAY), [T(lang.OFF), T(lang.ON)], s["pass"]],
         ]
         for r in self.rows:

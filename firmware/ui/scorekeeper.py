@@ -52,6 +52,8 @@ def unpack(arg):
 class Screen:
     """The totals of the match in progress (or just finished)."""
 
+    READABLE = True  # idle: dimmed, never off (App.stays_readable)
+
     def __init__(self, app, arg=None):
         self.app = app
         if isinstance(arg, S.Sheet) or isinstance(arg, tuple):
@@ -148,17 +150,22 @@ class History:
     line between matches, the winner's last total framed. A shows the
     round (and edits it from there), B goes back to the totals."""
 
+    READABLE = True  # idle: dimmed, never off (App.stays_readable)
+
     def __init__(self, app, arg):
         self.app = app
         self.sh, sel = arg
         # (round index, its number in the match, points, totals after,
-        # the match's winner on its last round else -1)
-        self.rows = []
+        # the match's winner on its last round else -1), one per round,
+        # the list made whole first (see Sheet.recount).
+        self.rows: list = [None] * len(self.sh.rounds)
+        r = 0
         for m in self.sh.recount():
             last = len(m["rounds"]) - 1
             for j, (i, pts, after) in enumerate(m["rounds"]):
                 won = m["winner"] if m["over"] and j == last else -1
-                self.rows.append((i, j + 1, pts, after, won))
+                self.rows[r] = (i, j + 1, pts, after, won)
+                r += 1
         self.sel = max(0, min(sel, len(self.rows) - 1))
         self.top = 0
         self._scroll()
@@ -240,6 +247,8 @@ class History:
 
 class Undo:
     """Undo the last round? A: yes, B: no."""
+
+    READABLE = True  # idle: dimmed, never off (App.stays_readable)
 
     def __init__(self, app, arg):
         self.app = app

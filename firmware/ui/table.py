@@ -112,7 +112,7 @@ class Screen:
             if not self._news(now):
                 self._begin_turn(now)
         elif st == THINK:
-            if now - self.t0 >= THINK_MS:
+            if keys.ticks_diff(now, self.t0) >= THINK_MS:
                 from app import computer_move
 
                 seat = g.turn
@@ -122,10 +122,10 @@ class Screen:
                 app.dirty = True
         elif st == SHOW:
             wait = SHOW_MS if app.levels[g.turn] != HUMAN else HUMAN_SHOW_MS
-            if now - self.t0 >= wait:
+            if keys.ticks_diff(now, self.t0) >= wait:
                 self._apply(now)
         elif st in (SCOPA, NEWS):
-            if now - self.t0 >= ANNOUNCE_MS:
+            if keys.ticks_diff(now, self.t0) >= ANNOUNCE_MS:
                 self._done()
         elif st == PICK and self.asking and not app.dirty:
             self.asking = False
@@ -309,9 +309,12 @@ class Screen:
                 y = lay.hand_y
                 mode = gfx.FACE
                 if mine and i == self.cur:
+                    # the cursor: lifted, framed twice, a bar below; inverted
+                    # too once chosen or hinted
                     y -= lay.lift
+                    mode = gfx.SELECT
                     if st == CHOOSE or (self.hint and self.hint[0] == c):
-                        mode = gfx.LIT
+                        mode = gfx.SELECT_LIT
                 if st == SHOW and self.move and self.move[0] == c and g.turn == v:
                     y -= lay.lift
                     mode = gfx.LIT

@@ -1,0 +1,225 @@
+"""The web board: the firmware on MicroPython's WebAssembly port, in a page.
+
+`tools/web` builds the page (this folder's index.html, scopa.js and
+sw.js) with MicroPython's WebAssembly port and the firmware staged by the
+flash tool (mpy-cross), this file compiled beside it as ``board.mpy``.
+Same contract as every board (boards/README.md): NAME, WIDTH, HEIGHT,
+COLOUR and ``setup() -> (display, buttons, clock)``.
+
+The page drives the app a turn at a time instead of calling ``app.run``:
+`App.loop` runs forever and sleeps between turns, but a page's thread may
+never block (the browser draws, takes keys and runs its timers only
+between calls into Python), and the port collects garbage only when
+control is back in JavaScript. So the page calls `App.step`, the body of
+`App.loop`, a turn at a time (host_tests/test_web_board.py plays the same
+game both ways). The page calls, from JavaScript:
+
+- ``configure(colour)``: before the app starts: the 128 x 64 MONO_VLSB
+  board (NAME ``web``, as the SSD1306) or the 240 x 135 RGB565 one
+  (``web-colour``, as the Pico-LCD-1.14, pixels in the ST7789's byte
+  order, see ui/palette.py).
+- ``start(folder)``: makes the `app.App` on this board, its saved files in
+  `folder` (the flash, which the page keeps in the browser's storage), and
+  shows the first screen, as ``app.run`` does.
+- ``step() -> int``: one `App.step` (read the buttons, hand their
+  events to the screen, tick, switch screens, redraw at most once per
+  ``app.FRAME_MS``, sleep the screen when idle). The int holds: bit 0, the
+  turn showed a new frame (its bytes are then in the file ``FRAME``); bits
+  1-10, the ms to wait before the next turn (``app.TICK_MS``, longer
+  asleep); bit 11, the screen is off (asleep: the page dims it). A turn
+  lasts as long as what the app does in it (a computer's decision, a
+  save); between turns the page is free.
+- ``key(bit, down)``: a key of the page went down (`down` true) or up;
+  `bit` is one of ui.buttons UP DOWN LEFT RIGHT A B.
+- ``status() -> str``: ``screen=<module> page=<k>/<n> plays=<n>
+  matches=<n> asleep=<0|1> busy=<0|1> keys=<mask>/<queued>`` for the
+  page's tests (``busy``: the screen is doing something by itself, such as
+  a computer's turn; ``keys``: the buttons held now and the key changes
+  still queued).
+
+Keys: a tap may be shorter than a turn (the computer's decision), so
+`WebKeys` queues the page's key changes and hands them to the app one at a
+time, each held at least ``HOLD_MS``: longer than ui.buttons.DEBOUNCE_MS,
+so that no tap is lost and none is taken for a bounce.
+"""
+
+import framebuf
+import time
+from micropython import const
+
+from ui.buttons import ticks_diff
+
+NAME = "web"
+WIDTH, HEIGHT = 128, 64
+COLOUR = False
+
+HOLD_MS = const(40)  # a key change stays at least this long (the debounce is 20)
+_QUEUE_MAX = const(64)
+FRAME = "/frame.bin"  # the last frame shown, for the page to draw
+
+
+def configure(colour):
+    """Choose the board: the colour one when `colour`, else the mono one.
+    Call before ``setup()``."""
+    global NAME, WIDTH, HEIGHT, COLOUR
+    COLOUR = bool(colour)
+    NAME = "web-colour" if COLOUR else "web"
+    WIDTH, HEIGHT = (240, 135) if COLOUR else (128, 64)
+
+
+class WebDisplay(framebuf.FrameBuffer):
+    """A framebuf over a bytearray whose ``show()`` writes the frame to the
+    file `FRAME` for the page. ``contrast`` is kept but not drawn (the
+    simulator's frames do not show it either); ``poweroff`` shows a dark screen until
+    ``poweron`` shows the last frame again."""
+
+    def __init__(self, width, height, colour):
+        self.width = width
+        self.height = height
+        if colour:
+            self.buffer = bytearray(width * height * 2)
+            fmt = framebuf.RGB565
+        else:
+            self.buffer = bytearray(width * ((height + 7) // 8))
+            fmt = framebuf.MONO_VLSB
+        super().__init__(self.buffer, width, height, fmt)
+        self.level = 255
+        self.on = True
+        self.shown = 0  # frames shown so far
+
+    def _write(self, data):
+        with open(FRAME, "wb") as f:
+            f.write(data)
+        self.shown += 1
+
+    def show(self):
+        if self.on:
+            self._write(self.buffer)
+
+    def contrast(self, level):
+        self.level = max(0, min(255, level))
+
+    def poweroff(self):
+        self.on = False
+        self._write(bytes(len(self.buffer)))
+
+    def poweron(self):
+        self.on = True
+        self._write(self.buffer)
+
+
+class WebKeys:
+    """Buttons from the page's keys: ``read() -> mask``.
+
+    The page calls ``push(bit, down)`` for each key change; ``read`` takes
+    them in order, one per `HOLD_MS` of `clock` time at most. Changes that
+    change nothing (a key down twice) are dropped; at most 64 wait.
+    """
+
+    def __init__(self, clock):
+        self.clock = clock
+        self.mask = 0
+        self._queue = []
+        self._since = clock.ticks_ms()
+
+    def push(self, bit, down):
+        if len(self._queue) < _QUEUE_MAX:
+            self._queue.append((bit, bool(down)))
+
+    def read(self):
+        now = self.clock.ticks_ms()
+        q = self._queue
+        while q and ticks_diff(now, self._since) >= HOLD_MS:
+            bit, down = q.pop(0)
+            mask = self.mask | bit if down else self.mask & ~bit
+            if mask != self.mask:
+                self.mask = mask
+                self._since = now
+        return self.mask
+
+
+class WebClock:
+    """The port's ``time`` ticks (the browser's clock); ``sleep_ms``
+    returns at once: the page waits between turns, not the app."""
+
+    def ticks_ms(self):
+        return time.ticks_ms()
+
+    def ticks_add(self, ticks, delta):
+        return time.ticks_add(ticks, delta)
+
+    def ticks_diff(self, a, b):
+        return time.ticks_diff(a, b)
+
+    def sleep_ms(self, ms):
+        pass
+
+
+_hw = None
+
+
+def setup():
+    """Create the board's display, keys and clock and return (display,
+    buttons, clock). Called again, returns the same objects."""
+    global _hw
+    if _hw is None:
+        clock = WebClock()
+        _hw = (WebDisplay(WIDTH, HEIGHT, COLOUR), WebKeys(clock), clock)
+    return _hw
+
+
+def key(bit, down):
+    """A key of the page went down or up (see the module docstring)."""
+    setup()[1].push(bit, down)
+
+
+_app = None
+
+
+def start(folder=""):
+    """Make the app on this board, saved files in `folder`, and show its
+    first screen (``app.run`` without the loop). Returns the App."""
+    global _app
+    import app as A
+
+    a = A.App(__import__("board"), folder)
+    a.start()
+    _app = a
+    return a
+
+
+def step():
+    """One turn of the app; returns the frame, wait and off bits of the
+    module docstring."""
+    a = _app
+    if a is None:
+        raise RuntimeError("board.start() first")
+    display = a.fb
+    before = display.shown
+    wait = a.step()
+    drawn = 1 if display.shown != before else 0
+    off = 0 if display.on else 1
+    return drawn | min(wait, 1023) << 1 | off << 11
+
+
+def status():
+    """The app's screen and counts, one line (see the module docstring)."""
+    a = _app
+    if a is None:
+        return "screen=none"
+    s = a.screen
+    k = getattr(s, "k", 0)
+    pages = getattr(s, "pages", None)
+    n = len(pages) if pages else 0
+    keys = a.buttons
+    return "screen=%s page=%d/%d plays=%d matches=%d asleep=%d busy=%d keys=%d/%d" % (
+        a.screen_mod,
+        k,
+        n,
+        a.plays,
+        a.matches,
+        1 if a.asleep else 0,
+        1 if s is None or s.busy() else 0,
+        keys.mask,
+        len(keys._queue),
+    )

@@ -1,0 +1,94 @@
+"""Buttons on Pins: the raw reader of the real boards, with edge capture.
+
+Only the boards with buttons on GPIOs import this (boards/pico_*), so the
+simulator's and the browser's heap do not hold it.
+"""
+
+from micropython import const
+
+from ui.buttons import CAUGHT, CAUGHT_LONG, DEBOUNCE_MS, LONG_MS, ticks_diff
+
+_MOD = const(0xFF)
+
+
+def ticks_none():
+    """The clock of a PinButtons without one (no interrupt calls it)."""
+    return 0
+
+
+class PinButtons:
+    """Raw reader over Pins that the board created: ``read() -> mask``.
+
+    pins: sequence of ``(bit, pin)`` pairs; a bit may have several pins
+        (the Pico-LCD joystick press and key A are both A).
+    active_low: True for buttons to GND with pull-ups (value 0 = held).
+    clock: an object with ``ticks_ms()`` (the board's ``time``). Given, each
+        pin gets an edge interrupt (``Pin.irq``, both edges) that counts a
+        press when the pin reads held after ``debounce_ms`` (ms) without an
+        edge, and a long one when it is released ``long_ms`` or more after
+        that, so a press made while nobody reads is not lost. The handler
+        allocates nothing: it bumps counters in preallocated bytearrays, and
+        ``read()`` alone writes what it has seen, so no lock is needed.
+    """
+
+    def __init__(
+        self, pins, active_low=True, clock=None, debounce_ms=DEBOUNCE_MS, long_ms=LONG_MS
+    ):
+        self.pins = tuple(pins)
+        self._idle = 1 if active_low else 0
+        n = len(self.pins)
+        self._count = bytearray(n)  # presses seen by the interrupt, mod 256
+        self._longs = bytearray(n)  # of those, released after long_ms, mod 256
+        self._seen = bytearray(n)  # _count at the last read
+        self._seen_long = bytearray(n)  # _longs at the last read
+        self._edge_at = [0] * n  # ticks of each pin's last edge
+        self._down_at = [0] * n  # ticks of each pin's last counted press
+        self._ticks_ms = clock.ticks_ms if clock is not None else ticks_none
+        self._debounce = debounce_ms
+        self._long_ms = long_ms
+        if clock is not None:
+            handler = self._edge  # one bound method, made once
+            for _bit, pin in self.pins:
+                pin.irq(handler, pin.IRQ_FALLING | pin.IRQ_RISING)
+
+    def _edge(self, pin):
+        now = self._ticks_ms()
+        pins = self.pins
+        for i in range(len(pins)):
+            if pins[i][1] is pin:
+                quiet = ticks_diff(now, self._edge_at[i]) >= self._debounce
+                self._edge_at[i] = now
+                if not quiet:
+                    return
+                if pin.value() != self._idle:
+                    self._count[i] = (self._count[i] + 1) & _MOD
+                    self._down_at[i] = now
+                elif ticks_diff(now, self._down_at[i]) >= self._long_ms:
+                    self._longs[i] = (self._longs[i] + 1) & _MOD
+                return
+
+    def read(self):
+        """Mask of the buttons held now (no debouncing), and in bits
+        ``CAUGHT``.. the buttons the interrupt saw pressed since the last
+        read, and in bits ``CAUGHT_LONG``.. those released after a long
+        hold (with a clock only)."""
+        mask = 0
+        idle = self._idle
+        count = self._count
+        seen = self._seen
+        longs = self._longs
+        seen_long = self._seen_long
+        i = 0
+        for bit, pin in self.pins:
+            if pin.value() != idle:
+                mask |= bit
+            n = count[i]
+            if n != seen[i]:
+                seen[i] = n
+                mask |= bit << CAUGHT
+            n = longs[i]
+            if n != seen_long[i]:
+                seen_long[i] = n
+                mask |= bit << CAUGHT_LONG
+            i += 1
+        return mask

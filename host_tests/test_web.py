@@ -1,0 +1,375 @@
+"""The web page (tools/web) in a real Chromium, driven by Playwright.
+
+The system's Chromium (Debian's ``chromium``, which tools/check installs as
+root with apt) is launched headless with a fresh profile; Playwright's own
+browser download is never used. The page is served by tools/web's server
+on 127.0.0.1, and every request the browser makes is checked to stay there.
+
+- A whole Scopa match against Hard: the start menu's keys start the game,
+  then A is pressed (the page's keys, as a player's) until the winner's
+  page. Its canvas, screenshot, must have the pixels of the simulator's
+  last frame when the simulator (the unix port) resumes the page's flash at
+  the match's first move and presses A until the same page: the same
+  firmware draws the same game. The page must answer all along: no gap of
+  more than 250 ms in its own 10 ms timer while the computer thinks.
+- A reload mid-game resumes at the same move, drawing what the simulator
+  draws when it resumes the same flash (both boards).
+- The start menu of both boards is the simulator's.
+- The on-screen buttons press the keys (clicked: pointer events).
+- Offline once loaded: the service worker serves the page again.
+"""
+
+import json
+import re
+import shutil
+import tempfile
+import threading
+import time
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+import app
+import mpy
+import store
+
+pytestmark = [pytest.mark.browser]
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+KEYS = {"U": "ArrowUp", "D": "ArrowDown", "L": "ArrowLeft", "R": "ArrowRight"}
+KEYS.update({"A": "Enter", "B": "Backspace"})
+RESPONSIVE_MS = 250
+SHOTS = mpy.BUILD / "web-shots"  # the page's screenshots (the README's is one)
+MAX_PRESSES = 3000
+
+# The simulator's entry for the comparison: run the app (resuming the
+# flash) until the winner's page of a match, draw it and stop.
+SIM_UNTIL_WINNER = """\
+import app
+import store
+import board
+
+
+def until(a):
+    s = a.screen
+    if a.matches < 1 or a.screen_mod != "summary" or s is None:
+        return False
+    return s.k == len(s.pages) - 1
+
+
+a = app.run(board, until=until)
+a.draw()
+board.restore()
+"""
+
+
+def _why_no_browser():
+    if not CHROMIUM.exists():
+        return f"no {CHROMIUM}: tools/check installs it as root (apt-get install chromium)"
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "no playwright in the venv: tools/check --install"
+    from tools import web
+
+    if not all((web.PORT_PKG / n).is_file() for n in web.PORT_FILES):
+        return "the WebAssembly port is not installed: tools/check --install (npm ci in tools/wasm)"
+    return ""
+
+
+@pytest.fixture(scope="module")
+def site():
+    why = _why_no_browser()
+    if why:
+        pytest.skip(why)
+    from tools import web
+
+    out = Path(tempfile.mkdtemp(prefix="scopa_web_"))
+    sizes = web.build(out)
+    httpd = web.server(out)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    try:
+        yield {"url": f"http://127.0.0.1:{httpd.server_address[1]}/", "sizes": sizes, "dir": out}
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+        shutil.rmtree(out, ignore_errors=True)
+
+
+@pytest.fixture
+def browser(site, tmp_path):
+    """A fresh Chromium profile: (context, requests seen outside 127.0.0.1)."""
+    from playwright.sync_api import sync_playwright
+
+    outside = []
+
+    def route(r):
+        host = urlsplit(r.request.url).hostname
+        if r.request.url.startswith(("data:", "blob:")) or host == "127.0.0.1":
+            r.continue_()
+        else:
+            outside.append(r.request.url)
+            r.abort()
+
+    with sync_playwright() as p:
+        ctx = p.chromium.launch_persistent_context(
+            str(tmp_path / "profile"),
+            executable_path=str(CHROMIUM),
+            args=ARGS,
+            headless=True,
+            viewport={"width": 800, "height": 600},
+        )
+        ctx.set_default_timeout(120_000)
+        ctx.route("**/*", route)
+        ctx.on("request", lambda r: None if _local(r.url) else outside.append(r.url))
+        try:
+            yield ctx, outside
+        finally:
+            ctx.close()
+    assert outside == [], "requests left 127.0.0.1"
+
+
+def _local(url):
+    return url.startswith(("data:", "blob:")) or urlsplit(url).hostname == "127.0.0.1"
+
+
+def status(page):
+    """The board's status line as a dict of str (boards/web/board.py)."""
+    s = page.evaluate("window.scopa.status()")
+    return dict(kv.split("=", 1) for kv in s.split())
+
+
+def open_page(ctx, url):
+    page = ctx.pages[0] if ctx.pages else ctx.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(url)
+    page.wait_for_function("window.scopa && (window.scopa.frames > 0 || window.scopa.error)")
+    assert page.evaluate("window.scopa.error") is None
+    return page, errors
+
+
+def settle(page):
+    """Wait until the page's keys are all taken by the app and a few turns
+    went by (a redraw included)."""
+    page.wait_for_function("/keys=0\\/0/.test(window.scopa.status())")
+    turns = page.evaluate("window.scopa.turns")
+    page.wait_for_function(f"window.scopa.turns >= {turns + 4}")
+
+
+def press(page, letter):
+    """Press one of the page's keys (U D L R A B) as a player does."""
+    page.keyboard.down(KEYS[letter])
+    time.sleep(0.05)
+    page.keyboard.up(KEYS[letter])
+    settle(page)
+
+
+def flash(page):
+    """The board's flash as the page keeps it: {name: bytes}."""
+    import base64
+
+    raw = page.evaluate("localStorage.getItem('scopa.flash')") or "{}"
+    return {k: base64.b64decode(v) for k, v in json.loads(raw).items()}
+
+
+def canvas_rgb(page, path):
+    """The canvas as the screen shows it: a screenshot of the element,
+    scaled back to the board's pixels (RGB888 rows), after checking that
+    every screen pixel is a square block of one colour."""
+    from tools import png
+
+    w, h = (240, 135) if page.evaluate("window.scopa.board") == "colour" else (128, 64)
+    box = page.locator("#lcd").bounding_box()
+    assert box is not None
+    clip = {k: round(box[k]) for k in ("x", "y", "width", "height")}
+    page.screenshot(path=str(path), clip=clip)
+    sw, sh, rgb = png.read_png(path)
+    assert sw % w == 0 and sh % h == 0 and sw // w == sh // h, (sw, sh)
+    s = sw // w
+    out = bytearray()
+    for y in range(h):
+        row = (y * s) * sw * 3
+        for x in range(w):
+            o = row + x * s * 3
+            out += rgb[o : o + 3]
+            last = ((y * s + s - 1) * sw + x * s + s - 1) * 3
+            assert rgb[last : last + 3] == rgb[o : o + 3], f"blurred pixel at {x},{y}"
+    return bytes(out), s
+
+
+def sim_frame(files, entry_code=None, keys="", board="sim"):
+    """The simulator's last frame (RGB888 rows) on `board` after resuming
+    the flash `files` ({name: bytes}) with the key script `keys`, running
+    `entry_code` instead of main.py when given."""
+    from tools import sim
+
+    with tempfile.TemporaryDirectory(prefix="scopa_web_sim_") as tmp:
+        fl = Path(tmp) / "flash"
+        fl.mkdir()
+        for name, data in files.items():
+            (fl / name).write_bytes(data)
+        extra = []
+        entry = "main"
+        if entry_code:
+            (Path(tmp) / "entry").mkdir()
+            (Path(tmp) / "entry" / "web_entry.py").write_text(entry_code)
+            extra, entry = [Path(tmp) / "entry"], "web_entry"
+        res = sim.run(
+            board,
+            keys,
+            flash=fl,
+            extra_path=extra,
+            entry=entry,
+            mpy_compiled=True,
+            capture=True,
+            timeout=600,
+        )
+        assert res.returncode == 0, res.stderr
+        assert res.frames, res.stdout
+        return res.frames[-1].rgb()
+
+
+def at_winner_page(st):
+    k, n = (int(v) for v in st["page"].split("/"))
+    return st["screen"] == "summary" and int(st["matches"]) >= 1 and k == n - 1
+
+
+@pytest.mark.slow
+def test_match_against_hard_draws_what_the_sim_draws(site, browser):
+    import menu_keys
+
+    ctx, _ = browser
+    t0 = time.monotonic()
+    page, errors = open_page(ctx, site["url"])
+    assert status(page)["screen"] == "menu"
+    load_ms = page.evaluate("window.scopa.loadMs")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "menu.png"))
+
+    keys = menu_keys.new_game_keys("scopa", 2, opp=app.HARD)
+    for k in keys:
+        press(page, k)
+    assert status(page)["screen"] == "table"
+    start = flash(page)
+    assert b'"levels": [3, 2]' in start["game.sav"], start["game.sav"]
+
+    page.evaluate("window.scopa.resetStats()")
+    presses = 0
+    while not at_winner_page(status(page)):
+        if presses == MAX_PRESSES:
+            pytest.fail(f"no winner's page after {MAX_PRESSES} presses of A: {status(page)}")
+        press(page, "A")
+        presses += 1
+        if presses == 24:  # mid-round: the README's screenshot
+            page.screenshot(path=str(SHOTS / "page.png"))
+    stats = page.evaluate("({gap: scopa.maxGapMs, turn: scopa.maxTurnMs, turns: scopa.turns})")
+    time.sleep(0.3)  # the last frame drawn
+    got, scale = canvas_rgb(page, SHOTS / "winner-canvas.png")
+    page.screenshot(path=str(SHOTS / "page-winner.png"))
+    wall = time.monotonic() - t0
+    print(
+        f"\nweb: {sum(site['sizes'].values()):,} bytes, menu at {load_ms:.0f} ms, "
+        f"match {presses} presses, longest turn {stats['turn']:.0f} ms, "
+        f"longest gap {stats['gap']:.0f} ms over {stats['turns']} turns, scale {scale}, "
+        f"{wall:.0f} s"
+    )
+    assert errors == []
+
+    want = sim_frame(start, SIM_UNTIL_WINNER, "A*" + str(MAX_PRESSES))
+    assert got == want, "the page's winner's page differs from the simulator's"
+    assert stats["gap"] < RESPONSIVE_MS, stats
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("board", ["mono", "colour"])
+def test_reload_mid_game_resumes(site, browser, board):
+    import menu_keys
+
+    ctx, _ = browser
+    page, errors = open_page(ctx, site["url"] + "?board=" + board)
+    for k in menu_keys.new_game_keys("scopa", 2, opp=app.HARD) + "A" * 12:
+        press(page, k)
+    # the player's turn: nothing moves on by itself (on the page or in the
+    # simulator's resume) until a key
+    page.wait_for_function("/busy=0/.test(window.scopa.status())")
+    before = flash(page)
+    # the store's protocol ran on the port's file system: the new copy and
+    # the previous one, both good records, nothing half written left
+    assert {"game.sav", "game.sav.bak", "settings.sav"} <= set(before), sorted(before)
+    assert not [n for n in before if n.endswith(".tmp")], sorted(before)
+    for name in ("game.sav", "game.sav.bak", "settings.sav"):
+        store.decode(before[name])
+    code = json.loads(before["game.sav"].split(b"\n", 1)[1])["code"]
+    st = status(page)
+    assert st["screen"] in ("table", "summary") and int(st["plays"]) > 2, st
+
+    page.reload()
+    page.wait_for_function("window.scopa && (window.scopa.frames > 0 || window.scopa.error)")
+    assert page.evaluate("window.scopa.error") is None
+    settle(page)
+    page.wait_for_function("/busy=0/.test(window.scopa.status())")
+    assert any(re.match(r"resume: round \d+, move [1-9]", s) for s in page.evaluate("scopa.log"))
+    after = flash(page)
+    assert json.loads(after["game.sav"].split(b"\n", 1)[1])["code"] == code
+    got, _ = canvas_rgb(page, SHOTS / f"resumed-{board}.png")
+    want = sim_frame(before, board="sim" if board == "mono" else "sim-colour")
+    assert got == want, "the resumed page differs from the simulator's resume"
+    assert errors == []
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("board", ["mono", "colour"])
+def test_start_menu_draws_what_the_sim_draws(site, browser, board):
+    ctx, _ = browser
+    page, errors = open_page(ctx, site["url"] + "?board=" + board)
+    settle(page)
+    assert status(page)["screen"] == "menu"
+    got, _ = canvas_rgb(page, SHOTS / f"menu-{board}.png")
+    want = sim_frame({}, board="sim" if board == "mono" else "sim-colour")
+    assert got == want
+    assert errors == []
+
+
+def test_on_screen_buttons_press_keys(site, browser):
+    ctx, _ = browser
+    page, errors = open_page(ctx, site["url"])
+    settle(page)
+    menu, _ = canvas_rgb(page, SHOTS / "buttons-menu.png")
+    page.locator('#pad button[data-key="down"]').click()
+    settle(page)
+    moved, _ = canvas_rgb(page, SHOTS / "buttons-down.png")
+    assert moved != menu and status(page)["screen"] == "menu"  # the cursor moved
+    page.locator('#pad button[data-key="a"]').click()  # Scorekeeper
+    settle(page)
+    assert status(page)["screen"] != "menu", status(page)
+    page.locator('#pad button[data-key="b"]').click()  # back
+    settle(page)
+    assert status(page)["screen"] == "menu"
+    assert errors == []
+
+
+def test_offline_once_loaded(site, browser):
+    ctx, _ = browser
+    page, _ = open_page(ctx, site["url"])
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    ctx.set_offline(True)
+    try:
+        page.reload()
+        page.wait_for_function("window.scopa && (window.scopa.frames > 0 || window.scopa.error)")
+        assert page.evaluate("window.scopa.error") is None
+        assert status(page)["screen"] == "menu"
+    finally:
+        ctx.set_offline(False)

@@ -1,0 +1,132 @@
+"""The web board (boards/web/board.py) on the MicroPython unix port, without
+a browser: the app a turn at a time (`App.step`, as the page calls it) does
+what `App.loop` does, and
+its keys must hand every tap to the app however long a turn lasts; and the
+page's firmware pack (tools/web) holds the firmware as the flash tool
+stages it, as bytecode the WebAssembly port loads."""
+
+import pytest
+
+import app
+import mpy
+
+WEB = mpy.ROOT / "boards" / "web"
+
+# The same key script on two apps: one runs App.loop for N turns, the other
+# App.step for N turns, as the web board's page runs it, sleeping what each
+# turn asks.
+SAME = """
+import sys
+sys.path.append({host!r})
+sys.path.append({web!r})
+import app
+import board as web
+import ui_fakeboard as F
+from scopa import replay
+
+
+def run(stepped, folder):
+    b = F.Board(F.keys({keys!r}))
+    a = app.App(b, folder)
+    a.start()
+    if stepped:
+        for _ in range({n}):
+            a.clock.sleep_ms(a.step())
+    else:
+        a.loop({n})
+    print("code", replay.encode(a.game) if a.game else None)
+    print("screen", a.screen_mod, a.plays, a.matches, a.asleep)
+    print("frames", b.display.frames, b.display.on, bytes(b.display.buf).hex())
+
+
+print("== loop")
+run(False, {folder!r} + "/loop")
+print("== web")
+run(True, {folder!r} + "/web")
+"""
+
+
+def _menu_keys():
+    import menu_keys
+
+    return menu_keys.new_game_keys("scopa", 2, opp=app.MEDIUM)
+
+
+@pytest.mark.mpy
+@pytest.mark.slow
+def test_app_a_step_at_a_time_plays_as_app_loop(tmp_path):
+    # a game started from the menu, cards played and a hint asked; idle
+    # until the screen dozes (the default setting: 60 s), a key that acts
+    # on the dimmed screen, then idle until it sleeps (twice that)
+    keys = _menu_keys() + "A" * 12 + "RRA" + "b" + "A" * 6 + "." * 130 + "A" + "." * 250
+    host = str(mpy.ROOT / "host_tests")
+    code = SAME.format(host=host, web=str(WEB), keys=keys, folder=str(tmp_path), n=30000)
+    (tmp_path / "loop").mkdir()
+    (tmp_path / "web").mkdir()
+    out = mpy.run_mpy(code, timeout=600)
+    loop, _, web = out.partition("== web")
+    lines = [ln for ln in loop.splitlines() if ln.split()[:1] in (["code"], ["screen"], ["frames"])]
+    wlines = [ln for ln in web.splitlines() if ln.split()[:1] in (["code"], ["screen"], ["frames"])]
+    assert len(lines) == 3, out
+    assert "code S1." in lines[0], lines[0]  # a game was played
+    assert lines[1].endswith(" True"), lines[1]  # and the screen went to sleep
+    assert lines == wlines
+
+
+KEYS = """
+import sys
+sys.path.append({web!r})
+import board as web
+from ui.buttons import A, B
+
+
+class Clock:
+    t = 0
+
+    def ticks_ms(self):
+        return self.t
+
+
+c = Clock()
+k = web.WebKeys(c)
+k.push(A, True)  # a tap far shorter than a turn
+k.push(A, False)
+k.push(B, True)
+k.push(B, True)  # a key down twice: changes nothing
+k.push(B, False)
+seen = []
+for t in (0, 1, 39, 40, 200, 239, 240, 1000):
+    c.t = t
+    seen.append(k.read())
+print("masks", seen)
+"""
+
+
+@pytest.mark.mpy
+def test_keys_hold_each_change_long_enough():
+    out = mpy.run_mpy(KEYS.format(web=str(WEB)))
+    # the board's first change waits HOLD_MS (40) from its creation, then
+    # each change lasts HOLD_MS of the clock at least, however few reads
+    assert "masks [0, 0, 0, 16, 0, 0, 32, 0]" in out, out
+
+
+def test_firmware_pack_holds_the_staged_firmware_as_bytecode():
+    from tools import web
+
+    files = web.firmware_files()
+    blob = web.pack(files)
+    assert web.unpack(blob) == files
+    names = {p for p, _ in files}
+    fw = mpy.FIRMWARE
+    want = {p.relative_to(fw).with_suffix(".mpy").as_posix() for p in fw.rglob("*.py")}
+    want -= {"main.mpy"}  # the boot stub: the page starts the app through the board
+    assert want and want <= names
+    assert "board.mpy" in names
+    assert {p for p in names if p.endswith(".txt")}  # the language files, as they are
+    for p, data in files:
+        if p.endswith(".mpy"):
+            # "M", version 6, flags 0: bytecode, no native architecture
+            # (the port's sys.implementation._mpy is 774: v6.3, no arch)
+            assert data[:3] == b"M\x06\x00", p
+    with pytest.raises(ValueError):
+        web.unpack(blob[:-1])

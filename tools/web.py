@@ -1,0 +1,177 @@
+"""Build the handheld's web page into build/web/ and serve it on 127.0.0.1.
+
+    tools/web                 build, then serve on a free port (printed)
+    tools/web --port 8000     that port
+    tools/web --build-only    build and stop
+
+The page (boards/web/: index.html, scopa.js, sw.js) runs the firmware on
+MicroPython's WebAssembly port, pinned in tools/wasm/package-lock.json
+(installed by tools/check): micropython.mjs and micropython.wasm are
+copied from tools/wasm/node_modules. The firmware is compiled by mpy-cross
+as the flash tool compiles it for a board (bytecode: the port's .mpy has no
+native architecture) together with the web board (boards/web/board.py),
+and packed into one file, firmware.pack (see `pack`). Everything is a
+static file: any static server can serve build/web/.
+"""
+
+import argparse
+import hashlib
+import http.server
+import json
+import shutil
+import struct
+import sys
+from functools import partial
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+for _p in (ROOT / "host_tests", ROOT):
+    if str(_p) not in sys.path:
+        sys.path.insert(0, str(_p))
+
+import mpy  # noqa: E402  (host_tests/mpy.py: mpy-cross)
+
+PAGE = ROOT / "boards" / "web"
+PORT_PKG = ROOT / "tools" / "wasm" / "node_modules" / "@micropython"
+PORT_PKG = PORT_PKG / "micropython-webassembly-pyscript"
+PORT_FILES = ("micropython.mjs", "micropython.wasm")
+PAGE_FILES = ("index.html", "scopa.js")
+OUT = ROOT / "build" / "web"
+MPY_BUILD = ROOT / "build" / "web-mpy"
+WASM_MPY_CROSS_ARGS = ()  # bytecode only: sys.implementation._mpy is 774 (v6.3, no arch)
+# The firmware files the page does not need: main.py is the boot stub that
+# reads board.json, the page starts the app through the board instead.
+SKIP = frozenset({"main.py"})
+
+
+def pack(files):
+    """The bytes of firmware.pack holding `files`, a list of ``(path,
+    bytes)``: b"SCPK", the index's length (uint32 little-endian), the index
+    (JSON ``[[path, size], ...]``), then the files' bytes in its order."""
+    index = json.dumps([[p, len(d)] for p, d in files], separators=(",", ":")).encode()
+    return b"SCPK" + struct.pack("<I", len(index)) + index + b"".join(d for _, d in files)
+
+
+def unpack(blob):
+    """The ``[(path, bytes)]`` of a firmware.pack. Raises ValueError when
+    `blob` is not one."""
+    if blob[:4] != b"SCPK" or len(blob) < 8:
+        raise ValueError("not a firmware pack")
+    (n,) = struct.unpack("<I", blob[4:8])
+    index = json.loads(blob[8 : 8 + n])
+    out, o = [], 8 + n
+    for path, size in index:
+        out.append((path, blob[o : o + size]))
+        o += size
+    if o != len(blob):
+        raise ValueError("firmware pack: %d bytes left over" % (len(blob) - o))
+    return out
+
+
+def firmware_files():
+    """``[(path, bytes)]``, sorted by path: what the flash tool stages for a
+    board (tools.flash.stage: firmware/ compiled by mpy-cross, data files as
+    they are) with the web board as board.mpy, minus `SKIP`."""
+    from tools.flash import Stager
+    from tools.flash.stage import stage_firmware
+
+    if MPY_BUILD.exists():
+        shutil.rmtree(MPY_BUILD)
+    stager = Stager(MPY_BUILD, mpy._compiler(WASM_MPY_CROSS_ARGS, mpy.MPY_CACHE))
+    stage_firmware(stager, mpy.FIRMWARE)
+    stager.add_py("board.py", PAGE / "board.py", False, "boards/web/board.py")
+    stage = stager.finish()
+    return sorted((dev, path.read_bytes()) for dev, path in stage.files.items() if dev not in SKIP)
+
+
+def build(out=OUT):
+    """Build the page into the folder `out` (emptied first); returns
+    ``{file name: size in bytes}``. Raises FileNotFoundError when the wasm
+    port is not installed (tools/check installs it)."""
+    out = Path(out)
+    for name in PORT_FILES:
+        if not (PORT_PKG / name).is_file():
+            raise FileNotFoundError(
+                f"{PORT_PKG / name}: the WebAssembly port is not installed "
+                "(tools/check --install runs npm ci in tools/wasm)"
+            )
+    if out.exists():
+        shutil.rmtree(out)
+    out.mkdir(parents=True)
+    for name in PAGE_FILES:
+        shutil.copyfile(PAGE / name, out / name)
+    for name in PORT_FILES:
+        shutil.copyfile(PORT_PKG / name, out / name)
+    (out / "firmware.pack").write_bytes(pack(firmware_files()))
+    cached = ["./", *PAGE_FILES, *PORT_FILES, "firmware.pack"]
+    h = hashlib.sha256()
+    for name in cached[1:]:
+        h.update(name.encode() + b"\0" + (out / name).read_bytes())
+    sw = (PAGE / "sw.js").read_text()
+    sw = sw.replace("@VERSION@", h.hexdigest()[:16]).replace("@FILES@", json.dumps(cached))
+    (out / "sw.js").write_text(sw)
+    return {p.name: p.stat().st_size for p in sorted(out.iterdir())}
+
+
+class Handler(http.server.SimpleHTTPRequestHandler):
+    """Static files, never cached by the browser beyond the service worker;
+    quiet unless asked."""
+
+    verbose = False
+    extensions_map = {
+        **http.server.SimpleHTTPRequestHandler.extensions_map,
+        ".mjs": "text/javascript",
+        ".js": "text/javascript",
+        ".wasm": "application/wasm",
+    }
+
+    def end_headers(self):
+        self.send_header("Cache-Control", "no-cache")
+        super().end_headers()
+
+    def log_message(self, format, *args):
+        if self.verbose:
+            super().log_message(format, *args)
+
+
+def server(directory=OUT, port=0, verbose=False):
+    """An HTTP server of `directory` on 127.0.0.1:`port` (0: a free one),
+    not yet serving: call ``serve_forever()`` (``server_address[1]`` is the
+    port)."""
+    handler = type("PageHandler", (Handler,), {"verbose": verbose})
+    return http.server.ThreadingHTTPServer(
+        ("127.0.0.1", port), partial(handler, directory=str(directory))
+    )
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="tools/web", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--port", type=int, default=0, help="port on 127.0.0.1 (default: a free one)")
+    ap.add_argument("--build-only", action="store_true", help="build build/web/ and stop")
+    ap.add_argument("--verbose", action="store_true", help="log every request")
+    args = ap.parse_args(argv)
+    try:
+        sizes = build()
+    except FileNotFoundError as e:
+        print(f"tools/web: {e}", file=sys.stderr)
+        return 1
+    total = sum(sizes.values())
+    print(f"tools/web: built {OUT.relative_to(ROOT)}/: {total:,} bytes")
+    for name, size in sizes.items():
+        print(f"  {name:20} {size:>9,}")
+    if args.build_only:
+        return 0
+    httpd = server(OUT, args.port, args.verbose)
+    url = f"http://127.0.0.1:{httpd.server_address[1]}/"
+    print(f"tools/web: serving {url} (Ctrl-C stops)", flush=True)
+    try:
+        httpd.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        httpd.server_close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
