@@ -31,12 +31,16 @@ SCOPONE_10 = 6
 # New game's list: Scopa for 2, 3, 4, 6, then these games.
 MENU_GAMES = (SCOPONE, D_ASSI, A_15, CIRULLA)
 # Scopone's deal (cfg "deal"): the game of each choice, in its own words.
-DEALS = (SCOPONE, SCIENTIFICO, SCOPONE_10)
-DEAL_NAMES = ("classico", "scientifico", "a 10 carte")
+# The Scopone manual's Scopone deals all 40 cards, 10 each, none on the
+# table: scientifico first.
+DEALS = (SCIENTIFICO, SCOPONE, SCOPONE_10)
+DEAL_NAMES = ("scientifico", "classico", "a 10 carte")
 
 TARGETS = (11, 16, 21, 31)
 CIRULLA_TARGETS = (51, 31, 21)  # cfg "ctarget"
 RE_BELLO = (None, "10D", "6D")  # cfg "rebello": off, King or 6 of coins
+PICCOLA_CAPS = (None, 5, 6)  # cfg "piccola": Cirulla's piccola uncapped, at most 5, 6
+# cfg "napola": 0 off, 1 one point a card of the run, 2 a fixed 3
 
 
 def default_settings():
@@ -68,6 +72,9 @@ def default_settings():
             "acescopa": 0,
             "cacescopa": 0,  # Cirulla: the Ace's sweep is a scopa (first: yes)
             "kings": 1,
+            "pzero": 0,  # primiera: a side missing a suit is out (1: it counts 0)
+            "pvis": 0,  # teams: the partner's hand may be looked at
+            "piccola": 0,
         },
     }
 
@@ -109,6 +116,7 @@ def option_keys(cfg):
     out += ["ctarget" if g == CIRULLA else "target", "best", "must"]
     if g != A_15:  # Scopa a 15 takes by fifteen only: no pair to prefer
         out.append("pair")
+    out.append("pzero")
     if g in (D_ASSI, CIRULLA):
         out.append("aceace")
     if g == D_ASSI:
@@ -122,6 +130,10 @@ def option_keys(cfg):
         if cfg["napola"]:
             out.append("napoleone")
         out.append("rebello")
+    else:
+        out.append("piccola")
+    if g in DEALS or players(cfg) >= 4:  # teams
+        out.append("pvis")
     return out
 
 
@@ -154,11 +166,17 @@ def make_rules(cfg):
         opts["ace_sweep_scopa"] = not cfg["cacescopa"]
     if "kings" in keys:
         opts["redeal_kings"] = bool(cfg["kings"])
+    opts["primiera_missing_suit"] = "zero" if cfg["pzero"] else "excluded"
     if "napola" in keys:
         opts["napola"] = bool(cfg["napola"])
         if cfg["napola"]:
             opts["napoleone"] = bool(cfg["napoleone"])
+            opts["napola_score"] = "fixed" if cfg["napola"] == 2 else "per_card"
         opts["re_bello"] = RE_BELLO[cfg["rebello"] % len(RE_BELLO)]
+    if "piccola" in keys:
+        opts["piccola_cap"] = PICCOLA_CAPS[cfg["piccola"] % len(PICCOLA_CAPS)]
+    if "pvis" in keys:
+        opts["partners_visible"] = bool(cfg["pvis"])
     return Rules(GAME_KEYS[g], **opts)
 
 
@@ -202,6 +220,8 @@ def load_settings(app):
                 s[k] = obj[k]
     if not 0 <= s["cfg"]["game"] < len(GAME_KEYS):
         s["cfg"]["game"] = 0
+    if s["cfg"]["game"] in DEALS:  # the deal's index as DEALS orders it now
+        s["cfg"]["deal"] = DEALS.index(s["cfg"]["game"])
     if why:
         print("store:", why)
     try:

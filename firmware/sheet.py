@@ -13,7 +13,12 @@ A round entry is a dict (JSON-able, as saved):
 - ``s``: the side that took the settebello
 - ``p``: the side that won the primiera (-1: nobody), or ``pc``: the best
   card of each suit per side (lists of four cards, -1 for a missing suit)
-  from which the primiera is worked out
+  from which the primiera is worked out. They must fit the other counts:
+  a denari card exactly when the side took denari, the 7 of denari for the
+  settebello's side only, at most one other card per non-denari card
+  taken (and one when it took any), the 7 of every suit in some side's
+  (all 40 cards are taken), no denaro named for the side better than its
+  best one
 - ``sc``: scope per side
 - optional, for the variants in play: ``rb`` (side with the re bello, -1),
   ``np`` (length of the run of denari from the Ace per side, for napola
@@ -36,8 +41,13 @@ SUM = const(1)  # the counts add up to `got`, not `want` (40 cards, 10 denari)
 MORE = const(2)  # a side has more denari than cards
 NO_COINS = const(3)  # the settebello's side took no denari
 TWICE = const(4)  # primiera: a card named for two sides
-CLASH = const(5)  # the denari named (settebello, re bello, napola, grande)
-# do not fit the denari taken, or one is named for two sides
+CLASH = const(5)  # the denari named (settebello, re bello, napola, grande,
+# the primiera's) do not fit the denari taken, or one is named for two sides
+COUNT = const(6)  # primiera: a side's best cards do not fit its cards and denari
+SEVEN = const(7)  # primiera: the 7 of denari is not the settebello's side's (`side`)
+NO_SEVEN = const(8)  # primiera: the 7 of a suit is in no side's (all 40 are taken)
+_SETTEBELLO = const(6)
+_SUITS = ("denari", "coppe", "spade", "bastoni")
 
 # Steps of a round entry, in the order the screens ask them; an error's key
 # is the step to fix.
@@ -97,6 +107,8 @@ class Sheet:
             for x in v:
                 if not isinstance(x, int) or x < 0:
                     raise EntryError("%s: counts are whole numbers from 0" % k, k)
+        # every variant deals all 40 cards and they all end in a pile (Scopone
+        # a 10 carte: the last four to the dealer's side)
         for k, want, what in (("t", 40, "cards"), ("d", 10, "denari")):
             got = sum(e[k])
             if got != want:
@@ -129,10 +141,12 @@ class Sheet:
                     if c in seen:
                         raise EntryError("primiera: a card named twice", "p", TWICE, i)
                     seen.append(c)
+            self._check_primiera(e)
         else:
             p = e.get("p", -2)
             if not isinstance(p, int) or not -1 <= p < n:
                 raise EntryError("who won the primiera?", "p")
+        self._check_denari(e, False)
         for k in ("rb", "gr"):
             v = e.get(k, -1)
             if not isinstance(v, int) or not -1 <= v < n:
@@ -145,15 +159,49 @@ class Sheet:
                 if np[i] not in (0, 3, 4, 5, 6, 7, 8, 9, 10) or np[i] > e["d"][i]:
                     raise EntryError("%s: a napola is 0 or 3 to its denari" % self.names[i],
                                      "np", CLASH, i)
-        self._check_denari(e)
+        self._check_denari(e, True)
 
-    def _named(self, e, i):
-        # (denari values 1..10 entry `e` names for side i, the last field naming one)
+    def _check_primiera(self, e):
+        # The best cards of each side (entry `e` has "pc") against its counts
+        # and the settebello's owner; all 40 cards are taken, so each suit's
+        # 7 is the best card of the side that took it.
+        pc = e["pc"]
+        n = self.rules.sides
+        s = e["s"]
+        for i in range(n):
+            row = pc[i]
+            t = e["t"][i]
+            d = e["d"][i]
+            plain = 0
+            for suit in (1, 2, 3):
+                if row[suit] >= 0:
+                    plain += 1
+            if (row[0] >= 0) != (d > 0) or plain > t - d or (plain == 0) != (t == d):
+                msg = "%s: a primiera that does not fit %d cards, %d denari" % (self.names[i], t, d)
+                raise EntryError(msg, "p", COUNT, i)
+            if (row[0] == _SETTEBELLO) != (s == i):
+                msg = "the settebello is %s's, and so the primiera's 7 of denari" % self.names[s]
+                raise EntryError(msg, "p", SEVEN, s)
+        for suit in (1, 2, 3):
+            seven = 10 * suit + 6
+            if seven not in [pc[i][suit] for i in range(n)]:
+                raise EntryError("the 7 of %s is in no side's primiera" % _SUITS[suit], "p",
+                                 NO_SEVEN)
+
+    def _named(self, e, i, late):
+        # (denari values 1..10 entry `e` names for side i, the last field naming one):
+        # the settebello and the primiera's, and with `late` the later steps'
         have = []
         last = ""
         if e["s"] == i:
             have.append(7)
             last = "s"
+        pc = e.get("pc")
+        if pc is not None and pc[i][0] >= 0:
+            have.append(pc[i][0] % 10 + 1)
+            last = "p"
+        if not late:
+            return have, last
         rb = self.rules.re_bello
         if e.get("rb", -1) == i and rb >= 0 and rb // 10 == 0:
             have.append(rb % 10 + 1)
@@ -167,11 +215,18 @@ class Sheet:
             last = "gr"
         return have, last
 
-    def _check_denari(self, e):
-        # The denari named for each side are distinct cards that side took.
+    def _check_denari(self, e, late):
+        # The denari named for each side are distinct cards that side took,
+        # none better than its primiera's best denaro; with `late` (the steps
+        # after the primiera too) the napola is the whole run of what is
+        # named, and the re bello and grande go to the side named holding them.
         taken = []
+        fields = self.fields()
+        pc = e.get("pc")
+        np = e.get("np")
+        rb = self.rules.re_bello
         for i in range(self.rules.sides):
-            have, last = self._named(e, i)
+            have, last = self._named(e, i, late)
             mine = []
             for v in have:
                 if v in taken:
@@ -181,7 +236,27 @@ class Sheet:
             if len(mine) > e["d"][i]:
                 raise EntryError("%s: more denari named than taken" % self.names[i],
                                  last, CLASH, i)
+            if pc is not None and pc[i][0] >= 0:
+                top = scoring.PRIMIERA[pc[i][0] % 10]
+                for v in mine:
+                    if scoring.PRIMIERA[v - 1] > top:
+                        msg = "%s: a denaro named better than the primiera's" % self.names[i]
+                        raise EntryError(msg, last, CLASH, i)
             taken += mine
+        if not late:
+            return
+        for i in range(self.rules.sides):
+            mine = self._named(e, i, True)[0]
+            if e["d"][i] == 10:  # all the denari: every one of them is this side's
+                mine = list(range(1, 11))
+            if np is not None and scoring.run_from_ace(mine) != np[i]:
+                msg = "%s: the denari named make a napola of %d" % (
+                    self.names[i], scoring.run_from_ace(mine))
+                raise EntryError(msg, "np", CLASH, i)
+            if "gr" in fields and e.get("gr", -1) != i and 8 in mine and 9 in mine and 10 in mine:
+                raise EntryError("%s holds the grande" % self.names[i], "gr", CLASH, i)
+            if "rb" in fields and rb // 10 == 0 and e.get("rb", -1) != i and rb % 10 + 1 in mine:
+                raise EntryError("%s holds the re bello" % self.names[i], "rb", CLASH, i)
 
     def points(self, e):
         """The Score (scopa.scoring.Score) of entry `e`. Raises EntryError."""

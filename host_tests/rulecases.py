@@ -7,6 +7,7 @@ code that runs on CPython and on the MicroPython unix port alike.
 
 from scopa import cards as C
 from scopa import engine as E
+from scopa import rules as R
 from scopa import scoring
 from scopa.rules import Rules
 
@@ -98,13 +99,22 @@ def evaluate(case):
         else:
             # cards remain to deal after these hands: keep enough in the mazzo
             st[E.DP] = min(st[E.DP], 40 - rules.hand * rules.players)
+        sides = rules.sides
+        if case.get("declared") and rules.game == R.CIRULLA:
+            for seat in range(len(hands)):  # the hands were just dealt
+                E.declare(st, rules, seat, E.hand_of(st, seat))
+        # the declarations of hands dealt after a listed play are the next
+        # deal's, not an effect of the plays: taken off again
+        later = [0] * sides
         for card, taken in case["moves"]:
-            E.play(st, rules, C.parse(card), C.parse_list(taken), mv)
+            fl = E.play(st, rules, C.parse(card), C.parse_list(taken), mv)
+            if fl & E.DEALT and rules.game == R.CIRULLA:
+                for seat in range(rules.players):
+                    later[rules.side(seat)] += E.declaration(E.hand_of(st, seat))
             if st[E.OVER]:
                 break
-        sides = rules.sides
         return {
-            "scope": [st[E.SCOPE + s] for s in range(sides)],
+            "scope": [st[E.SCOPE + s] - later[s] for s in range(sides)],
             "piles": [_names(E.pile_of(st, s)) for s in range(sides)],
             "table": _names(E.table_of(st)),
         }

@@ -44,7 +44,23 @@ def random_rules(rng, game=None, **fixed):
     }
     for k in fixed:
         opts[k] = fixed[k]
-    return Rules(game, **opts)
+    return Rules(game, **applicable(game, opts))
+
+
+def applicable(game, opts):
+    """`opts` (FORMAT.md keys) without the options that do not apply to
+    `game` (a GAMES name) or, for partners_visible, to its players."""
+    from scopa import ruleopts
+
+    g = GAMES.index(game)
+    out = {}
+    for k in opts:
+        if not ruleopts.applies(g, ruleopts.attr(k)):
+            continue
+        if k == "partners_visible" and opts.get("players", 4 if "scopone" in game else 2) < 4:
+            continue
+        out[k] = opts[k]
+    return out
 
 
 def play_game(rules, seed, rng, h, max_rounds=3):

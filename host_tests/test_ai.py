@@ -13,6 +13,7 @@ from scopa import scoring
 from scopa.game import Game
 from scopa.rng import Rng
 from scopa.rules import Rules
+from selfplay import applicable
 
 FAMILIES = [
     ("scopa", 2),
@@ -41,10 +42,8 @@ NODES = 40  # a small search budget: fast on CPython, same code paths
 
 
 def _rules(game, players, opts=None):
-    opts = dict(opts or {})
-    if "partners_visible" in opts and players < 4:
-        del opts["partners_visible"]
-    return Rules(game, players=players, **opts)
+    opts = dict(opts or {}, players=players)
+    return Rules(game, **applicable(game, opts))
 
 
 def _choose(level, st, rules, seat, rng):

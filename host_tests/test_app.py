@@ -96,9 +96,9 @@ def test_the_menu_note_leaves_every_item_reachable(tmp_path):
 
 
 def test_new_game_scopone_scientifico_by_keys(tmp_path):
-    # New game, down to Scopone, its options: down (wraps) to the deal,
-    # right: scientifico, up (wraps) to Start
-    a, b = run(F.keys("ADDDDADRUA"), tmp_path, 1500)
+    # New game, down to Scopone, its options (the deal: scientifico first,
+    # the Scopone manual's), Start is selected: A
+    a, b = run(F.keys("ADDDDAA"), tmp_path, 1500)
     g = a.game
     assert g.rules.game == 2 and g.rules.players == 4 and g.rules.hand == 10
     assert a.levels[0] == app.HUMAN and a.levels.count(app.HUMAN) == 1

@@ -261,7 +261,9 @@ def test_replay_of_an_illegal_move_is_refused():
 def test_cirulla_counts_the_run_of_coins_once():
     from scopa import scoring
 
-    r = Rules("cirulla", napola=True)
+    r = Rules("cirulla")  # its piccola is the run: napola does not apply
+    with pytest.raises(ValueError, match="napola: does not apply to cirulla"):
+        Rules("cirulla", napola=True)
     coins = [{1, 2, 3, 4, 7, 8, 9, 10}, {5, 6}]
     s = scoring.score_counts(r, [20, 20], [6, 4], 0, 0, [0, 0], coins_of=coins)
     assert s.piccola == [4, 0] and s.napola == [0, 0] and "napola" not in s.categories

@@ -80,6 +80,11 @@ OPTION_CASES = [
     ("acescopa", 1, {"ace_sweep_scopa": True}),
     ("ctarget", 1, {"target": 31}),
     ("ctarget", 2, {"target": 21}),
+    ("pzero", 1, {"primiera_missing_suit": "zero"}),
+    ("pvis", 1, {"partners_visible": True}),  # teams: Scopone only with 3 players
+    ("napola", 2, {"napola": True, "napola_score": "fixed"}),
+    ("piccola", 1, {"piccola_cap": 5}),
+    ("piccola", 2, {"piccola_cap": 6}),
 ]
 
 
@@ -114,27 +119,40 @@ def test_options_only_where_they_apply():
         return C.option_keys(cfg_of(game=game, **kw))
 
     common = ["best", "must"]
-    assert keys(C.SCOPA) == ["target", *common, "pair", "kings", "napola", "rebello"]
-    assert keys(C.SCOPONE) == ["deal", "target", *common, "pair", "kings", "napola", "rebello"]
+    score = ["napola", "rebello"]
+    assert keys(C.SCOPA) == ["target", *common, "pair", "pzero", "kings", *score]
+    assert keys(C.SCOPA, players=4) == ["target", *common, "pair", "pzero", "kings", *score, "pvis"]
+    assert keys(C.SCOPONE) == ["deal", "target", *common, "pair", "pzero", "kings", *score, "pvis"]
     for g in (C.SCIENTIFICO, C.SCOPONE_10):  # no table dealt: no Kings on it
-        assert keys(g) == ["deal", "target", *common, "pair", "napola", "rebello"]
+        assert keys(g) == ["deal", "target", *common, "pair", "pzero", *score, "pvis"]
     assert keys(C.D_ASSI) == [
         "players",
         "target",
         *common,
         "pair",
+        "pzero",
         "aceace",
         "acescopa",
         "kings",
-        "napola",
-        "rebello",
+        *score,
     ]
-    assert keys(C.A_15) == ["players", "target", *common, "kings", "napola", "rebello"]
-    assert keys(C.CIRULLA) == ["players", "ctarget", *common, "pair", "aceace", "cacescopa"]
+    assert keys(C.A_15) == ["players", "target", *common, "pzero", "kings", *score]
+    assert keys(C.CIRULLA) == [
+        "players",
+        "ctarget",
+        *common,
+        "pair",
+        "pzero",
+        "aceace",
+        "cacescopa",
+        "piccola",
+    ]
+    assert keys(C.CIRULLA, players=4)[-1] == "pvis"
     assert keys(C.SCOPA, napola=1) == [
         "target",
         *common,
         "pair",
+        "pzero",
         "kings",
         "napola",
         "napoleone",
@@ -174,7 +192,7 @@ def options(a):
 @pytest.mark.parametrize(
     "down, title, game, players",
     [
-        (4, "Scopone", C.SCOPONE, 4),
+        (4, "Scopone", C.SCIENTIFICO, 4),  # the Scopone manual's deal first
         (5, "Scopa d'Assi", C.D_ASSI, 2),
         (6, "Scopa a 15", C.A_15, 2),
         (7, "Cirulla", C.CIRULLA, 2),
@@ -200,6 +218,7 @@ def test_menu_names_each_option_in_the_games_words(tmp_path):
         "best",
         "must",
         "pair",
+        "pzero",
         "aceace",
         "acescopa",
         "kings",
@@ -243,15 +262,19 @@ def test_players_and_deal_rebuild_the_rows(tmp_path):
     a.loop(100)
     s = a.screen
     assert s.title == "Scopone" and s.keys[0] == "deal"
-    for want, game in (("scientifico", C.SCIENTIFICO), ("a 10 carte", C.SCOPONE_10)):
-        s.sel = 0
-        b.buttons.push(F.keys("R"))
-        a.loop(100)
-        assert options(a)["deal"] == want and a.settings["cfg"]["game"] == game
-        assert "kings" not in a.screen.keys  # no table dealt
+    assert options(a)["deal"] == "scientifico" and "kings" not in s.keys  # no table dealt
+    s.sel = 0
     b.buttons.push(F.keys("R"))
     a.loop(100)
     assert options(a)["deal"] == "classico" and "kings" in a.screen.keys
+    assert a.settings["cfg"]["game"] == C.SCOPONE
+    b.buttons.push(F.keys("R"))
+    a.loop(100)
+    assert options(a)["deal"] == "a 10 carte" and a.settings["cfg"]["game"] == C.SCOPONE_10
+    assert "kings" not in a.screen.keys
+    b.buttons.push(F.keys("R"))
+    a.loop(100)
+    assert options(a)["deal"] == "scientifico" and a.settings["cfg"]["game"] == C.SCIENTIFICO
     assert a.settings["cfg"]["deal"] == 0
 
 
@@ -276,15 +299,15 @@ def test_napola_shows_napoleone(tmp_path):
 
 
 def test_the_chosen_deal_is_remembered(tmp_path):
-    a, b = run("ADDDDADRB", tmp_path)  # Scopone, deal scientifico, back
-    assert a.settings["cfg"]["game"] == C.SCIENTIFICO
+    a, b = run("ADDDDADRB", tmp_path)  # Scopone, deal classico, back
+    assert a.settings["cfg"]["game"] == C.SCOPONE
     b.buttons.push(F.keys("DA"))  # Scopa d'Assi, then back to Scopone
     a.loop(100)
     assert a.settings["cfg"]["game"] == C.D_ASSI
     b.buttons.push(F.keys("BUA"))
     a.loop(100)
-    assert a.settings["cfg"]["game"] == C.SCIENTIFICO
-    assert options(a)["deal"] == "scientifico"
+    assert a.settings["cfg"]["game"] == C.SCOPONE
+    assert options(a)["deal"] == "classico"
 
 
 def test_help_has_a_section_per_game(tmp_path):

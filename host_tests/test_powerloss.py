@@ -171,8 +171,8 @@ def base_sheet():
     """The evening so far: three rounds, one with the primiera by cards."""
     sh = S.Sheet(Rules("scopa"), ["ADA", "BO"])
     sh.add({"t": [22, 18], "d": [6, 4], "s": 0, "p": 0, "sc": [1, 0]})
-    pc = [[C.parse(x) for x in ("7D", "6C", "1S", "5B")], [C.parse("6D"), -1, -1, C.parse("7B")]]
-    sh.add({"t": [25, 15], "d": [3, 7], "s": 1, "pc": pc, "sc": [0, 2]})
+    pc = [[C.parse(x) for x in ("7D", "7C", "7S", "5B")], [C.parse("6D"), -1, -1, C.parse("7B")]]
+    sh.add({"t": [25, 15], "d": [3, 7], "s": 0, "pc": pc, "sc": [0, 2]})
     sh.add({"t": [17, 23], "d": [5, 5], "s": 0, "p": 1, "sc": [0, 0]})
     return sh
 

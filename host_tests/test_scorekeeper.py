@@ -179,13 +179,13 @@ def test_first_open_sets_up_a_sheet(tmp_path, capsys):
 
 def test_set_up_by_keys_teams_names_options(tmp_path):
     k = Keeper(tmp_path).open()
-    # rows: Game Players Target Best Napola Re-bello Name1 Name2 Start
-    k.press("up " * 8 + "right")  # Game: Scopone (2 teams)
-    assert k.screen.keys == ["game", "target", "best", "napola", "rebello", 0, 1, None]
+    # rows: Game Players Target Best Missing-suit Napola Re-bello Name1 Name2 Start
+    k.press("up " * 9 + "right")  # Game: Scopone (2 teams)
+    assert k.screen.keys == ["game", "target", "best", "pzero", "napola", "rebello", 0, 1, None]
     assert [r[1][0] for r in k.screen.rows if r[0].startswith("Team")] == ["NOI", "VOI"]
     k.press("down right right")  # target 21
     k.press("down right")  # best of 3
-    k.press("down down right")  # re bello on
+    k.press("down down down right")  # re bello on
     # Team 1: type "ZA" over NOI: A opens the editor
     k.press("down A")
     assert k.screen.editing == 0
@@ -197,7 +197,8 @@ def test_set_up_by_keys_teams_names_options(tmp_path):
     k.press("down A")  # Start
     sh = k.sheet
     r = sh.rules
-    assert (r.game, r.players, r.target, r.best_of, r.re_bello, r.napola) == (1, 4, 21, 3, 9, 0)
+    # Scopone: the Scopone manual's deal, 10 each (scientifico)
+    assert (r.game, r.players, r.target, r.best_of, r.re_bello, r.napola) == (2, 4, 21, 3, 9, 0)
     assert sh.names[0] == "ZA" and sh.names[1] != "VOI"
     assert sh.fields() == ["t", "d", "s", "p", "sc", "rb"]
 
@@ -218,7 +219,7 @@ def test_set_up_never_offers_a_name_another_side_has(tmp_path):
 
 def test_set_up_three_players_and_cirulla(tmp_path):
     k = Keeper(tmp_path).open()
-    k.press("up " * 7 + "right")  # Players: 3
+    k.press("up " * 8 + "right")  # Players: 3
     assert k.screen.names == ["P1", "P2", "P3"]
     k.press("up left")  # Game: Cirulla (keeps 3 players)
     assert k.screen.keys[:3] == ["game", "players", "target"]
@@ -338,21 +339,24 @@ def test_objections(tmp_path):
     assert k.text().split("\n")[0] == "Card twice" and k.screen.cards
     assert "Primiera" not in k.text()  # the objection takes the title line
     k.press("B " * 7 + "down A " + "A " * 7)  # P2: 6 of denari
-    assert k.screen.step() == "sc"
+    # P1 took 10 cards besides its 4 denari but names no best coppe, spade or
+    # bastoni: the cards do not fit its counts
+    assert k.text().split("\n")[0] == "Cards don't fit" and k.screen.cards
+    assert k.screen.step() == "p"
 
 
 def test_primiera_by_the_cards(tmp_path):
     k = new_sheet(tmp_path, names=["ADA", "BO"])
     pc = [
-        [C.parse(x) for x in ("7D", "6C", "1S", "5B")],  # 21 + 18 + 16 + 15 = 70
+        [C.parse(x) for x in ("7D", "6C", "1S", "7B")],  # 21 + 18 + 16 + 21 = 76
         [C.parse("6D"), C.parse("7C"), C.parse("7S"), -1],  # no bastoni: cannot win
     ]
-    e = {"t": [25, 15], "d": [3, 7], "s": 1, "pc": pc, "sc": [0, 2]}
+    e = {"t": [25, 15], "d": [3, 7], "s": 0, "pc": pc, "sc": [0, 2]}
     k.press(["A"] + entry_keys(e, k.sheet.fields(), 2)[:-1])
     assert k.text().split("\n")[4] == "Primiera 1 0"
     k.press("A")
     assert k.sheet.rounds == [e]
-    assert k.sheet.points(e).primiera_total == [70, None]
+    assert k.sheet.points(e).primiera_total == [76, None]
 
 
 def test_variants_ask_their_fields(tmp_path):
@@ -570,7 +574,7 @@ def _widest_sheet(players, game="scopa", **opts):
          "sc": [12] + [0] * (n - 1)}
     for f in sh.fields():
         if f in ("rb", "gr"):
-            e[f] = 0 if f == "rb" else -1
+            e[f] = 0  # all ten denari: the re bello's and the grande's side
         elif f == "np":
             e[f] = [10] + [0] * (n - 1)
     for _ in range(11):  # 99+ points, ten rounds in one match (no target)

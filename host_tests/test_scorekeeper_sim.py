@@ -146,8 +146,8 @@ def round_keys(e, label):
 
 
 PC = [
-    [C.parse(x) for x in ("7D", "6C", "1S", "5B")],  # 70
-    [C.parse(x) for x in ("6D", "7C", "7S", "7B")],  # 81
+    [C.parse(x) for x in ("6D", "6C", "1S", "5B")],  # 67
+    [C.parse(x) for x in ("7D", "7C", "7S", "7B")],  # 84: with the settebello (s 1)
 ]
 R = [
     {"t": [22, 18], "d": [6, 4], "s": 0, "p": 0, "sc": [1, 0]},  # 5 0

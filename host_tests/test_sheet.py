@@ -47,7 +47,7 @@ def test_primiera_worked_out_from_the_best_cards():
     sh = Sheet(Rules("scopa"), ["A", "B"])
     seven = [C.parse(x) for x in ("7D", "7C", "7S", "6B")]
     other = [C.parse(x) for x in ("6D", "6C", "6S", "7B")]
-    e = entry()
+    e = entry(s=1)  # B took the settebello: its best denaro is the 7
     del e["p"]
     e["pc"] = [other, seven]
     assert sh.points(e).primiera == [0, 1]

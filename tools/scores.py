@@ -136,11 +136,11 @@ def categories(sh):
     engine's Score lists), from a dummy round."""
     n = sh.rules.sides
     e = {"t": [40] + [0] * (n - 1), "d": [10] + [0] * (n - 1), "s": 0, "p": 0, "sc": [0] * n}
-    for f in sh.fields():
+    for f in sh.fields():  # side 0 took everything: all the denari are its
         if f in ("rb", "gr"):
-            e[f] = -1
+            e[f] = 0
         elif f == "np":
-            e[f] = [0] * n
+            e[f] = [10] + [0] * (n - 1)
     return list(sh.points(e).categories)
 
 

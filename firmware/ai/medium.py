@@ -24,6 +24,7 @@ from scopa import engine as E
 
 SWEEP = 110  # cost of giving a scopa: the point and the cards
 
+_HAND_BASE = const(2)  # engine.HAND: defined before the code that reads it
 _w = bytearray(E.SIZE)
 _strict = 1
 _mv = None
@@ -98,8 +99,6 @@ def score(st, rules, seat, mv, out):
         o += 2 + k
     return i
 
-
-_HAND_BASE = const(2)
 
 
 def _single(w, y):

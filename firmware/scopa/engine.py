@@ -11,7 +11,9 @@ it. Layout:
 - counters: DP (cards dealt so far), TURN (seat to play), DEALER, LAST
   (side that captured last, 255 for none), SCOPE..SCOPE+2 (scope per side,
   Cirulla's declarations included), INHAND (cards in all hands), OVER (1
-  when the round is over), BONUS (dealer's scope from the first table).
+  when the round is over), BONUS (dealer's scope from the first table),
+  PLY (plays so far), MATTA (Cirulla: the rank 1..10 the matta 7C was
+  designated when declared, 0 while it is a 7; see `declare`).
 
 A move is a card played and the table cards it takes. Move lists are
 written into a preallocated `Moves` buffer as ``card, n, taken * n``; a move
@@ -44,14 +46,17 @@ INHAND = const(128)
 OVER = const(129)
 BONUS = const(130)
 PLY = const(131)
+MATTA = const(132)
 SIZE = const(133)
+
+_MATTA_CARD = const(16)  # Cirulla's matta: the 7 of coppe
 
 NONE = const(255)
 
 # Flags returned by `apply`.
 CAPTURE = const(1)
 SCOPA = const(2)
-SWEEP = const(4)  # an Ace took the whole table
+SWEEP = const(4)  # an Ace took the whole table by its take-all (not a lone Ace)
 DEALT = const(8)  # new hands were dealt after this play
 ROUND_OVER = const(16)
 
@@ -151,6 +156,7 @@ def start_round(st, rules, rng, dealer):
         st[OVER] = 0
         st[BONUS] = 0
         st[PLY] = 0
+        st[MATTA] = 0
         _deal_hands(st, rules)
         for _ in range(rules.table):
             c = st[DECK + st[DP]]
@@ -188,8 +194,36 @@ def _deal_hands(st, rules):
         if cirulla:
             # the hands are dealt when every hand is empty: the seat's hand
             # is the h cards just dealt
-            st[SCOPE + rules.side(seat)] += declaration(st, DECK + st[DP] - h, h)
+            declare(st, rules, seat, st, DECK + st[DP] - h, h)
     st[INHAND] = h * p
+
+
+def declare(st, rules, seat, hand, start=0, n=-1):
+    """Cirulla: score the declaration of the hand just dealt to `seat`, the
+    `n` cards of `hand` from `start` (read as in `declaration`), to its
+    side's scope and, when the matta (7C) completes it, designate the
+    matta's rank in st[MATTA]: the rank of the other two for three of a
+    kind, else the Ace (a total under 10, where the declaration counts it
+    1). Parlett p.138: "it must be designated as a particular rank, and
+    then played as such... if it is called an Ace, it can be used to sweep
+    the table". The rank holds for the rest of the round (Parlett: for the
+    deal), in hand and on the table; in the scoring (cards, primiera) the
+    card stays the 7 of coppe. No choice is asked: the rank the
+    declaration counts it as. Returns the points declared."""
+    pts = declaration(hand, start, n)
+    st[SCOPE + rules.side(seat)] += pts
+    if pts and st[_MATTA_CARD] == HAND + seat:
+        a = 0
+        b = 0
+        for i in range(start, start + 3):
+            c = hand[i]
+            if c != _MATTA_CARD:
+                if a:
+                    b = c % 10 + 1
+                else:
+                    a = c % 10 + 1
+        st[MATTA] = a if a == b else 1
+    return pts
 
 
 def initial_redeal(rules, table, start=0, n=-1):
@@ -216,14 +250,25 @@ def initial_redeal(rules, table, start=0, n=-1):
 def dealer_scope(rules, table, start=0, n=-1):
     """Scope the dealer scores by taking a first table adding up to 15 (1)
     or 30 (2): Scopa a 15 and Cirulla only (Parlett p.138). The table is
-    read as in `initial_redeal`."""
-    if rules.game != R.SCOPA_15 and rules.game != R.CIRULLA:
+    read as in `initial_redeal`. In Cirulla the matta (7C) among them is
+    wild, "and represents any valid count the dealer wishes" (Parlett pp.
+    137-138): any value 1..10, 30 before 15, so 7C 5B 2S 4D is 1 (the matta
+    a 4) and 7C 10B 9S 8D is 2 (a 3)."""
+    g = rules.game
+    if g != R.SCOPA_15 and g != R.CIRULLA:
         return 0
     if n < 0:
         n = len(table) - start
     s = 0
+    wild = 0
     for i in range(start, start + n):
-        s += table[i] % 10 + 1
+        c = table[i]
+        if c == _MATTA_CARD and g == R.CIRULLA:
+            wild = 1
+        else:
+            s += c % 10 + 1
+    if wild:
+        return 2 if 20 <= s <= 29 else 1 if 5 <= s <= 14 else 0
     return 1 if s == 15 else 2 if s == 30 else 0
 
 
@@ -283,8 +328,10 @@ def _group(st):
     n = st[NTAB]
     for v in range(11):
         _cnt[v] = 0
+    m = st[MATTA]
     for i in range(n):
-        _cnt[st[TAB + i] % 10 + 1] += 1
+        c = st[TAB + i]
+        _cnt[m if c == _MATTA_CARD and m else c % 10 + 1] += 1
     s = 0
     for v in range(1, 11):
         _start[v] = s
@@ -294,7 +341,7 @@ def _group(st):
         _fill[v] = _start[v]
     for i in range(n):
         c = st[TAB + i]
-        v = c % 10 + 1
+        v = m if c == _MATTA_CARD and m else c % 10 + 1
         _byv[_fill[v]] = c
         _fill[v] += 1
 
@@ -350,7 +397,7 @@ def _sums(mv, c, v, rem, count, minc):
 
 
 def _gen_card(st, rules, c, mv):
-    v = c % 10 + 1
+    v = st[MATTA] if c == _MATTA_CARD and st[MATTA] else c % 10 + 1
     n = st[NTAB]
     first = mv.end
     n0 = mv.n
@@ -462,12 +509,20 @@ def apply(st, rules, buf, off):
     else:
         flags = CAPTURE
         pile = PILE + side
-        if c % 10 == 0 and rules.ace_takes_all and n == ntab:
+        m = st[MATTA]
+        if rules.ace_takes_all and n == ntab and (m if c == _MATTA_CARD and m else c % 10 + 1) == 1:
+            # the Ace's take-all (SWEEP), unless an ordinary capture takes
+            # the same cards: a lone Ace, or in Cirulla cards adding to 14
             aces = 0
+            tot = 0
             for i in range(ntab):
-                aces += st[TAB + i] % 10 == 0
-            if aces == 0 or rules.ace_on_ace_all:
-                flags |= SWEEP
+                t = st[TAB + i]
+                t = m if t == _MATTA_CARD and m else t % 10 + 1
+                aces += t == 1
+                tot += t
+            if (aces == 0 or rules.ace_on_ace_all) and tot != 1:
+                if tot != 14 or rules.game != R.CIRULLA:
+                    flags |= SWEEP
         for i in range(n):
             st[buf[off + 2 + i]] = pile
         st[c] = pile

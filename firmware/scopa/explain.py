@@ -23,10 +23,10 @@ def explain(st, rules, card, taken, mv):
     E.gen_card_moves(st, rules, card, mv)
     opts = [mv.move(o)[1] for o in mv.offsets()]
     caps = [o for o in opts if o]
-    v = card % 10 + 1
+    v = _value(st, card)
     total = 0
     for t in taken:
-        total += t % 10 + 1
+        total += _value(st, t)
     g = rules.game
     if not taken:
         return "%s can capture, and a card that can capture must (capture_mandatory)" % nm
@@ -44,7 +44,7 @@ def explain(st, rules, card, taken, mv):
             return "the cards taken add up to %d, not %d (the value of %s)" % (total, v, nm)
         if len(taken) > 1 and rules.strict:
             for o in caps:
-                if len(o) == 1 and o[0] % 10 + 1 == v:
+                if len(o) == 1 and _value(st, o[0]) == v:
                     return (
                         "%s must take the %s: a single card of equal value is taken"
                         " before any sum (match_priority strict)" % (nm, C.name(o[0]))
@@ -54,3 +54,8 @@ def explain(st, rules, card, taken, mv):
     if rules.fewest:
         return "only the combination with the fewest cards may be taken (sum_choice fewest)"
     return "%s cannot take %s" % (nm, C.names(taken))
+
+
+def _value(st, c):
+    # the value card c plays as: Cirulla's matta its designated rank
+    return st[E.MATTA] if c == 16 and st[E.MATTA] else c % 10 + 1

@@ -55,7 +55,10 @@ _FIELDS = (
     "ace_sweep_scopa",
     "redeal_kings",
     "partners_visible",
+    "napola_fixed",
+    "piccola_cap",
 )
+_OLD_CODE = const(17)  # fields in the codes written before napola_fixed, piccola_cap
 
 
 class Rules:
@@ -66,7 +69,10 @@ class Rules:
     primiera_zero (a missing suit counts 0), re_bello (card 0..39, or -1),
     napola, napoleone, target (points), best_of (1 or 3 matches), recount
     (tie_at_target recount), ace_takes_all, ace_on_ace_all, ace_sweep_scopa,
-    redeal_kings, partners_visible.
+    redeal_kings, partners_visible, napola_fixed (the napola scores 3
+    whatever its length: the Scopone manual's "fixed bonus (3 points)"),
+    piccola_cap (Cirulla: the most the piccola scores, 0 for none, 5 or 6;
+    see scoring).
 
     Derived: sides (2 or 3 sides: each seat with 2 or 3 players, else two
     teams), hand (cards dealt to each seat per deal: 3, 9 in Scopone, 10 in
@@ -78,7 +84,10 @@ class Rules:
         """Preset of `game` (a name of GAMES) with `options` (attribute
         names above, or the FORMAT.md keys and values).
 
-        Raises ValueError naming the game or option that is not valid.
+        Raises ValueError naming the game or option that is not valid, or
+        the option and the game when the option does not apply to the game
+        (scopa.ruleopts.applies: for example ace_takes_all in scopa_15,
+        napola in cirulla; its preset value is accepted).
         """
         if game not in GAMES:
             raise ValueError("unknown game %r: one of %s" % (game, ", ".join(GAMES)))
@@ -100,9 +109,11 @@ class Rules:
         self.ace_sweep_scopa = 1 if g == CIRULLA else 0
         self.redeal_kings = 0 if g == CIRULLA else 1
         self.partners_visible = 0
+        self.napola_fixed = 0
+        self.piccola_cap = 0
         for k in options:
             self._set(k, options[k])
-        self._check()
+        self._check(len(options) > 0)
 
     def _set(self, key, v):
         if key == "game":
@@ -115,7 +126,8 @@ class Rules:
 
             ruleopts.set_option(self, key, v)
 
-    def _check(self):
+    def _check(self, options=True):
+        # options false: the preset as it is (no option to check)
         g = self.game
         self._derive()
         if g in (SCOPONE, SCOPONE_SCIENTIFICO, SCOPONE_10):
@@ -132,8 +144,15 @@ class Rules:
         if not -1 <= self.re_bello < 40:
             raise ValueError("re_bello: not a card")
         for f in _FIELDS[2:]:
-            if f not in ("re_bello", "target", "best_of") and getattr(self, f) not in (0, 1):
+            if f in ("re_bello", "target", "best_of", "piccola_cap"):
+                continue
+            if getattr(self, f) not in (0, 1):
                 raise ValueError("%s: must be 0 or 1" % f)
+        if options:
+            # which options apply to which game: a module loaded only here
+            from scopa import ruleopts
+
+            ruleopts.check_applies(self)
 
     def _derive(self):
         # sizes as plain attributes: read in the computer players' loops
@@ -147,8 +166,6 @@ class Rules:
             self.hand = 3
         self.table = 0 if g in (SCOPONE_SCIENTIFICO, SCOPONE_10) else 4
         self.deals = (40 - self.table) // (self.hand * self.players)
-        if g == CIRULLA:
-            self.napola = 0  # Cirulla's piccola is its napola: never both
 
     def side(self, seat):
         """Side (0..sides-1) of `seat`: partners alternate round the table."""
@@ -157,7 +174,8 @@ class Rules:
     # Codes --------------------------------------------------------------
 
     def code(self):
-        """Short text (one char per field) that `from_code` reads back."""
+        """Short text (one char per field) that `from_code` reads back; it
+        also reads the shorter codes of before napola_fixed and piccola_cap."""
         out = ""
         for f in _FIELDS:
             v = getattr(self, f)
@@ -166,11 +184,13 @@ class Rules:
 
     @classmethod
     def from_code(cls, text):
-        """Rules of a `code()` text. Raises ValueError when malformed."""
-        if not isinstance(text, str) or len(text) != len(_FIELDS):
+        """Rules of a `code()` text. Raises ValueError when malformed, or
+        naming the option and the game when it sets an option that does
+        not apply to the game."""
+        if not isinstance(text, str) or not _OLD_CODE <= len(text) <= len(_FIELDS):
             raise ValueError("bad rules code %r" % (text,))
         r = cls()
-        for i, f in enumerate(_FIELDS):
+        for i, f in enumerate(_FIELDS[: len(text)]):  # an older code: the rest 0
             v = _B64.find(text[i])
             if v < 0:
                 raise ValueError("bad rules code %r" % (text,))

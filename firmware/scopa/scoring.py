@@ -5,9 +5,17 @@ coins (most denari), settebello (the 7 of denari), primiera (best total of
 one card per suit, see PRIMIERA in cards), one point per scopa. With three
 sides only a single highest scores a category; a tie gives nobody the point.
 Options: re_bello (+1 for that card), napola (1-2-3 of denari score 3, each
-following denari one more; all ten win the match when napoleone is on).
-Cirulla adds piccola (as napola) and grande (Fante, Cavallo, Re of denari:
-5), and all ten denari win the match.
+following denari one more, or with napola_fixed 3 whatever the length: the
+Scopone manual's "a fixed bonus (3 points) or one point per card in the
+run"; all ten win the match when napoleone is on). Cirulla adds piccola
+(as napola) and grande (Fante, Cavallo, Re of denari: 5), and all ten
+denari win the match. The piccola's cap (piccola_cap) differs by source:
+none, the run scores its length (Parlett p.138; fishingcardgames.com
+Cirulla: "the value of the highest Diamond held in unbroken sequence"),
+the common reading; 5 (spazioinwind.libero.it/carte/cirulla.htm: 3 for
+A 2 3, 4 with the 4, 5 with the 5); 6 (a house reading named by the
+issue 13 audit, the run stopping before the settebello; no public page at
+hand).
 
 The functions take counts as well as piles, so the scorekeeper (real cards,
 counts typed in) and the engine share one set of rules.
@@ -169,9 +177,10 @@ def score_counts(rules, taken, denari, settebello, prim, scope, coins_of=None):
                 s.re_bello[i] = 1
             run = run_from_ace(have)
             if rules.napola:
-                s.napola[i] = run
+                s.napola[i] = 3 if run and rules.napola_fixed else run
             if g == R.CIRULLA:
-                s.piccola[i] = run
+                cap = rules.piccola_cap
+                s.piccola[i] = cap if cap and run > cap else run
                 s.grande[i] = 5 if (8 in have and 9 in have and 10 in have) else 0
             if len(have) == 10 and (g == R.CIRULLA or (rules.napola and rules.napoleone)):
                 s.napoleone = i

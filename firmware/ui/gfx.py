@@ -133,11 +133,13 @@ def suit(fb, su, x, y, c, s=1, french=False):
             _run(fb, g[row], 5, x, y + row * s, c, s)
 
 
-def card(fb, x, y, c, pal, s=1, mode=FACE, french=False):
+def card(fb, x, y, c, pal, s=1, mode=FACE, french=False, rank=0):
     """Draw card `c` (0..39) with its top left corner at (x, y), `s` times
     CARD_W x CARD_H px. `mode`: FACE, LIT, BACK, GHOST, or SELECT /
     SELECT_LIT, the cursor's card, which also draws a bar `s` px high one
-    `s` below the card (the hand's card is lifted to make room)."""
+    `s` below the card (the hand's card is lifted to make room). `rank`
+    (1..10) draws that rank underlined instead of the card's own (Cirulla's
+    matta once designated), 0 the card's own."""
     w = CARD_W * s
     h = CARD_H * s
     if mode == GHOST:
@@ -169,7 +171,10 @@ def card(fb, x, y, c, pal, s=1, mode=FACE, french=False):
         fb.fill_rect(x + s, y + h + s, w - 2 * s, s, pal.FG)  # and a bar below
     su = c // 10
     red = ink if lit or su > 1 else pal.RED
-    glyph(fb, (_RANKS_FR if french else _RANKS_IT)[c % 10], x + 3 * s, y + 2 * s, ink, s)
+    r = rank - 1 if rank else c % 10
+    glyph(fb, (_RANKS_FR if french else _RANKS_IT)[r], x + 3 * s, y + 2 * s, ink, s)
+    if rank:
+        fb.fill_rect(x + 3 * s, y + 7 * s, 3 * s, s, ink)
     suit(fb, su, x + 2 * s, y + 8 * s, red, s, french)
 
 

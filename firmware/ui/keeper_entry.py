@@ -57,6 +57,8 @@ ERRORS = {
     S.NO_COINS: lang.SK_NO_COINS,
     S.TWICE: lang.SK_TWICE,
     S.CLASH: lang.SK_CLASH,
+    S.COUNT: lang.SK_CARDS_FIT,
+    S.NO_SEVEN: lang.SK_NO_SEVEN,
 }
 
 
@@ -211,6 +213,8 @@ class Screen:
                 self.cur = x.side
             if x.kind == S.SUM:
                 return T(lang.SK_SUM) % (x.got, x.want)
+            if x.kind == S.SEVEN:
+                return T(lang.SK_SEVEN) % self.sh.names[x.side]
             if x.kind in ERRORS:
                 return T(ERRORS[x.kind])
             return str(x)[:16]

@@ -18,12 +18,14 @@ from scopa import rules as R
 from ui import buttons as keys
 from ui.menu import List
 
-GAMES = ("scopa", "scopone", "cirulla")
+# Scopone: the Scopone manual's deal, all 40 cards, 10 each (scientifico)
+GAMES = ("scopa", "scopone_scientifico", "cirulla")
 GAME_NAMES = ("Scopa", "Scopone", "Cirulla")
 PLAYERS = ((2, 3, 4, 6), (4,), (2, 3, 4))
 PRESETS = ("P1", "P2", "P3", "NOI", "VOI", "LOR")
 CHARS = " ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
 RE_BELLO = (-1, 9, 5)  # off, the King or the 6 of denari
+PICCOLA_CAPS = (0, 5, 6)  # Cirulla's piccola: uncapped, at most 5 or 6
 NAME_LEN = 3
 
 
@@ -46,9 +48,11 @@ class Screen(List):
             "players": PLAYERS[g].index(r.players) if r.players in PLAYERS[g] else 0,
             "target": R.TARGETS.index(r.target),
             "best": 1 if r.best_of > 1 else 0,
-            "napola": r.napola,
+            "napola": 2 if r.napola and r.napola_fixed else r.napola,
             "napoleone": r.napoleone,
             "rebello": RE_BELLO.index(r.re_bello) if r.re_bello in RE_BELLO else 0,
+            "pzero": r.primiera_zero,
+            "piccola": PICCOLA_CAPS.index(r.piccola_cap) if r.piccola_cap in PICCOLA_CAPS else 0,
         }
         self.names = list(arg.names) if arg is not None else []
         self.editing = -1  # the side whose name is being typed
@@ -74,12 +78,16 @@ class Screen(List):
         rows += [
             ("target", T(lang.TARGET), [str(t) for t in R.TARGETS]),
             ("best", T(lang.BEST_OF), ["1", "3"]),
+            ("pzero", T(lang.NO_SUIT), [T(lang.OUT), "0"]),
         ]
         if g != 2:  # Cirulla has its piccola and grande, always
-            rows.append(("napola", T(lang.NAPOLA), on_off))
+            napola = [T(lang.OFF), T(lang.PER_CARD), T(lang.FIXED_THREE)]
+            rows.append(("napola", T(lang.NAPOLA), napola))
             if cfg["napola"]:
                 rows.append(("napoleone", T(lang.NAPOLEONE), on_off))
             rows.append(("rebello", T(lang.RE_BELLO), [T(lang.OFF), "10D", "6D"]))
+        else:
+            rows.append(("piccola", T(lang.PICCOLA_MAX), [T(lang.OFF), "5", "6"]))
         n = self.sides()
         teams = self.players() > n
         names = self.names[:n]
@@ -141,12 +149,16 @@ class Screen(List):
             "target": R.TARGETS[cfg["target"]],
             "best_of": 3 if cfg["best"] else 1,
         }
-        if g != "scopone":
+        if g != GAMES[1]:
             opts["players"] = self.players()
+        opts["primiera_missing_suit"] = "zero" if cfg["pzero"] else "excluded"
         if g != "cirulla":
             opts["napola"] = bool(cfg["napola"])
             opts["napoleone"] = bool(cfg["napoleone"])
+            opts["napola_score"] = "fixed" if cfg["napola"] == 2 else "per_card"
             opts["re_bello"] = (None, "10D", "6D")[cfg["rebello"] % 3]
+        else:
+            opts["piccola_cap"] = PICCOLA_CAPS[cfg["piccola"] % 3] or None
         return R.Rules(g, **opts)
 
     def action(self, i):

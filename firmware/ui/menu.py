@@ -226,6 +226,40 @@ class Games(List):
         self.app.go("menu", "Options")
 
 
+def house_rules(cfg):
+    """The option rows of New game choices `cfg` (config.option_keys), as
+    ``(cfg key, label, [choices])``, each choice in the player's language
+    and the common reading (FORMAT.md's default) first."""
+    import config as C
+
+    g = cfg["game"]
+    on_off = [T(lang.OFF), T(lang.ON)]
+    choices = {
+        "deal": (lang.DEAL, C.DEAL_NAMES),
+        "players": (lang.SK_PLAYERS, [str(p) for p in C.player_choices(g)]),
+        "target": (lang.TARGET, [str(t) for t in C.TARGETS]),
+        "ctarget": (lang.TARGET, [str(t) for t in C.CIRULLA_TARGETS]),
+        "best": (lang.BEST_OF, ["1", "3"]),
+        "must": (lang.MUST_TAKE, on_off),
+        "pair": (lang.PAIR_FIRST, on_off),
+        "pzero": (lang.NO_SUIT, [T(lang.OUT), "0"]),
+        "aceace": (lang.ACE_ON_ACE, [T(lang.TAKES_ACE), T(lang.TAKES_ALL)]),
+        "acescopa": (lang.ACE_SCOPA, on_off),
+        "cacescopa": (lang.ACE_SCOPA, on_off[::-1]),  # Cirulla: on first
+        "kings": (lang.KINGS, on_off),
+        "napola": (lang.NAPOLA, [T(lang.OFF), T(lang.PER_CARD), T(lang.FIXED_THREE)]),
+        "napoleone": (lang.NAPOLEONE, on_off),
+        "rebello": (lang.RE_BELLO, [T(lang.OFF), "10D", "6D"]),
+        "piccola": (lang.PICCOLA_MAX, [T(lang.OFF), "5", "6"]),
+        "pvis": (lang.SEE_PARTNER, on_off),
+    }
+    rows = []
+    for k in C.option_keys(cfg):
+        sid, ch = choices[k]
+        rows.append((k, T(sid), list(ch)))
+    return rows
+
+
 def level_names(human):
     out = [T(lang.EASY), T(lang.MEDIUM), T(lang.HARD)]
     if human:
@@ -248,7 +282,6 @@ class Options(List):
         n = rules.players
         if g not in C.DEALS:
             cfg["players"] = n
-        on_off = [T(lang.OFF), T(lang.ON)]
         levels = level_names(app.settings["pass"] == 1)
         if g == C.SCOPA:
             self.title = T(lang.SCOPA_FOR) % n
@@ -259,26 +292,7 @@ class Options(List):
         if n > rules.sides:
             seats.append(("partner", T(lang.PARTNER), levels))
         seats.append(("opp", T(lang.OPPONENTS), levels))
-        choices = {
-            "deal": (lang.DEAL, C.DEAL_NAMES),
-            "players": (lang.SK_PLAYERS, [str(p) for p in C.player_choices(g)]),
-            "target": (lang.TARGET, [str(t) for t in C.TARGETS]),
-            "ctarget": (lang.TARGET, [str(t) for t in C.CIRULLA_TARGETS]),
-            "best": (lang.BEST_OF, ["1", "3"]),
-            "must": (lang.MUST_TAKE, on_off),
-            "pair": (lang.PAIR_FIRST, on_off),
-            "aceace": (lang.ACE_ON_ACE, [T(lang.TAKES_ACE), T(lang.TAKES_ALL)]),
-            "acescopa": (lang.ACE_SCOPA, on_off),
-            "cacescopa": (lang.ACE_SCOPA, on_off[::-1]),  # Cirulla: on first
-            "kings": (lang.KINGS, on_off),
-            "napola": (lang.NAPOLA, on_off),
-            "napoleone": (lang.NAPOLEONE, on_off),
-            "rebello": (lang.RE_BELLO, [T(lang.OFF), "10D", "6D"]),
-        }
-        rows = []
-        for k in keys:
-            sid, ch = choices[k]
-            rows.append((k, T(sid), list(ch)))
+        rows = house_rules(cfg)
         at = 1 if keys[0] in ("deal", "players") else 0
         rows[at:at] = seats
         self.keys = [r[0] for r in rows] + [None]
@@ -311,7 +325,7 @@ class Options(List):
         else:
             cfg[k] = v
         if k in ("deal", "players", "napola"):
-            # rows come and go: the seats, Napoleone
+            # rows come and go: the seats, Napoleone, the partner's hand
             self.build()
             self.sel = self.keys.index(k)
             self.scroll()

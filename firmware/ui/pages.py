@@ -71,12 +71,21 @@ class About(Pages):
 
 
 class Help(Pages):
-    """The rules of one game and the tips, paged; LEFT / RIGHT (or A) turn
-    the page, B goes back to the index."""
+    """The rules of one game and the tips, paged, then the house rules
+    that New game has set for that game (each option and its value, as
+    the Options screen shows them); LEFT / RIGHT (or A) turn the page, B
+    goes back to the index."""
 
     def setup(self):
-        self.n = lang.pages(self.arg)
-        self.lines = lang.page(self.arg, 0)
+        self.fixed = lang.pages(self.arg)
+        self.house = house_pages(self.app.settings["cfg"], self.arg)
+        self.n = self.fixed + len(self.house)
+        self.lines = self._page(0)
+
+    def _page(self, k):
+        if k < self.fixed:
+            return lang.page(self.arg, k)
+        return self.house[k - self.fixed]
 
     def back(self):
         self.app.go("menu", "Help")
@@ -85,7 +94,7 @@ class Help(Pages):
         k = self.k + d
         if 0 <= k < self.n:
             self.k = k
-            self.lines = lang.page(self.arg, k)
+            self.lines = self._page(k)
             self.app.dirty = True
             return True
         return False
@@ -113,3 +122,27 @@ class Help(Pages):
         # page number, bottom right, in the 3 x 5 font
         t = "%d/%d" % (self.k + 1, self.n)
         gfx.small(fb, t, app.w - gfx.small_width(t), app.h - 5, p.FG)
+
+
+def house_pages(cfg, game):
+    """Pages (lists of at most 7 lines of 16 columns) of the house rules of
+    `game` (a scopa.rules GAMES name) as the New game choices `cfg` set
+    them: a title, then a line per option, its value right-aligned."""
+    from config import GAME_KEYS, players
+    from ui.menu import house_rules
+
+    c = dict(cfg)
+    c["game"] = GAME_KEYS.index(game) if game in GAME_KEYS else 0
+    c["players"] = players(c)
+    lines = []
+    for k, label, choices in house_rules(c):
+        if k in ("deal", "players"):
+            continue
+        v = choices[c[k]] if 0 <= c[k] < len(choices) else choices[0]
+        lines.append(label + " " * max(1, 16 - len(label) - len(v)) + v)
+    pages = []
+    title = T(lang.HOUSE_RULES)
+    while lines:
+        pages.append([title] + lines[:6])
+        lines = lines[6:]
+    return pages

@@ -4,7 +4,12 @@ seat's card count, the score, whose turn it is and the computer thinking.
 Stages (one at a time):
 
 - PICK: LEFT / RIGHT choose a card of the hand, A plays it when it has one
-  outcome or goes to CHOOSE; B long asks for a hint (the suggested card is
+  outcome or goes to CHOOSE; with partners_visible (the German worksheet:
+  "everyone may look at their partner's hand") UP shows each partner's
+  hand in turn in place of one's own (UP / DOWN step through them), and
+  any other key comes back to it; otherwise UP or DOWN (DOWN always) shows
+  the round's page (ui/round_info.py: the mazzo, the scope, who took last,
+  the hand's last plays), any key back; B long asks for a hint (the suggested card is
   selected, the cards it takes are highlighted and the band gives the
   reason, e.g. "Takes settebello"); B goes to the menu
   (the game is saved after every play and Continue comes back).
@@ -42,6 +47,7 @@ SCOPA = const(6)
 NEWS = const(7)
 
 HUMAN = const(3)  # app.HUMAN: a seat played by a person
+_MATTA = const(16)  # Cirulla's matta, 7C: drawn as its designated rank
 THINK_MS = const(400)
 SHOW_MS = const(1500)  # a computer's move
 HUMAN_SHOW_MS = const(600)  # the player's own move
@@ -69,6 +75,7 @@ class Screen:
         self.dealt = None  # (round, cards dealt) of the deal announced
         self.log = []  # (seat, card, cards taken) of this hand's plays shown
         self.info = False  # PICK: the round's page (ui/round_info.py) shown
+        self.peek = 0  # PICK: 0 the own hand, k the k-th partner's (partners_visible)
 
     # State ----------------------------------------------------------------
 
@@ -84,6 +91,7 @@ class Screen:
         g = app.game
         seat = g.turn
         self.hint = None
+        self.peek = 0
         if app.levels[seat] == HUMAN:
             if app.hide_hands() and app.shown != seat:
                 self.stage = COVER
@@ -220,9 +228,17 @@ class Screen:
         k = ev & keys.ALL
         st = self.stage
         app.dirty = True
+        vis = app.game.rules.partners_visible
         if st == PICK and self.info:
             if not ev & keys.REPEAT:
                 self.info = False  # any key: back to the hand
+        elif st == PICK and vis and not self.peek and k == keys.UP:
+            if not ev & keys.REPEAT:
+                self.peek = 1  # the first partner's hand (ui/peek.py)
+        elif st == PICK and self.peek:
+            from ui import peek  # the partner's hand: loaded only with the option
+
+            peek.key(self, ev)
         elif st == PICK and k in (keys.UP, keys.DOWN) and not ev & keys.REPEAT:
             self.info = True  # the round's page: mazzo, scope, last plays
         elif st == PICK:
@@ -289,15 +305,21 @@ class Screen:
             lit = self.hint[1]
         tab = g.table()
         pos = lay.table(len(tab))
+        mr = g.st[E.MATTA]  # Cirulla: the rank the matta was designated
         for i, c in enumerate(tab):
             x, y = pos[i]
-            gfx.card(fb, x, y, c, p, s, gfx.LIT if c in lit else gfx.FACE, fr)
+            md = gfx.LIT if c in lit else gfx.FACE
+            gfx.card(fb, x, y, c, p, s, md, fr, mr if c == _MATTA else 0)
         two_rows = len(pos) and pos[-1][1] != lay.table_y
         band_y = lay.band_y + (lay.ch + lay.gap if two_rows else 0)
         band_h = lay.hand_y - lay.lift - band_y
         # the hand
         v = app.viewer()
-        if st == COVER or v < 0:
+        if st == PICK and self.peek:
+            from ui import peek
+
+            peek.draw(self, fb, mr)
+        elif st == COVER or v < 0:
             n = len(g.hand(g.turn)) if st == COVER else 0
             for x in lay.hand(n):
                 gfx.card(fb, x, lay.hand_y, 0, p, s, gfx.BACK)
@@ -318,7 +340,7 @@ class Screen:
                 if st == SHOW and self.move and self.move[0] == c and g.turn == v:
                     y -= lay.lift
                     mode = gfx.LIT
-                gfx.card(fb, xs[i], y, c, p, s, mode, fr)
+                gfx.card(fb, xs[i], y, c, p, s, mode, fr, mr if c == _MATTA else 0)
         self._band(fb, st, band_y, band_h)
 
     def _band(self, fb, st, y, h):
@@ -328,7 +350,11 @@ class Screen:
         lay = app.lay
         w = app.w
         ty = y + max(0, (h - 8) // 2)
-        if st == PICK:
+        if st == PICK and self.peek:
+            from ui import peek
+
+            fb.text(peek.label(self), 0, ty, p.FG)
+        elif st == PICK:
             why = self.hint[2] if self.hint else None
             if why:
                 # the reason, e.g. "Takes settebello" (the hand shows whose)
@@ -363,7 +389,9 @@ class Screen:
             fb.text(t, 0, ty, p.FG)
             x = 8 * len(t) + 4 * lay.s
             cy = y + (h - lay.ch) // 2
-            gfx.card(fb, x, cy, self.move[0], p, lay.s, gfx.LIT, app.french())
+            c = self.move[0]
+            mr = g.st[E.MATTA] if c == _MATTA else 0
+            gfx.card(fb, x, cy, c, p, lay.s, gfx.LIT, app.french(), mr)
             n = len(self.move[1])
             if n:
                 # the number of cards taken

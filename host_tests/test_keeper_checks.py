@@ -1,0 +1,183 @@
+"""The scorekeeper refuses impossible rounds (issue 13): with the primiera
+entered by the cards, every count is checked against the others before
+the round is confirmed (all 40 cards end in a pile in every variant, so
+each suit's 7 is the best card of the side that took it, and the 7 of
+denari is the settebello's side's). A refusal names the count that does
+not fit, in the player's language; nothing is saved until it fits."""
+
+import pytest
+
+import lang
+import sheet as S
+from scopa import cards as C
+from scopa.rules import Rules
+from test_scorekeeper import entry_keys, new_sheet
+
+
+def pc(*rows):
+    return [[C.parse(x) if x != "-" else -1 for x in r.split()] for r in rows]
+
+
+OK_PC = pc("7D 6C 6S 7B", "6D 7C 7S 6B")
+
+# name, rules, entry, (key, kind, side) of the refusal
+IMPOSSIBLE = [
+    (
+        "settebello to one side, the 7 of denari in the other's primiera",
+        Rules("scopa"),
+        {"t": [20, 20], "d": [5, 5], "s": 1, "pc": OK_PC, "sc": [0, 0]},
+        ("p", S.SEVEN, 1),
+    ),
+    (
+        "3 cards, all denari, a primiera of four sevens",
+        Rules("scopa"),
+        {"t": [3, 37], "d": [3, 7], "s": 0, "pc": pc("7D 7C 7S 7B", "6D 6C 6S 6B"), "sc": [0, 0]},
+        ("p", S.COUNT, 0),
+    ),
+    (
+        "denari taken, none in the primiera",
+        Rules("scopa"),
+        {"t": [20, 20], "d": [5, 5], "s": 0, "pc": pc("7D 6C 6S 7B", "- 7C 7S 6B"), "sc": [0, 0]},
+        ("p", S.COUNT, 1),
+    ),
+    (
+        "no denari taken, a denaro in the primiera",
+        Rules("scopa"),
+        {"t": [20, 20], "d": [10, 0], "s": 0, "pc": pc("7D 6C 6S 7B", "6D 7C 7S 6B"), "sc": [0, 0]},
+        ("p", S.COUNT, 1),
+    ),
+    (
+        "other cards taken, none in the primiera",
+        Rules("scopa"),
+        {"t": [20, 20], "d": [5, 5], "s": 0, "pc": pc("7D - - -", "6D 7C 7S 7B"), "sc": [0, 0]},
+        ("p", S.COUNT, 0),
+    ),
+    (
+        "the 7 of coppe in no side's primiera",
+        Rules("scopa"),
+        {"t": [20, 20], "d": [5, 5], "s": 0, "pc": pc("7D 6C 6S 7B", "6D 5C 7S 6B"), "sc": [0, 0]},
+        ("p", S.NO_SEVEN, -1),
+    ),
+    (
+        "a napola A 2 3 under a best denaro of 5",
+        Rules("scopa", napola=True),
+        {"t": [20, 20], "d": [5, 5], "s": 1, "pc": pc("5D 6C 6S 7B", "7D 7C 7S 6B"),
+         "sc": [0, 0], "np": [3, 0]},
+        ("np", S.CLASH, 0),
+    ),
+    (
+        "a napola of 5 and the re bello 6 of denari: the run is 6",
+        Rules("scopa", napola=True, re_bello="6D"),
+        {"t": [20, 20], "d": [7, 3], "s": 0, "p": 0, "sc": [0, 0], "rb": 0, "np": [5, 0]},
+        ("np", S.CLASH, 0),
+    ),
+    (
+        "all ten denari and a napola of 9",
+        Rules("scopa", napola=True),
+        {"t": [30, 10], "d": [10, 0], "s": 0, "p": 0, "sc": [0, 0], "np": [9, 0]},
+        ("np", S.CLASH, 0),
+    ),
+    (
+        "all ten denari, the re bello to nobody",
+        Rules("scopa", re_bello="10D"),
+        {"t": [30, 10], "d": [10, 0], "s": 0, "p": 0, "sc": [0, 0], "rb": -1},
+        ("rb", S.CLASH, 0),
+    ),
+    (
+        "Cirulla: all ten denari, the grande to nobody",
+        Rules("cirulla"),
+        {"t": [30, 10], "d": [10, 0], "s": 0, "p": 0, "sc": [0, 0], "np": [10, 0], "gr": -1},
+        ("gr", S.CLASH, 0),
+    ),
+    (
+        "Scopone scientifico: the settebello's side names the 6 of denari",
+        Rules("scopone_scientifico"),
+        {"t": [20, 20], "d": [5, 5], "s": 0, "pc": pc("6D 6C 6S 7B", "7D 7C 7S 6B"), "sc": [0, 0]},
+        ("p", S.SEVEN, 0),
+    ),
+]
+
+
+@pytest.mark.parametrize("name, rules, e, want", IMPOSSIBLE, ids=[c[0] for c in IMPOSSIBLE])
+def test_an_impossible_round_is_refused_and_the_sheet_kept(name, rules, e, want):
+    sh = S.Sheet(rules, ["ADA", "BO"])
+    sh.add({"t": [22, 18], "d": [6, 4], "s": 0, "p": 0, "sc": [0, 0],
+            **({"np": [0, 0]} if "np" in sh.fields() else {}),
+            **({"rb": -1} if "rb" in sh.fields() else {}),
+            **({"gr": -1} if "gr" in sh.fields() else {})})
+    before = sh.to_obj()
+    with pytest.raises(S.EntryError) as x:
+        sh.add(e)
+    assert (x.value.key, x.value.kind, x.value.side) == want, str(x.value)
+    assert sh.to_obj() == before
+
+
+def test_rounds_that_fit_are_taken():
+    sh = S.Sheet(Rules("scopa", napola=True, re_bello="10D"), ["ADA", "BO"])
+    sh.add({"t": [20, 20], "d": [5, 5], "s": 0, "pc": OK_PC, "sc": [0, 0], "rb": 1, "np": [0, 0]})
+    # the run A 2 3 with the 7 as best denaro; the King of denari to BO
+    sh.add({"t": [20, 20], "d": [5, 5], "s": 0, "pc": OK_PC, "sc": [0, 0], "rb": 1, "np": [3, 0]})
+    sh.add({"t": [30, 10], "d": [10, 0], "s": 0, "p": 0, "sc": [0, 0], "rb": 0, "np": [10, 0]})
+    c = S.Sheet(Rules("cirulla"), ["ADA", "BO"])
+    c.add({"t": [30, 10], "d": [10, 0], "s": 0, "p": 0, "sc": [0, 0], "np": [10, 0], "gr": 0})
+    assert len(sh.rounds) == 3 and len(c.rounds) == 1
+
+
+# --- on the screens: the refusal in the player's language, nothing saved --------
+
+SCREEN = {
+    S.SEVEN: (lang.SK_SEVEN, True),
+    S.COUNT: (lang.SK_CARDS_FIT, False),
+    S.NO_SEVEN: (lang.SK_NO_SEVEN, False),
+    S.CLASH: (lang.SK_CLASH, False),
+}
+
+
+@pytest.mark.parametrize("code", lang.LANGS)
+@pytest.mark.parametrize(
+    "name, rules, e, want",
+    [c for c in IMPOSSIBLE if c[1] == Rules("scopa") and "pc" in c[2] and c[2]["t"][0] >= 3],
+    ids=lambda v: v if isinstance(v, str) else "",
+)
+def test_the_entry_screen_refuses_by_keys(tmp_path, code, name, rules, e, want):
+    k = new_sheet(tmp_path, names=["ADA", "BO"])
+    saved = (tmp_path / S.FILE).read_bytes()
+    lang.load(code)
+    try:
+        keys = entry_keys(e, k.sheet.fields(), 2)
+        k.press(["A"] + keys[: -3])  # to the primiera's last card (not the scope, the confirm)
+        s = k.screen
+        assert k.app.screen_mod == "keeper_entry" and s.step() == "p"
+        sid, named = SCREEN[want[1]]
+        msg = lang.T(sid) % k.sheet.names[want[2]] if named else lang.T(sid)
+        assert s.err == msg and len(msg) <= 16
+        assert msg in k.text()
+        k.press("A A A")  # A again: still refused, never the review
+        assert k.screen.step() == "p" and k.screen.err == msg
+    finally:
+        lang.load("en")
+    assert k.sheet.rounds == []
+    assert (tmp_path / S.FILE).read_bytes() == saved
+
+
+def test_the_entry_screen_names_a_later_count_at_its_step(tmp_path):
+    k = new_sheet(tmp_path, names=["ADA", "BO"], napola=1)
+    saved = (tmp_path / S.FILE).read_bytes()
+    e = {"t": [30, 10], "d": [10, 0], "s": 0, "p": 0, "sc": [0, 0], "np": [9, 0]}
+    k.press(["A"] + entry_keys(e, k.sheet.fields(), 2)[:-1])
+    s = k.screen
+    assert s.step() == "np" and s.err == "Denari mismatch" and s.cur == 0
+    assert k.sheet.rounds == [] and (tmp_path / S.FILE).read_bytes() == saved
+    k.press("up A A A")  # napola 10: the round fits, A on the review confirms it
+    assert k.app.screen_mod == "scorekeeper" and len(k.sheet.rounds) == 1
+
+
+def test_the_new_refusals_fit_in_every_language():
+    for code in lang.LANGS:
+        lang.load(code)
+        try:
+            assert len(lang.T(lang.SK_SEVEN) % "WWW") <= 16
+            assert len(lang.T(lang.SK_CARDS_FIT)) <= 16 and len(lang.T(lang.SK_NO_SEVEN)) <= 16
+        finally:
+            lang.load("en")
+
