@@ -72,7 +72,7 @@ DEFAULT_NODES = const(200)  # nodes_for(None): the budget when the rules are not
 # The default budget (family_nodes), in tens of nodes, calibrated so that
 # the p95 decision time on the unix port (idle) stays within 10 ms
 # (docs/ai-results.md).
-FAMILY = bytearray((130, 115, 90, 100, 130, 200, 200, 130))
+FAMILY = bytearray((130, 115, 90, 80, 130, 200, 200, 130))
 # Deals tried for one consistent with the plays seen (K.hist). With four or
 # six players the checks cost more than the deals they would replace.
 TRIES = bytearray((4, 4, 4, 4, 4, 1, 1, 1))
