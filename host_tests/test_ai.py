@@ -284,25 +284,6 @@ def test_util_is_exact_at_the_end_of_a_round(game, players):
             assert core.util(g.st, side) == want, (game, opts, side)
 
 
-@pytest.mark.parametrize("game,players", FAMILIES)
-def test_util_after_a_move_is_util(game, players):
-    # the medium player scores moves from the cards they take (util_after):
-    # the same values as util over every pile
-    for k, opts in enumerate(OPTIONS):
-        rules = _rules(game, players, opts)
-        core.setup(rules)
-        w = bytearray(E.SIZE)
-        mv = E.Moves()
-        for st in _positions(rules, 60 + k, 5):
-            E.gen_moves(st, rules, mv)
-            core.base(st)
-            for o in mv.offsets():
-                w[:] = st
-                fl = E.apply(w, rules, mv.buf, o)
-                for side in range(rules.sides):
-                    assert core.util_after(w, side, mv.buf, o, fl) == core.util(w, side)
-
-
 @pytest.mark.parametrize("priority", ["strict", "free"])
 def test_risk_is_the_expected_best_capture_of_the_seat_to_move(priority):
     import itertools

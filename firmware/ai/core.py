@@ -31,7 +31,6 @@ _OVER = const(129)
 _PLY = const(131)
 _DECK = const(40)
 _SIZE = const(133)
-_ROUND_OVER = const(16)  # E.ROUND_OVER
 
 THREAT = const(70)  # a sweep the side to move can make: worth ~0.7 point
 SWEEP = 110  # a scopa given away: the point and the tempo (plus the cards)
@@ -429,77 +428,12 @@ def util(st, side):
     round that is over (all but a few options' corner cases); mid-round an
     estimate from cards, coins, primiera, settebello, scope and the
     variants' extras. Reads only public cards (table and piles)."""
-    _scan(st, _cnt, _coin, _pb, _pot, _rr)
-    return _value(st, side, _rr[0], _rr[1])
-
-
-def base(st):
-    """Note the piles of `st` for `util_after` (which scores the moves
-    from `st` faster). Allocates nothing."""
-    _scan(st, _bcnt, _bcoin, _bpb, _bpot, _brr)
-    for su in range(4):
-        m = 0
-        c = su * 10
-        for v in range(10):
-            if st[c + v] < _PILE:
-                m |= 1 << v
-        _bleft[su] = m
-
-
-def util_after(w, side, b, o, fl):
-    """`util(w, side)` for `w`, the state `base` noted after the move at
-    offset `o` of the move list `b` (E.apply's flags `fl`): the same value,
-    from the cards the move took instead of every pile."""
-    if fl & _ROUND_OVER:
-        return util(w, side)
+    ns = sides
     for i in range(3):
-        _cnt[i] = _bcnt[i]
-        _coin[i] = _bcoin[i]
+        _cnt[i] = 0
+        _coin[i] = 0
     for i in range(12):
-        _pb[i] = _bpb[i]
-    rem = _brr[0]
-    remc = _brr[1]
-    n = b[o + 1]
-    if n == 0:
-        for i in range(4):
-            _pot[i] = _bpot[i]
-        return _value(w, side, rem, remc)
-    s = w[b[o]] - _PILE  # the side that took them
-    for i in range(4):
-        _left[i] = _bleft[i]
-    for i in range(n + 1):
-        c = b[o] if i == 0 else b[o + 1 + i]
-        su = c // 10
-        v = c - su * 10
-        _cnt[s] += 1
-        rem -= 1
-        if su == 0:
-            _coin[s] += 1
-            remc -= 1
-        p = _PRIM[v]
-        k = s * 4 + su
-        if p > _pb[k]:
-            _pb[k] = p
-        _left[su] &= ~(1 << v)
-    for su in range(4):
-        m = _left[su]
-        if m == _bleft[su]:
-            _pot[su] = _bpot[su]
-        else:
-            top = 0
-            for v in range(10):
-                if (m >> v) & 1 and _PRIM[v] > top:
-                    top = _PRIM[v]
-            _pot[su] = top
-    return _value(w, side, rem, remc)
-
-
-def _scan(st, cnt, coin, pb, pot, rr):
-    for i in range(3):
-        cnt[i] = 0
-        coin[i] = 0
-    for i in range(12):
-        pb[i] = 0
+        _pb[i] = 0
     rem = 0
     remc = 0
     for su in range(4):
@@ -510,12 +444,12 @@ def _scan(st, cnt, coin, pb, pot, rr):
             p = _PRIM[v]
             if loc >= _PILE:
                 s = loc - _PILE
-                cnt[s] += 1
+                _cnt[s] += 1
                 if su == 0:
-                    coin[s] += 1
+                    _coin[s] += 1
                 k = s * 4 + su
-                if p > pb[k]:
-                    pb[k] = p
+                if p > _pb[k]:
+                    _pb[k] = p
             else:
                 rem += 1
                 if su == 0:
@@ -523,23 +457,7 @@ def _scan(st, cnt, coin, pb, pot, rr):
                 if p > top:
                     top = p
             c += 1
-        pot[su] = top
-    rr[0] = rem
-    rr[1] = remc
-
-
-_rr = bytearray(2)  # cards and coins not yet taken
-_bcnt = bytearray(3)  # base(): the piles' counts, as util's
-_bcoin = bytearray(3)
-_bpb = bytearray(12)
-_bpot = bytearray(4)
-_brr = bytearray(2)
-_bleft = [0] * 4  # base(): bit v of suit su: the card is in no pile
-_left = [0] * 4
-
-
-def _value(st, side, rem, remc):
-    ns = sides
+        _pot[su] = top
     # majorities: cards, coins, primiera
     pot = _pot[0] + _pot[1] + _pot[2] + _pot[3]
     mine = _cnt[side]

@@ -44,12 +44,11 @@ def score(st, rules, seat, mv, out):
     end = mv.end
     o = 0
     i = 0
-    K.base(st)
     while o < end:
         k = b[o + 1]
         w[:] = st
         fl = E.apply(w, rules, b, o)
-        v = K.util_after(w, side, b, o, fl)
+        v = K.util(w, side)
         if not w[E.OVER] and w[E.NTAB]:
             nxt = w[E.TURN]
             # the next seat's hand: dealt afresh, else from the counters
