@@ -204,12 +204,13 @@ def test_hint_names_the_hard_move_in_every_family(game, players):
 @pytest.mark.parametrize("game,players", FAMILIES)
 def test_default_budget_is_the_family_s_and_deterministic(game, players):
     rules = _rules(game, players)
-    assert hard.nodes_for(None, rules) == hard.family_nodes(rules) > 0
+    budget = hard.nodes_for(None, rules)
+    assert budget == 10 * hard.FAMILY[hard.family(rules)] > 0
     for st in _positions(rules, 19 + players, 3):
         seat = st[E.TURN]
         a = hard.choose(st, rules, seat, Rng(4))
         assert (a[0], tuple(sorted(a[1]))) in _legal(st, rules)
-        assert hard.spent() <= hard.family_nodes(rules) * 2
+        assert hard._nodes + hard._root <= budget * 2
         assert hard.choose(st, rules, seat, Rng(4)) == a
 
 

@@ -108,7 +108,7 @@ class Player:
         lv = self.level
         if lv == "hard":
             o = hard.decide(st, rules, seat, self.rng, self.nodes or None, mv)
-            k = hard.spent() // 10
+            k = (hard._nodes + hard._root) // 10  # the nodes it used, its scoring of the root's too
             self.counts[k if k < NNODE else NNODE - 1] += 1
             return o
         if lv == "medium":

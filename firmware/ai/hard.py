@@ -30,10 +30,10 @@ unseen cards (ai.core.view), in card order, so any other layout of the
 hidden cards consistent with what it saw gives the same choice.
 
 Budget: a count of nodes (moves played in the search, positions scored,
-about three per move the medium player scores and PICK more per move it
-chooses, SAMPLE per deal dealt), not a clock, so that a seed gives the
+about three per move the medium player scores and _PICK more per move it
+chooses, _SAMPLE per deal dealt), not a clock, so that a seed gives the
 same move on every machine and under any load. The default is per family
-(family_nodes, FAMILY), calibrated so that the p95 decision time on the
+(FAMILY, nodes_for), calibrated so that the p95 decision time on the
 unix port stays within about 10 ms (about 1 s on an RP2040 at 125 MHz;
 docs/ai-results.md). `budget_ms` is turned into nodes with NODES_PER_MS
 for the platform. Memory: the search's states and move lists and the
@@ -43,19 +43,20 @@ see scopa.engine's Cirulla declarations, dealt inside the search).
 """
 
 import sys
+from array import array
 from micropython import const
 
 from ai import core as K
 from ai import medium as M
 from scopa import engine as E
-from scopa import rules as R
 
-_ASSI = R.SCOPA_D_ASSI
-_S15 = R.SCOPA_15
-_CIR = R.CIRULLA
-_SC1 = R.SCOPONE
-_SC2 = R.SCOPONE_SCIENTIFICO
-_SC3 = R.SCOPONE_10
+# scopa.rules' games
+_SC1 = const(1)  # SCOPONE
+_SC2 = const(2)  # SCOPONE_SCIENTIFICO
+_ASSI = const(3)  # SCOPA_D_ASSI
+_S15 = const(4)  # SCOPA_15
+_CIR = const(5)  # CIRULLA
+_SC3 = const(6)  # SCOPONE_10
 
 MAXD = const(14)  # deepest search, plies
 INF = const(30000)
@@ -63,13 +64,13 @@ KMIN = const(1)  # samples at least ...
 KMAX = const(40)  # ... and at most
 ROOTMAX = const(8)  # candidate moves searched (the medium player's best)
 EXACT = const(400)  # search to the end when the lines left are fewer
-SAMPLE = const(8)  # nodes of a sampled deal
-PICK = const(8)  # nodes of a medium player's move besides its scored moves (view, moves)
+_SAMPLE = const(8)  # nodes of a sampled deal
+_PICK = const(8)  # nodes of a medium player's move besides its scored moves (view, moves)
 DEFAULT_NODES = const(200)  # nodes_for(None): the budget when the rules are not given
 # By family (family()): 0 Scopa, 1 Scopa d'Assi, 2 Scopa a 15, 3 Cirulla,
 # each with 2 players; 4 any game with 3 players; 5 Scopa, Scopa d'Assi and
 # Cirulla with 4; 6 any game with 6; 7 the three Scopone.
-# The default budget (family_nodes), in tens of nodes, calibrated so that
+# The default budget (nodes_for), in tens of nodes, calibrated so that
 # the p95 decision time on the unix port (idle) stays within 10 ms
 # (docs/ai-results.md).
 FAMILY = bytearray((130, 115, 90, 80, 130, 200, 200, 130))
@@ -78,16 +79,16 @@ FAMILY = bytearray((130, 115, 90, 80, 130, 200, 200, 130))
 TRIES = bytearray((4, 4, 4, 4, 4, 1, 1, 1))
 # Mid-round with four or six players: the medium player's best PAIRS[f]
 # moves (0: play the medium player's move), when the second is within
-# PAIRM centipoints of the first, searched PAIRD plies deep (a whole turn
-# of the table: the partner's and both opponents' replies).
+# _PAIRM centipoints of the first, searched _PAIRD plies deep (a whole
+# turn of the table: the partner's and both opponents' replies).
 PAIRS = bytearray((0, 0, 0, 0, 0, 0, 0, 3))
-PAIRD = bytearray((4,))
-PAIRM = 250
+_PAIRD = const(4)
+_PAIRM = const(250)
 # Mid-round: the lines of play searched, by players. 0 (partnerships): a few
 # deals of the many hidden cards of three other hands estimate the risks
 # worse than the medium player's exact odds, so mid-round it plays the
 # medium player's move and searches only the end of the round.
-LINES = [0, 0, 40, 40, 0, 0, 0]
+LINES = bytearray((0, 0, 40, 40, 0, 0, 0))
 
 # Nodes per millisecond of budget, by platform.
 if sys.implementation.name != "micropython":
@@ -110,7 +111,7 @@ MODEL = bytearray((1,))  # 1: the other sides play the medium player's move
 RISK = bytearray((1,))  # 1: an opponent's sweep at a leaf as odds from what the player saw
 _roff = [0] * ROOTMAX
 _tot = [0] * ROOTMAX
-_med = [0] * 64
+_med = array("i", bytes(256))  # the root's medium scores (64 moves; grows)
 _rmed = [0] * ROOTMAX
 MIX = bytearray((4,))  # weight of the medium score against the search's, in 1/4
 
@@ -186,7 +187,7 @@ def _consistent(w):
             if K.hist[j2][E.TURN] == s:
                 r[K.hmove[j2][0]] = h
         o = M.pick(r, _rules, s, mv)
-        _nodes += PICK + 3 * mv.n
+        _nodes += _PICK + 3 * mv.n
         m = K.hmove[j]
         b = mv.buf
         n = m[1]
@@ -220,7 +221,7 @@ def _search(d, alpha, beta):
         # every other seat, a partner too, plays as the medium player would:
         # it cannot see the hands of this deal either
         o = M.pick(st, _rules, seat, mv)
-        _nodes += PICK + 3 * mv.n  # a scored move costs about three nodes
+        _nodes += _PICK + 3 * mv.n  # a scored move costs about three nodes
         nx[:] = st
         E.apply(nx, _rules, mv.buf, o)
         return _search(d + 1, alpha, beta)
@@ -277,7 +278,7 @@ def _depth(st, limit, work):
             prod *= size
             cost += prod
         else:
-            cost += prod * (PICK + 3 * size)
+            cost += prod * (_PICK + 3 * size)
         if prod > limit or cost > work:
             if i >= n:
                 return n
@@ -289,7 +290,7 @@ def decide(st, rules, seat, rng, nodes=None, mv=None):
     """Search and return the offset of the chosen move in `mv` (an
     E.Moves; the module's own when None, see `moves()`), filled here with
     the legal moves of `seat`, the seat to play. `nodes`: the budget (the
-    family's default when None); `spent()` then gives the nodes used."""
+    family's default when None); `_nodes + _root` is then the nodes used."""
     global _rules, _side, _maxd, _nodes, _cap, _med, _model, _model_all, _seat, _root
     _init()
     _nodes = 0
@@ -305,12 +306,12 @@ def decide(st, rules, seat, rng, nodes=None, mv=None):
     if n == 1:
         return 0
     if n > len(_med):
-        _med = [0] * n
+        _med = array("i", bytes(4 * n))
     use = INFER[0] and K.observed(st)
     for i in range(8):
         _lacks[i] = K.lacks[i] if use else 0
     M.score(st, rules, seat, mv, _med)  # also fills K.view for seat
-    _root = PICK + 3 * n
+    _root = _PICK + 3 * n
     b = mv.buf
     # the ROOTMAX best moves by the medium player's score
     nr = 0
@@ -351,11 +352,11 @@ def decide(st, rules, seat, rng, nodes=None, mv=None):
         lim = LINES[K.players]
         if not lim:
             pairs = PAIRS[fam]
-            if not pairs or _rmed[0] - _rmed[1] > PAIRM:
+            if not pairs or _rmed[0] - _rmed[1] > _PAIRM:
                 return _roff[0]
             if nr > pairs:
                 nr = pairs
-            _maxd = PAIRD[0]
+            _maxd = _PAIRD
         else:
             _maxd = _depth(st, lim, nodes // 3)
         if _maxd > MAXD:
@@ -376,7 +377,7 @@ def decide(st, rules, seat, rng, nodes=None, mv=None):
         t = 0
         while True:
             _sample(st, rng, s0)
-            _nodes += SAMPLE
+            _nodes += _SAMPLE
             t += 1
             if t >= tries or _consistent(s0):
                 break
@@ -397,12 +398,6 @@ def decide(st, rules, seat, rng, nodes=None, mv=None):
     return _roff[best]
 
 
-def spent():
-    """Nodes the last `decide` used (its budget's unit), an int, the
-    medium player's scoring of the root's moves included."""
-    return _nodes + _root
-
-
 def moves():
     """The module's root move list (after `decide` with mv None)."""
     return _rmv
@@ -420,18 +415,12 @@ def family(rules):
     return 4 if p == 3 else 6
 
 
-def family_nodes(rules):
-    """The default node budget for the family of `rules` (FAMILY): an int,
-    nodes."""
-    return 10 * FAMILY[family(rules)]
-
-
 def nodes_for(budget_ms, rules=None):
     """Node budget for `budget_ms` milliseconds on this platform; when None
-    the default: of the family of `rules` (family_nodes), DEFAULT_NODES
+    the default: of the family of `rules` (FAMILY), DEFAULT_NODES
     without rules."""
     if budget_ms is None:
-        return DEFAULT_NODES if rules is None else family_nodes(rules)
+        return DEFAULT_NODES if rules is None else 10 * FAMILY[family(rules)]
     n = budget_ms * NODES_PER_MS
     return n if n > 1 else 1
 
