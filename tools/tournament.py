@@ -14,16 +14,26 @@ results:
 - match win rate: matches to the target, each seed played with A on each
   side, with a 95% interval (Wilson);
 - decision time per player, median and p95 (to 0.1 ms), on the interpreter
-  used; with --jobs > 1 the processes share the machine's cores;
-- memory: the heap after the imports (code), the hard player's buffers,
-  and the most one decision allocated with the GC off (a bound on its
-  peak working memory); their sum over the code is the search's working
-  memory.
+  used, with the machine's load average; with --jobs > 1 the processes
+  share the machine's cores;
+- the CPU time per decision (1 ms steps, the unix port's time.clock): the
+  same as on an idle machine, give or take a step and the cache shared
+  with other processes;
+- the hard player's nodes per decision, median and p95 (its budget's unit:
+  the same on any machine and under any load);
+- memory: the heap after the imports (code), the hard player's buffers
+  (as measured, and estimated for a 32-bit build), and the most one
+  decision allocated with the GC off (a bound on its peak working memory);
+  the buffers plus that most are the search's working memory.
+
+--mixed: in a partnership game A plays only the first seat of its side and
+its partners play B's level (Hard + Medium against Medium + Medium).
 """
 
 import argparse
 import math
 import os
+import resource
 import subprocess
 import sys
 import time
@@ -58,6 +68,7 @@ def _launch(args, fw, deals, matches):
         f"seed={args.seed}",
         f"paired={1 if args.paired else 0}",
         f"heap={0 if args.no_heap else 1}",
+        f"mixed={1 if args.mixed else 0}",
     ]
     kv += args.set
     if args.nodes:
@@ -123,8 +134,12 @@ def run(args):
     deals = {}
     matches = []
     times = {"a": [], "b": []}
+    counts = {"a": [], "b": []}
+    cpus = {"a": [], "b": []}
     heap = {"a": 0, "b": 0}
-    base = buffers = 0
+    base = buffers = buffers32 = 0
+    load0 = os.getloadavg()[0]
+    ru0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.time()
     for p in procs:
         out, err = p.communicate()
@@ -142,13 +157,30 @@ def run(args):
                 for kn in f[2:]:
                     k, n = kn.split(":")
                     times[f[1]] += [int(k) * 100 + 50] * int(n)  # bucket middles, us
+            elif f[0] == "U":
+                for kn in f[2:]:
+                    k, n = kn.split(":")
+                    cpus[f[1]] += [int(k)] * int(n)
+            elif f[0] == "N":
+                for kn in f[2:]:
+                    k, n = kn.split(":")
+                    counts[f[1]] += [int(k) * 10 + 9] * int(n)  # bucket tops, nodes
             elif f[0] == "H":
                 heap[f[1]] = max(heap[f[1]], int(f[2]))
             elif f[0] == "B":
                 base = int(f[1])
             elif f[0] == "P":
                 buffers = int(f[1])
+            elif f[0] == "Q":
+                buffers32 = int(f[1])
     wall = time.time() - t0
+    load = (load0 + os.getloadavg()[0]) / 2
+    ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = ru.ru_utime + ru.ru_stime - ru0.ru_utime - ru0.ru_stime
+    # the processes' CPU time over their wall time: what a busy machine
+    # left them (1 when idle); decision times times this estimate an idle
+    # machine's (one process per core, --jobs 1 on a shared machine)
+    share = min(1.0, cpu / (wall * jobs)) if wall > 0 else 1.0
     diffs = []
     pa = []
     pb = []
@@ -178,13 +210,20 @@ def run(args):
         "wall": wall,
         "base": base,
         "buffers": buffers,
+        "buffers32": buffers32,
         "heap": heap,
+        "load": load,
+        "share": share,
     }
     for k in ("a", "b"):
         t = times[k]
         res[k + "_med"] = _pct(t, 0.5) / 1000
         res[k + "_p95"] = _pct(t, 0.95) / 1000
         res[k + "_n"] = len(t)
+        u = cpus[k]
+        res[k + "_cpu"] = (_pct(u, 0.5), _pct(u, 0.95), max(u)) if u and max(u) else None
+        c = counts[k]
+        res[k + "_nodes"] = (_pct(c, 0.5), _pct(c, 0.95), max(c)) if c else None
     return res
 
 
@@ -195,10 +234,13 @@ def report(args, r):
     budget = (
         f"nodes={args.nodes}"
         if args.nodes
-        else (f"budget {args.budget_ms} ms" if args.budget_ms else "default budget")
+        else (f"budget {args.budget_ms} ms" if args.budget_ms else "the family's default budget")
     )
     players = args.players or ("4" if "scopone" in args.game else "2")
-    print(f"{args.a} (A) vs {args.b} (B), {args.game}, {players} players, {budget}, {interp}")
+    mixed = ", A + B against B + B" if args.mixed else ""
+    print(
+        f"{args.a} (A) vs {args.b} (B){mixed}, {args.game}, {players} players, {budget}, {interp}"
+    )
     print(
         f"  deals: {r['pairs']} {'paired ' if args.paired else ''}deals, A - B = "
         f"{r['ppd']:+.2f} +- {r['ppd_ci']:.2f} points per deal "
@@ -214,11 +256,32 @@ def report(args, r):
             f"  decision time {k.upper()} ({name}): median {r[k + '_med']:.2f} ms, "
             f"p95 {r[k + '_p95']:.2f} ms over {r[k + '_n']} decisions"
         )
+        if r[k + "_cpu"]:
+            md, p95, mx = r[k + "_cpu"]
+            print(
+                f"  CPU time per decision {k.upper()} ({name}), 1 ms steps: median {md}, "
+                f"p95 {p95}, max {mx} ms"
+            )
+        if r[k + "_nodes"]:
+            md, p95, mx = r[k + "_nodes"]
+            print(f"  nodes per decision {k.upper()} ({name}): median {md}, p95 {p95}, max {mx}")
+    print(
+        f"  load average during the run {r['load']:.2f} ({os.cpu_count()} cores); the "
+        f"processes had {100 * r['share']:.0f}% of their wall time on a CPU: an idle "
+        f"machine's times would be about A {r['a_med'] * r['share']:.2f} / "
+        f"{r['a_p95'] * r['share']:.2f} ms, B {r['b_med'] * r['share']:.2f} / "
+        f"{r['b_p95'] * r['share']:.2f} ms (median / p95)"
+    )
     if not args.no_heap:
         h = r["heap"]
         print(
-            f"  heap: {r['base']} B after imports; hard buffers {r['buffers']} B; most "
-            f"allocated in one decision A {h['a']} B, B {h['b']} B"
+            f"  heap: {r['base']} B after imports; hard buffers {r['buffers']} B "
+            f"({r['buffers32']} B on a 32-bit build); most allocated in one decision "
+            f"A {h['a']} B, B {h['b']} B"
+        )
+        print(
+            f"  search working memory (32-bit): {r['buffers32'] + max(h['a'], h['b'])} B "
+            f"(buffers + the most one decision allocated)"
         )
     print(f"  wall time {r['wall']:.0f} s")
     win = (
@@ -266,6 +329,9 @@ def main(argv=None):
     ap.add_argument("--cpython", action="store_true", help="run on CPython instead")
     ap.add_argument("--jobs", type=int, default=2, help="processes in parallel")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument(
+        "--mixed", action="store_true", help="partnerships: A's partners play B's level"
+    )
     ap.add_argument("--no-heap", action="store_true", help="skip the heap measurement")
     ap.add_argument(
         "--set", action="append", default=[], help="experiments: hard.NAME=int or hard.NAME.i=int"

@@ -19,31 +19,44 @@ that it holds the card for it, ai.core.risk). A move's value is its mean
 over the deals plus the medium player's score of it (MIX); the best wins.
 With four or six players three other hands are hidden, too much for a
 few deals: mid-round it plays the medium player's move and searches only
-the end of the round.
+the end of the round, except in Scopone (ten cards in hand, one deal),
+where it searches the medium player's three best moves through a whole
+turn of the table (its partner's and both opponents' replies, all played
+as the medium player would, its partner maximizing the same side's
+value) over as many deals as the budget allows (PAIRS).
 
 It never reads a hidden card: the deals are built from the list of
 unseen cards (ai.core.view), in card order, so any other layout of the
 hidden cards consistent with what it saw gives the same choice.
 
 Budget: a count of nodes (moves played in the search, positions scored,
-about three per move the medium player scores), not a clock, so that a
-seed gives the same move on every machine and under any load.
-`budget_ms` is turned into nodes with NODES_PER_MS for the platform
-(measured on the MicroPython unix port here, estimated for an RP2040 at
-125 MHz). The default, DEFAULT_NODES, takes a median of about 2.5 ms and
-a p95 of about 6 ms on the unix port here (2-player Scopa; 9 ms with
-both cores busy), so roughly 0.15 s and 0.4 s on an RP2040
-(docs/ai-results.md). Memory: the search's states
-and move lists and the record of plays are allocated once (`_init`, about
-10 KiB on the 64-bit unix port); a decision allocates nothing.
+about three per move the medium player scores and _PICK more per move it
+chooses, _SAMPLE per deal dealt), not a clock, so that a seed gives the
+same move on every machine and under any load. The default is per family
+(FAMILY, nodes_for), calibrated so that the p95 decision time on the
+unix port stays within about 10 ms (about 1 s on an RP2040 at 125 MHz;
+docs/ai-results.md). `budget_ms` is turned into nodes with NODES_PER_MS
+for the platform. Memory: the search's states and move lists and the
+record of plays are allocated once (`_init`: about 9.9 KiB on the 64-bit
+unix port, 7.9 KiB on a 32-bit build); a decision allocates nothing (but
+see scopa.engine's Cirulla declarations, dealt inside the search).
 """
 
 import sys
+from array import array
 from micropython import const
 
 from ai import core as K
 from ai import medium as M
 from scopa import engine as E
+
+# scopa.rules' games
+_SC1 = const(1)  # SCOPONE
+_SC2 = const(2)  # SCOPONE_SCIENTIFICO
+_ASSI = const(3)  # SCOPA_D_ASSI
+_S15 = const(4)  # SCOPA_15
+_CIR = const(5)  # CIRULLA
+_SC3 = const(6)  # SCOPONE_10
 
 MAXD = const(14)  # deepest search, plies
 INF = const(30000)
@@ -51,12 +64,31 @@ KMIN = const(1)  # samples at least ...
 KMAX = const(40)  # ... and at most
 ROOTMAX = const(8)  # candidate moves searched (the medium player's best)
 EXACT = const(400)  # search to the end when the lines left are fewer
-DEFAULT_NODES = const(200)
+_SAMPLE = const(8)  # nodes of a sampled deal
+_PICK = const(8)  # nodes of a medium player's move besides its scored moves (view, moves)
+DEFAULT_NODES = const(200)  # nodes_for(None): the budget when the rules are not given
+# By family (family()): 0 Scopa, 1 Scopa d'Assi, 2 Scopa a 15, 3 Cirulla,
+# each with 2 players; 4 any game with 3 players; 5 Scopa, Scopa d'Assi and
+# Cirulla with 4; 6 any game with 6; 7 the three Scopone.
+# The default budget (nodes_for), in tens of nodes, calibrated so that
+# the p95 decision time on the unix port (idle) stays within 10 ms
+# (docs/ai-results.md).
+FAMILY = bytearray((130, 115, 90, 80, 130, 200, 200, 130))
+# Deals tried for one consistent with the plays seen (K.hist). With four or
+# six players the checks cost more than the deals they would replace.
+TRIES = bytearray((4, 4, 4, 4, 4, 1, 1, 1))
+# Mid-round with four or six players: the medium player's best PAIRS[f]
+# moves (0: play the medium player's move), when the second is within
+# _PAIRM centipoints of the first, searched _PAIRD plies deep (a whole
+# turn of the table: the partner's and both opponents' replies).
+PAIRS = bytearray((0, 0, 0, 0, 0, 0, 0, 3))
+_PAIRD = const(4)
+_PAIRM = const(250)
 # Mid-round: the lines of play searched, by players. 0 (partnerships): a few
 # deals of the many hidden cards of three other hands estimate the risks
 # worse than the medium player's exact odds, so mid-round it plays the
 # medium player's move and searches only the end of the round.
-LINES = [0, 0, 40, 40, 0, 0, 0]
+LINES = bytearray((0, 0, 40, 40, 0, 0, 0))
 
 # Nodes per millisecond of budget, by platform.
 if sys.implementation.name != "micropython":
@@ -75,12 +107,11 @@ _known = bytearray(8)
 _nun = bytearray(1)
 _lacks = [0] * 8  # K.lacks when it holds for the state, else zeros
 INFER = bytearray((1,))
-TRIES = 4  # deals tried for one consistent with the plays seen (K.hist)
 MODEL = bytearray((1,))  # 1: the other sides play the medium player's move
 RISK = bytearray((1,))  # 1: an opponent's sweep at a leaf as odds from what the player saw
 _roff = [0] * ROOTMAX
 _tot = [0] * ROOTMAX
-_med = [0] * 64
+_med = array("i", bytes(256))  # the root's medium scores (64 moves; grows)
 _rmed = [0] * ROOTMAX
 MIX = bytearray((4,))  # weight of the medium score against the search's, in 1/4
 
@@ -92,6 +123,7 @@ _cap = 0
 _model = 0
 _model_all = 0
 _seat = 0
+_root = 0  # nodes of the root's scoring (3 per move)
 
 
 def _init():
@@ -155,7 +187,7 @@ def _consistent(w):
             if K.hist[j2][E.TURN] == s:
                 r[K.hmove[j2][0]] = h
         o = M.pick(r, _rules, s, mv)
-        _nodes += 3 * mv.n
+        _nodes += _PICK + 3 * mv.n
         m = K.hmove[j]
         b = mv.buf
         n = m[1]
@@ -189,7 +221,7 @@ def _search(d, alpha, beta):
         # every other seat, a partner too, plays as the medium player would:
         # it cannot see the hands of this deal either
         o = M.pick(st, _rules, seat, mv)
-        _nodes += 3 * mv.n  # a scored move costs about three nodes
+        _nodes += _PICK + 3 * mv.n  # a scored move costs about three nodes
         nx[:] = st
         E.apply(nx, _rules, mv.buf, o)
         return _search(d + 1, alpha, beta)
@@ -246,7 +278,7 @@ def _depth(st, limit, work):
             prod *= size
             cost += prod
         else:
-            cost += 3 * prod * size
+            cost += prod * (_PICK + 3 * size)
         if prod > limit or cost > work:
             if i >= n:
                 return n
@@ -254,12 +286,18 @@ def _depth(st, limit, work):
     return MAXD + 1 if more <= 1 else n
 
 
-def decide(st, rules, seat, rng, nodes=DEFAULT_NODES, mv=None):
+def decide(st, rules, seat, rng, nodes=None, mv=None):
     """Search and return the offset of the chosen move in `mv` (an
     E.Moves; the module's own when None, see `moves()`), filled here with
-    the legal moves of `seat`, the seat to play."""
-    global _rules, _side, _maxd, _nodes, _cap, _med, _model, _model_all, _seat
+    the legal moves of `seat`, the seat to play. `nodes`: the budget (the
+    family's default when None); `_nodes + _root` is then the nodes used."""
+    global _rules, _side, _maxd, _nodes, _cap, _med, _model, _model_all, _seat, _root
     _init()
+    _nodes = 0
+    _root = 0
+    fam = family(rules)
+    if nodes is None:
+        nodes = 10 * FAMILY[fam]
     if mv is None:
         mv = _rmv
     K.setup(rules)
@@ -268,8 +306,12 @@ def decide(st, rules, seat, rng, nodes=DEFAULT_NODES, mv=None):
     if n == 1:
         return 0
     if n > len(_med):
-        _med = [0] * n
+        _med = array("i", bytes(4 * n))
+    use = INFER[0] and K.observed(st)
+    for i in range(8):
+        _lacks[i] = K.lacks[i] if use else 0
     M.score(st, rules, seat, mv, _med)  # also fills K.view for seat
+    _root = _PICK + 3 * n
     b = mv.buf
     # the ROOTMAX best moves by the medium player's score
     nr = 0
@@ -309,8 +351,14 @@ def decide(st, rules, seat, rng, nodes=DEFAULT_NODES, mv=None):
     else:
         lim = LINES[K.players]
         if not lim:
-            return _roff[0]
-        _maxd = _depth(st, lim, nodes // 3)
+            pairs = PAIRS[fam]
+            if not pairs or _rmed[0] - _rmed[1] > _PAIRM:
+                return _roff[0]
+            if nr > pairs:
+                nr = pairs
+            _maxd = _PAIRD
+        else:
+            _maxd = _depth(st, lim, nodes // 3)
         if _maxd > MAXD:
             _maxd = MAXD
     _model_all = _model == 2
@@ -319,19 +367,17 @@ def decide(st, rules, seat, rng, nodes=DEFAULT_NODES, mv=None):
     for i in range(8):
         _known[i] = K.known[i]
     _nun[0] = K.nun
-    use = INFER[0] and K.observed(st)
-    for i in range(8):
-        _lacks[i] = K.lacks[i] if use else 0
     _nodes = 0
     _cap = nodes + nodes // 4
     s0 = _S[0]
     s1 = _S[1]
     k = 0
-    tries = TRIES if INFER[0] and K.hist_n and K.observed(st) else 1
+    tries = TRIES[fam] if INFER[0] and K.hist_n and K.observed(st) else 1
     while True:
         t = 0
         while True:
             _sample(st, rng, s0)
+            _nodes += _SAMPLE
             t += 1
             if t >= tries or _consistent(s0):
                 break
@@ -357,11 +403,24 @@ def moves():
     return _rmv
 
 
-def nodes_for(budget_ms):
-    """Node budget for `budget_ms` milliseconds on this platform; the
-    default when None."""
+def family(rules):
+    """The family of `rules` (0..7, see FAMILY) that sets the hard player's
+    default budget and search."""
+    p = rules.players
+    g = rules.game
+    if p == 2:
+        return 1 if g == _ASSI else 2 if g == _S15 else 3 if g == _CIR else 0
+    if p == 4:
+        return 7 if g == _SC1 or g == _SC2 or g == _SC3 else 5
+    return 4 if p == 3 else 6
+
+
+def nodes_for(budget_ms, rules=None):
+    """Node budget for `budget_ms` milliseconds on this platform; when None
+    the default: of the family of `rules` (FAMILY), DEFAULT_NODES
+    without rules."""
     if budget_ms is None:
-        return DEFAULT_NODES
+        return DEFAULT_NODES if rules is None else 10 * FAMILY[family(rules)]
     n = budget_ms * NODES_PER_MS
     return n if n > 1 else 1
 
@@ -370,6 +429,6 @@ def choose(st, rules, seat, rng, budget_ms=None, nodes=None):
     """The move for `seat` (the seat to play) as ``(card, taken)``.
     `rng`: a scopa.rng.Rng (the samples); `nodes` overrides `budget_ms`."""
     if nodes is None:
-        nodes = nodes_for(budget_ms)
+        nodes = nodes_for(budget_ms, rules)
     o = decide(st, rules, seat, rng, nodes)
     return _rmv.move(o)
