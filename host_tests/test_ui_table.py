@@ -323,3 +323,30 @@ def test_the_round_page_names_teams_by_their_players(tmp_path):
     a.loop(5)
     press(a, b, "D")
     assert "You+P3 0" in b.display.screen_text()
+
+
+def test_teams_are_named_by_their_seats_and_partners_marked(tmp_path):
+    from ui import gfx
+
+    g = find(lambda g: g.turn == 0, Rules("scopa", players=4))
+    a, b = start(tmp_path, g, [app.HUMAN, app.EASY, app.EASY, app.EASY])
+    a.loop(5)
+    # the status line: the viewer's seat underlined, the partner's dotted
+    d = b.display
+    y = 5 * a.lay.s + 2
+    xs = []
+    x = 0
+    for seat in range(4):
+        xs.append(x)
+        x += gfx.small_width("%d:%d" % (seat + 1, len(g.hand(seat)))) + 4
+    under = [[d.rows[y][xs[s] + 1 + i] for i in range(6)] for s in range(4)]
+    assert all(under[0]) and any(under[2]) and not all(under[2])  # solid, dotted
+    assert not any(under[1]) and not any(under[3])
+    while not g.round_over:
+        c, t = g.legal_moves()[0]
+        g.play(c, t)
+    a.go("summary")
+    a._switch()
+    a.draw()
+    text = b.display.screen_text()
+    assert "1+3" in text and "2+4" in text  # not "13", "24"

@@ -11,7 +11,7 @@ framebuf import, so the screens also run on CPython against a stand-in.
 from micropython import const
 
 # 3 x 5 glyphs: three bits a row, top row first, packed into 15 bits.
-_CHARS = "0123456789AFCRJQKP-:/ *"
+_CHARS = "0123456789AFCRJQKP-:/ *+"
 _FONT = (
     0x7B6F,  # 0 111 101 101 101 111
     0x2C97,  # 1 010 110 010 010 111
@@ -36,6 +36,7 @@ _FONT = (
     0x12A4,  # / 001 001 010 100 100
     0x0000,  # space
     0x0AA8,  # * 000 101 010 101 000
+    0x05D0,  # + 000 010 111 010 000
 )
 
 # 5 x 5 suit glyphs, one byte a row (bit 4 = left). Italian then French,

@@ -83,10 +83,11 @@ class Screen:
     # Drawing --------------------------------------------------------------
 
     def side_label(self, side):
+        """"P2" for a seat; a team by its seats: "1+3", "2+4+6"."""
         r = self.app.game.rules
         if r.players == r.sides:
             return "P%d" % (side + 1)
-        return "".join(str(s + 1) for s in range(r.players) if s % r.sides == side)
+        return "+".join(str(s + 1) for s in range(r.players) if s % r.sides == side)
 
     def my_side(self):
         app = self.app
@@ -113,6 +114,13 @@ class Screen:
 
     def _cell(self, fb, text, x, cw, y, lit):
         p = self.app.pal
+        if 8 * len(text) > cw:
+            # a team wider than its column ("1+3+5"): the 3 x 5 font
+            tx = x + cw - gfx.small_width(text)
+            if lit:
+                fb.fill_rect(tx - 1, y, gfx.small_width(text) + 2, 7, p.FG)
+            gfx.small(fb, text, tx, y + 1, p.BG if lit else p.FG)
+            return
         tx = x + cw - 8 * len(text)
         if lit:
             fb.fill_rect(tx - 1, y - 1 if y else 0, 8 * len(text) + 1, 9 if y else 8, p.FG)

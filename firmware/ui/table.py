@@ -408,8 +408,9 @@ class Screen:
                 fb.text(t, (w - 8 * len(t)) // 2, ty + 5, p.FG)
 
     def _status(self, fb):
-        """Top line, 3 x 5 font: every seat as P<n>:<cards> (the seat to
-        play inverted, the viewer's underlined), the match score right."""
+        """Top line, 3 x 5 font: every seat as <n>:<cards> (the seat to
+        play inverted, the viewer's underlined, the viewer's partners
+        underlined dotted), the match score right."""
         app = self.app
         g = app.game
         p = app.pal
@@ -426,6 +427,9 @@ class Screen:
             gfx.small(fb, t, x + s, 1, c, s)
             if seat == v:
                 fb.hline(x + s, 5 * s + 2, wd, p.FG)
+            elif v >= 0 and seat % g.rules.sides == v % g.rules.sides:
+                for dx in range(0, wd, 2 * s):  # a partner: dotted
+                    fb.fill_rect(x + s + dx, 5 * s + 2, s, s, p.FG)
             x += wd + 4 * s
         t = "-".join(str(t) for t in g.totals)
         gfx.small(fb, t, app.w - gfx.small_width(t, s), 1, p.FG, s)
