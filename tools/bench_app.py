@@ -170,15 +170,15 @@ bench_board.KEYS = {keys!r}
 bench_board.LOOP = {loop!r}
 gc.collect()
 peak = [0, "", 0, None, 0]  # bytes, where, plays, screen, at the menu
-S = [None, 0, 0, 0, None]  # the app, loop turns, measure, over, debouncer
+S = [None, 0, 0, 0, None, 0]  # the app, loop turns, measure, over, -, the winner's page
 
 
 def until(a):
     S[1] += 1
     s = a.screen
     # the end: the winner's page of the match's summary
-    S[3] = a.matches >= 1 and a.screen_mod == "summary" and s and s.k == len(s.pages) - 1
-    S[3] = S[3] or S[1] >= {max_steps}
+    S[5] = a.matches >= 1 and a.screen_mod == "summary" and s and s.k == len(s.pages) - 1
+    S[3] = S[5] or S[1] >= {max_steps}
     if a.plays != peak[2] or a.screen_mod != peak[3]:
         peak[2] = a.plays
         peak[3] = a.screen_mod
@@ -190,9 +190,7 @@ def wasm_step():
     if S[0] is None:
         print("heap_board", gc.mem_alloc())
         import app
-        from ui import buttons
 
-        S[4] = buttons.Debouncer()
         S[0] = app.App(bench_board, "")
         S[0].start()
     a = S[0]
@@ -206,7 +204,6 @@ def wasm_step():
             peak[1] = "%s/%d" % (a.screen_mod, a.plays)
         if not S[3]:
             a.clock.sleep_ms(sys.modules["app"].TICK_MS)  # skipped by the stop
-            a.now += sys.modules["app"].TICK_MS
     if S[3]:
         g = a.game
         print("levels", " ".join(str(v) for v in a.levels))
@@ -215,9 +212,9 @@ def wasm_step():
         print("totals", " ".join(str(t) for t in g.totals), "target", g.rules.target)
         print("heap_menu", peak[4])
         print("heap_peak", peak[0], peak[1])
+        print("winner_page", 1 if S[5] else 0)
         return False
-    __import__("ui.buttons").buttons.Debouncer = lambda: S[4]
-    a.loop(None, until)
+    a.loop(None, until)  # App.step keeps the debouncer and the ticks between calls
     gc.collect()
     return True
 """
@@ -386,7 +383,7 @@ def smallest_heap(fw, game, top=160, loop="A"):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--heapsize", default="128K", help="unix port heap for the measured match")
+    ap.add_argument("--heapsize", default=TEST_HEAP, help="unix port heap for the measured match")
     ap.add_argument("--markdown", action="store_true", help="print a README table")
     a = ap.parse_args(argv)
     cols = {}
