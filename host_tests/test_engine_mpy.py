@@ -221,7 +221,16 @@ def _app_paths(folder):
     a.loop(20000, until=lambda a: a.screen_mod == "table" and a.game is not g)
     a.loop(3000, until=lambda a: a.game.moves_played() >= 3)
     code = replay.encode(a.game)
-    saved = store.load(app.GAME, str(match))[0]["code"]
+    # what a resume reads: the record and the plays journalled after it
+    import config
+
+    rec = store.load(app.GAME, str(match))[0]
+    g2 = replay.decode(rec["code"])
+    for i in config.journal(app.JOURNAL, store.checksum(rec["code"].encode()), str(match)):
+        if g2.round_over:
+            g2.next_round()
+        g2.play_index(i)
+    saved = replay.encode(g2)
     resumed = replay.encode(app.run(board(()), 5, str(match)).game)
 
     # a game saved with the largest seed, resumed and played on: the

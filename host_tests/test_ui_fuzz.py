@@ -55,8 +55,10 @@ def fuzz(tmp_path, seed, presses, monkeypatch):
 def test_fuzz_100k_presses(tmp_path, monkeypatch):
     a, b, w = fuzz(tmp_path, 1, 100000, monkeypatch)
     assert b.buttons.used == 100000
-    assert w.checks > 1000 and len(w.games) > 3
-    assert a.plays > 1000, a.plays
+    # (the round's page, one key away on the table, and the question
+    # before a saved game is replaced take keys of their own: fewer plays)
+    assert w.checks > 1000 and len(w.games) >= 3
+    assert a.plays > 500, a.plays
     assert not b.display.overflow
 
 
@@ -203,8 +205,8 @@ def test_fuzz_100k_presses_through_the_simulator(tmp_path):
     assert end, r.stdout[-2000:]
     words = end[0].split()
     assert int(words[words.index("checks") + 1]) > 1000
-    assert int(words[words.index("games") + 1]) > 3
-    assert int(words[words.index("plays") + 1]) > 1000
+    assert int(words[words.index("games") + 1]) >= 3
+    assert int(words[words.index("plays") + 1]) > 500
 
 
 LONG_SHEET = """
