@@ -16,7 +16,6 @@ record written twice, so that its .bak holds it too).
 import concurrent.futures
 import json
 import shutil
-import subprocess
 
 import pytest
 
@@ -26,7 +25,7 @@ import store
 from scopa import replay
 from scopa.game import Game
 from scopa.rules import Rules
-from test_powerloss import POWERFS, WORKERS
+from test_powerloss import POWERFS, WORKERS, _mp
 
 pytestmark = [pytest.mark.mpy, pytest.mark.slow]
 
@@ -90,18 +89,6 @@ def kit(tmp_path_factory, mpy_firmware):
     (d / "device.py").write_text(DEVICE.format(host=host))
     (d / "check.py").write_text(CHECK.format(host=host))
     return {"dir": d, "fw": mpy_firmware}
-
-
-def _mp(kit, script, args, cwd):
-    env = {"MICROPYPATH": ":".join([".frozen", str(kit["dir"] / "lib"), str(kit["fw"])])}
-    return subprocess.run(
-        [mpy.MICROPYTHON, str(kit["dir"] / script), *map(str, args)],
-        cwd=str(cwd),
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
 
 
 def saved_game(folder, moves):

@@ -35,6 +35,18 @@ def card_text(c, french=False):
     return (gfx._RANKS_FR if french else gfx._RANKS_IT)[c % 10] + _SUITS[c // 10]
 
 
+def _pack(out, items):
+    """Append `items` (str) to `out`, as many to a line as fit 16 characters."""
+    row = ""
+    for t in items:
+        if row and len(row) + 1 + len(t) > 16:
+            out.append(row)
+            row = ""
+        row = (row + " " + t) if row else t
+    if row:
+        out.append(row)
+
+
 def lines(screen):
     """The page's text lines (list of str, each at most 16 characters)."""
     app = screen.app
@@ -46,24 +58,16 @@ def lines(screen):
         "%s %d" % (T(lang.MAZZO), 40 - st[E.DP]),
         "%s %s" % (T(lang.LAST_TAKE), app.seat_label(last) if last != E.NONE else "-"),
     ]
-    row = ""
-    for side in range(r.sides):
-        t = "%s %d" % (side_label(app, side), g.scope(side))
-        if row and len(row) + 1 + len(t) > 16:
-            out.append(row)
-            row = ""
-        row = (row + " " + t) if row else t
-    if row:
-        out.append(row)
-    row = ""
-    for seat, c, n in screen.log[-(r.players - 1) :] if screen.log else ():
-        t = "%s %s%s" % (app.seat_label(seat), card_text(c, app.french()), "+%d" % n if n else "")
-        if row and len(row) + 1 + len(t) > 16:
-            out.append(row)
-            row = ""
-        row = (row + " " + t) if row else t
-    if row:
-        out.append(row)
+    _pack(out, ["%s %d" % (side_label(app, side), g.scope(side)) for side in range(r.sides)])
+    plays = screen.log[-(r.players - 1) :]
+    fr = app.french()
+    _pack(
+        out,
+        [
+            "%s %s%s" % (app.seat_label(seat), card_text(c, fr), "+%d" % n if n else "")
+            for seat, c, n in plays
+        ],
+    )
     return out
 
 
