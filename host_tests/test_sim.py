@@ -485,24 +485,27 @@ def _read_until(fd, needle, timeout=10.0):
 
 
 @pytest.mark.mpy
-def test_interactive_in_a_terminal(demo_dir):
+def _sim_in_pty(demo_dir, rows, cols, env=None):
+    """tools/sim.py running the demo app in a new pseudo-terminal of
+    `rows` x `cols`: (master fd, slave fd, process, the terminal's
+    settings before the run)."""
     master, slave = pty.openpty()
-    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 140, 0, 0))
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
     before = termios.tcgetattr(slave)
     proc = subprocess.Popen(
-        [
-            sys.executable,
-            str(mpy.ROOT / "tools" / "sim.py"),
-            "--path",
-            str(demo_dir),
-            "--entry",
-            "demo_app",
-        ],
+        [sys.executable, str(mpy.ROOT / "tools" / "sim.py"), "--path", str(demo_dir)]
+        + ["--entry", "demo_app"],
         stdin=slave,
         stdout=slave,
         stderr=slave,
         start_new_session=True,
+        env=env,
     )
+    return master, slave, proc, before
+
+
+def test_interactive_in_a_terminal(demo_dir):
+    master, slave, proc, before = _sim_in_pty(demo_dir, 40, 140)
     try:
         out = _read_until(master, "arrows: move".encode())
         assert "\x1b[97;40m".encode() in out and "▀".encode() in out
@@ -529,16 +532,7 @@ def test_interactive_in_a_terminal(demo_dir):
 
 
 def test_a_default_80x24_terminal_plays_in_braille_then_resizes(demo_dir):
-    master, slave = pty.openpty()
-    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
-    proc = subprocess.Popen(
-        [sys.executable, str(mpy.ROOT / "tools" / "sim.py"), "--path", str(demo_dir)]
-        + ["--entry", "demo_app"],
-        stdin=slave,
-        stdout=slave,
-        stderr=slave,
-        start_new_session=True,
-    )
+    master, slave, proc, _ = _sim_in_pty(demo_dir, 24, 80)
     try:
         out = _read_until(master, "arrows: move".encode())
         text = out.decode("utf-8", "replace")
@@ -593,19 +587,8 @@ def test_sigkill_leaves_no_mess(demo_dir, tmp_path, killed):
     # SIGKILL of the firmware (in raw mode) and/or of tools/sim.py: the
     # terminal's settings are those from before the run, no process of the
     # run is left, no temporary folder either.
-    master, slave = pty.openpty()
-    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 140, 0, 0))
-    before = termios.tcgetattr(slave)
     env = dict(os.environ, TMPDIR=str(tmp_path))
-    proc = subprocess.Popen(
-        [sys.executable, str(mpy.ROOT / "tools" / "sim.py"), "--path", str(demo_dir)]
-        + ["--entry", "demo_app"],
-        stdin=slave,
-        stdout=slave,
-        stderr=slave,
-        start_new_session=True,
-        env=env,
-    )
+    master, slave, proc, before = _sim_in_pty(demo_dir, 40, 140, env)
     run = []
     try:
         _read_until(master, "arrows: move".encode())
