@@ -20,33 +20,24 @@ import gc
 import sys
 from micropython import const
 
+# (EASY, MEDIUM: app.EASY... for the tools and tests)
+from consts import CONTRASTS, GAME, HARD, HUMAN, JOURNAL, SETTINGS, SLEEPS, VERSION
+from consts import EASY as EASY
+from consts import MEDIUM as MEDIUM
+
 TYPE_CHECKING = const(0)  # true for pyright; MicroPython compiles no block under it
 if TYPE_CHECKING:  # pyright only: the game modules load when a game starts
     from scopa.game import Game
 
-VERSION = "0.1.0"
 _MPY = sys.implementation.name == "micropython"
 CONFIG = "board.json"
 
 RESERVE = const(2048)  # bytes kept free for saving the game (save_game)
 TICK_MS = const(10)  # main loop period when nothing happens
 FRAME_MS = const(30)  # at most one redraw per FRAME_MS
-SLEEPS = (30, 60, 120, 300, 0)  # sleep timeout choices, seconds (0: never)
-CONTRASTS = (16, 48, 96, 160, 255)
 
-# Computer levels; HUMAN marks a seat played by a person.
-EASY = const(0)
-MEDIUM = const(1)
-HARD = const(2)
-HUMAN = const(3)
-
-GAME_NAMES = ("Scopa", "Scopone", "Sc. scientifico")
 _PLAY = ("table", "summary")  # the screens of a game in progress
 
-# Store record names
-SETTINGS = "settings.sav"
-GAME = "game.sav"
-JOURNAL = "game.jrn"  # the plays since game.sav, a line each (store.append)
 JOURNAL_MAX = const(64)  # plays in the journal before game.sav is written again
 
 
@@ -204,9 +195,8 @@ class App:
         self._short = 0  # steps in a row that ran out of memory
         self._reserve = None
         self._hold()
-        config = _config()
-        self.settings = config.default_settings()
-        config.load_settings(self)
+        self.settings, self.note = _config().load_settings(folder)
+        self.apply_contrast()
 
     # Settings -------------------------------------------------------------
 
@@ -255,12 +245,24 @@ class App:
         return "P%d" % (seat + 1)
 
     def new_game(self):
-        """Start a game from the settings' New game choices (config.py)."""
-        _config().new_game(self)
+        """Start a game from the settings' New game choices (config.py);
+        saved."""
+        self.game, self.levels = _config().new_game(self.settings, self.seed())
+        self.shown = -1
+        self.save_game()
 
     def load_game(self):
-        """Read the saved game (config.py); True when there is one."""
-        return _config().load_game(self)
+        """Read the saved game (config.py); True when there is one. Sets
+        the note when a damaged save was replaced by its backup, or lost."""
+        game, levels, note = _config().load_game(self.folder)
+        if note:
+            self.note = note
+        if game is None:
+            return False
+        self.game = game
+        self.levels = levels
+        self.shown = -1
+        return True
 
     def new_match(self):
         """A new match with the same rules and seats."""

@@ -3,12 +3,14 @@ menus but not while a game is played, so it is a module of its own that
 the app drops from the heap once the table shows (app.py imports it when
 needed).
 
-Settings (saved as store record app.SETTINGS): language, faces (0
-Italian, 1 French), contrast and sleep (indices of app.CONTRASTS and
-app.SLEEPS), pass-and-play, and the last New game choices (cfg).
+Settings (saved as store record consts.SETTINGS): language, faces (0
+Italian, 1 French), contrast and sleep (indices of consts.CONTRASTS and
+consts.SLEEPS), pass-and-play, and the last New game choices (cfg).
+
+It returns what it reads or makes; the app keeps it and saves it.
 """
 
-from app import EASY, GAME, HUMAN, JOURNAL, MEDIUM, SETTINGS
+from consts import EASY, GAME, HUMAN, JOURNAL, MEDIUM, SETTINGS
 from scopa.rules import GAMES as GAME_KEYS  # cfg["game"] indexes the presets
 
 GAME_NAMES = (
@@ -199,16 +201,17 @@ def make_levels(cfg, players, sides, human_ok):
     return out
 
 
-def load_settings(app):
-    """Read the saved settings into app.settings (keys it does not know,
-    or values of the wrong type, are left at their defaults); load the
-    language and set the contrast. Sets app.note when a damaged file was
-    replaced by its backup, or lost (the defaults are used)."""
+def load_settings(folder=""):
+    """The saved settings in `folder`: ``(settings, note)``, settings a
+    dict as default_settings (keys it does not know, or values of the
+    wrong type, are left at their defaults), note "" or the line that says
+    a damaged file was replaced by its backup, or lost (the defaults are
+    used). Loads the language."""
     import lang
     import store
 
-    obj, status, why = store.load(SETTINGS, app.folder)
-    s = app.settings
+    obj, status, why = store.load(SETTINGS, folder)
+    s = default_settings()
     if isinstance(obj, dict):
         for k in s:
             if k == "cfg" and isinstance(obj.get(k), dict):
@@ -228,31 +231,34 @@ def load_settings(app):
         lang.load(s["lang"])
     except OSError as e:
         print("lang: no strings:", e)
+    note = ""
     if status == store.BAK or status == store.BAD:
-        app.note = lang.T(lang.SAVE_RESTORED if status == store.BAK else lang.SAVE_LOST)
-    app.apply_contrast()
+        note = lang.T(lang.SAVE_RESTORED if status == store.BAK else lang.SAVE_LOST)
+    return s, note
 
 
-def new_game(app):
-    """A new game in `app` from the settings' New game choices; saved."""
+def new_game(settings, seed):
+    """A new game of the settings' New game choices: ``(game, levels)``,
+    a scopa.game.Game dealt from `seed` (int below 2**30) and the level of
+    each seat (make_levels)."""
     from scopa.game import Game
 
-    cfg = app.settings["cfg"]
+    cfg = settings["cfg"]
     rules = make_rules(cfg)
-    app.levels = make_levels(cfg, rules.players, rules.sides, app.settings["pass"])
-    app.game = Game(rules, app.seed())
-    app.shown = -1
-    app.save_game()
+    levels = make_levels(cfg, rules.players, rules.sides, settings["pass"])
+    return Game(rules, seed), levels
 
 
-def load_game(app):
-    """Read the saved game into `app`; True when one was found. Sets
-    app.note when a damaged save was replaced by its backup, or lost."""
+def load_game(folder=""):
+    """The saved game in `folder` and the plays journalled after it:
+    ``(game, levels, note)``, game None (and levels []) when none was found
+    or it is unreadable; note "" or the line that says a damaged save was
+    replaced by its backup, or lost."""
     import lang
     import store
     from scopa import replay
 
-    obj, status, why = store.load(GAME, app.folder)
+    obj, status, why = store.load(GAME, folder)
     if why:
         print("store:", why)
     game = None
@@ -273,15 +279,14 @@ def load_game(app):
             game = None
     if game is None or not isinstance(levels, list):
         if status == store.BAD or obj is not None:
-            app.note = lang.T(lang.SAVE_LOST)
-        return False
-    if status == store.BAK:
-        app.note = lang.T(lang.SAVE_RESTORED)
+            return None, [], lang.T(lang.SAVE_LOST)
+        return None, [], ""
+    note = lang.T(lang.SAVE_RESTORED) if status == store.BAK else ""
     # then the plays journalled after the record (app.save_game); from the
     # .bak, first its journal's .bak, which leads to the damaged record
     code = obj["code"]
     for name in (JOURNAL + ".bak", JOURNAL) if status == store.BAK else (JOURNAL,):
-        lines = journal(name, store.checksum(code.encode()), app.folder)
+        lines = journal(name, store.checksum(code.encode()), folder)
         try:
             for i in lines:
                 if game.round_over:
@@ -292,10 +297,7 @@ def load_game(app):
             break
         if lines:
             code = replay.encode(game)
-    app.game = game
-    app.levels = levels
-    app.shown = -1
-    return True
+    return game, levels, note
 
 
 def journal(name, base, folder=""):
