@@ -4,13 +4,16 @@ On the device `board.json` (written by the flash tool) names the board, and
 `board.py` is that board's wiring (copied from `boards/<name>/board.py`).
 
 The app is a state machine of screens (firmware/ui): each screen turns
-button events into calls on the `App` (which alone changes the game and
-saves it) and draws itself with ``draw(fb)``, which never changes state.
-A screen's module is imported when it is shown and dropped from
-sys.modules when another module's screen replaces it; on the device a game
-in progress also drops the menus' code, the computer players leave with the
-game's screens and the round's scoring between rounds (see `_switch`).
-Data flows one way: buttons -> app -> engine (firmware/scopa) -> screen.
+button events into requests of the App, which alone changes the game and
+the settings and saves them: the game's turns through ``app.turns``
+(turns.py: ``turn``, ``computer_turn``, ``play``, ``uncover``, ``deal``),
+the rest through App methods (``set_setting``, ``save_settings``,
+``clear_note``, ``first_menu``, ``new_game``, ``commit_sheet``, ``go``).
+A screen draws itself with ``draw(fb)``, which never changes state, and
+never imports this module. A screen's module is imported when it is shown
+and dropped from sys.modules when another module's screen replaces it;
+the memory policy (_FREE) says what else leaves the heap when. Data
+flows one way: buttons -> app -> engine (firmware/scopa) -> screen.
 
 `run(board)` is the whole app and is what the host tests drive, with a fake
 board (scripted buttons, a virtual clock) under CPython and MicroPython.
@@ -20,14 +23,20 @@ import gc
 import sys
 from micropython import const
 
-# (EASY, MEDIUM: app.EASY... for the tools and tests)
-from consts import CONTRASTS, GAME, HARD, HUMAN, JOURNAL, SETTINGS, SLEEPS, VERSION
+from consts import CONTRASTS, SETTINGS, SLEEPS, VERSION
+
+# app.EASY.., app.GAME...: for the tools and tests
 from consts import EASY as EASY
+from consts import GAME as GAME
+from consts import HARD as HARD
+from consts import HUMAN as HUMAN
+from consts import JOURNAL as JOURNAL
 from consts import MEDIUM as MEDIUM
 
 TYPE_CHECKING = const(0)  # true for pyright; MicroPython compiles no block under it
 if TYPE_CHECKING:  # pyright only: the game modules load when a game starts
     from scopa.game import Game
+    from turns import Turns
 
 _MPY = sys.implementation.name == "micropython"
 CONFIG = "board.json"
@@ -38,7 +47,60 @@ FRAME_MS = const(30)  # at most one redraw per FRAME_MS
 
 _PLAY = ("table", "summary")  # the screens of a game in progress
 
-JOURNAL_MAX = const(64)  # plays in the journal before game.sav is written again
+# The memory policy: the modules dropped from sys.modules at each event
+# (on MicroPython; CPython keeps them, its heap is not short and importing
+# is slow there), imported again when needed; "ai.*" is the computer
+# players' package and every module of it. Besides these only App._switch
+# drops a screen's module when another module's screen replaces it.
+# Each entry's saving, in a comment: the live heap without that drop minus
+# with it, on the unix port (64-bit; a 32-bit board saves about two
+# thirds), in tools/bench_app.py's match (Scopa for 2 vs Hard), at the
+# start menu or at the match's peak.
+_CONSTS = const(0)  # config or turns imported: consts' names are copied by then
+_GAME = const(1)  # the table or the round's summary shows (at the start too)
+_MENU = const(2)  # any other screen shows
+_SUMMARY = const(3)  # the round's summary shows
+_HINT = const(4)  # a hint computed (turns.py; the players it uses stay)
+_IN_ROUND = const(5)  # the table shows, the round not over
+_NO_ROOM = const(6)  # no memory for the computer player's search (turns.py)
+_LOW = const(7)  # out of memory in a turn of the loop (App._low_memory)
+# what the menus, new games and the app's start (ui.palette) load and a
+# game does not use
+_MENU_ONLY = ("config", "scopa.ruleopts", "scopa.cards", "scopa.explain", "ui.palette")
+_FREE = (
+    ("consts",),  # _CONSTS: menu SAVE_CONSTS_M, peak SAVE_CONSTS_P
+    _MENU_ONLY,  # _GAME: peak SAVE_GAME
+    ("ai.*",),  # _MENU: the computer players off the game (a menu after a game)
+    ("ai.*",),  # _SUMMARY: loaded again at the next computer turn: peak SAVE_SUMMARY
+    ("ai.hint",),  # _HINT: peak SAVE_HINT (the match with a hint before each play)
+    ("scopa.scoring",),  # _IN_ROUND: until the round's end (scopa.game): peak SAVE_ROUND
+    ("ai.*",),  # _NO_ROOM: a search cut short may have left its buffers half made
+    ("ai.*",) + _MENU_ONLY,  # _LOW: what can be loaded again
+)
+
+
+def _free(event):
+    """Drop the modules of `event` (one of _CONSTS.._LOW) from
+    sys.modules (_drop), as the memory policy _FREE says."""
+    for name in _FREE[event]:
+        _drop(name)
+
+
+def _drop(name):
+    """Forget module `name` (e.g. "ui.menu"; "ai.*": the package ai and
+    every module of it), from sys.modules and from its package, so that its
+    heap is freed at the next collection (it is imported again when
+    needed)."""
+    if name[-2:] == ".*":
+        pkg = name[:-2]
+        for k in [k for k in sys.modules if k == pkg or k.startswith(pkg + ".")]:
+            del sys.modules[k]
+        return
+    sys.modules.pop(name, None)
+    pkg, _, attr = name.rpartition(".")
+    p = sys.modules.get(pkg) if pkg else None
+    if p is not None and attr in p.__dict__:
+        delattr(p, attr)
 
 
 def board_name(path=CONFIG):
@@ -61,93 +123,6 @@ def board_name(path=CONFIG):
 USE_AI = True
 
 
-def observe(game, card, taken):
-    """Tell the computer players what a play (anyone's) shows of that
-    seat's hand, before it is played (ai.core.observe: public cards only).
-    Without firmware/ai, or short of heap, nothing."""
-    if not USE_AI or "ai.core" not in sys.modules and not _has_ai():
-        return
-    try:
-        from ai import core
-        from scopa import engine as E
-
-        taken = tuple(taken)
-        E.gen_moves(game.st, game.rules, game.mv)
-        if not game.round_over and E.find_move(game.st, game.rules, card, taken, game.mv) >= 0:
-            core.observe(game.st, game.rules, card, taken)
-    except (ImportError, MemoryError):
-        pass
-
-
-def _has_ai():
-    try:
-        import ai  # noqa: F401
-    except ImportError:
-        return False
-    return True
-
-
-def _add30(a, b):
-    # (a + b) % 2**30 for a, b in 0..2**30-1, the sum never reaching 2**30
-    # (a heap int on a 32-bit board)
-    room = 0x3FFFFFFF - a
-    return a + b if b <= room else b - room - 1
-
-
-def _mul30(a, b):
-    # (a * b) % 2**30 for a, b in 0..2**30-1, in 15-bit halves: no step
-    # reaches 2**30
-    al = a & 0x7FFF
-    bl = b & 0x7FFF
-    mid = ((a >> 15) * bl & 0x7FFF) + (al * (b >> 15) & 0x7FFF)
-    return _add30((mid & 0x7FFF) << 15, al * bl)
-
-
-def computer_move(game, seat, level, hint=False):
-    """The move ``(card, taken)`` the computer at `level` plays for `seat`,
-    or suggests to a human with `hint`, then as ``(card, taken, why)``
-    with `why` the reason ``(code, n)`` of ai.hint.why, or None: the one
-    call site of the computer players (firmware/ai). Their generator is
-    seeded by the game and the move number, so a resumed game plays on
-    the same. Without firmware/ai (or with USE_AI false) a random legal
-    move."""
-    from scopa.rng import Rng
-
-    rng = Rng(_add30(game.seed, 7919 * game.moves_played() + seat + (101 if hint else 0)))
-    ai = None
-    if USE_AI:
-        try:
-            import ai
-        except ImportError:
-            pass
-    why = None
-    if ai is None or not hasattr(ai, "player"):
-        moves = game.legal_moves()
-        card, taken = moves[rng.below(len(moves))]
-        return (card, taken, why) if hint else (card, taken)
-    try:
-        if hint:
-            from ai import hint as H
-
-            card, taken = H.choose(game.st, game.rules, seat, rng)
-            why = H.why(game.st, game.rules, seat, card, taken)
-        else:
-            name = ai.LEVELS[min(level, len(ai.LEVELS) - 1)]
-            card, taken = ai.player(name).choose(game.st, game.rules, seat, rng)
-    except MemoryError:
-        # no room to search: a plain legal move rather than no move; the
-        # players are loaded again at their next turn (a search cut short
-        # may have left its buffers half made)
-        print("app: no memory for the computer player")
-        _drop_ai()
-        gc.collect()
-        moves = game.legal_moves()
-        card, taken = moves[rng.below(len(moves))]
-    if hint:
-        return card, tuple(taken), why
-    return card, tuple(taken)
-
-
 class App:
     """The running app: the board's display, buttons and clock, the
     settings, the game in progress and the screen shown."""
@@ -156,6 +131,7 @@ class App:
     game: "Game"
     levels: list
     screen: "Screen"
+    turns: "Turns"
 
     def __init__(self, board, folder=""):
         from ui import gfx
@@ -184,9 +160,7 @@ class App:
         self.shown = -1  # pass-and-play: the seat whose hand is shown
         self.saves = 0
         self.saved_bytes = 0  # written to flash by the game's saves
-        self._base = None  # store.checksum of game.sav's code (the journal's base)
-        self._base_game = None  # the Game that game.sav holds
-        self._since = 0  # journal lines since game.sav
+        self.turns = None  # type: ignore  (a turns.Turns once a game starts)
         self.plays = 0
         self.matches = 0
         self.verbose = getattr(board, "VERBOSE", False)
@@ -208,6 +182,32 @@ class App:
         except OSError as e:
             print("store: settings not saved:", e)
 
+    def set_setting(self, key, value):
+        """Set setting `key` (int), or New game choice `key` of
+        settings["cfg"]; a language or contrast takes effect at once.
+        Saved by save_settings."""
+        s = self.settings
+        if key not in s:
+            s = s["cfg"]
+        s[key] = value
+        if key == "lang":
+            import lang
+
+            lang.load(value)
+        elif key == "contrast":
+            self.apply_contrast()
+
+    def first_menu(self):
+        """True the first time the start menu is built (its line is
+        printed once, for a text-only observer)."""
+        first = not self.menu_shown
+        self.menu_shown = True
+        return first
+
+    def clear_note(self):
+        """The menu's note has been seen."""
+        self.note = ""
+
     def apply_contrast(self):
         i = self.settings["contrast"]
         try:
@@ -223,33 +223,23 @@ class App:
 
     # The game -------------------------------------------------------------
 
-    def humans(self):
-        return [s for s in range(len(self.levels)) if self.levels[s] == HUMAN]
-
-    def hide_hands(self):
-        """True when pass-and-play hides the hand between turns."""
-        return len(self.humans()) > 1
-
-    def viewer(self):
-        """The seat whose hand the table shows, or -1 (hands hidden)."""
-        if self.hide_hands():
-            return self.shown
-        return self.humans()[0]
-
-    def seat_label(self, seat):
-        """"You" for the only human seat, else P1..P6."""
-        import lang
-
-        if not self.hide_hands() and self.levels[seat] == HUMAN:
-            return lang.T(lang.YOU)
-        return "P%d" % (seat + 1)
-
     def new_game(self):
         """Start a game from the settings' New game choices (config.py);
         saved."""
-        self.game, self.levels = _config().new_game(self.settings, self.seed())
+        t = self._turns()
+        self.game, self.levels = _config().new_game(self.settings, t.seed())
         self.shown = -1
-        self.save_game()
+        t.save_game()
+
+    def _turns(self):
+        """The game's turns (turns.Turns), made at the first game."""
+        if self.turns is None:
+            import turns
+
+            self.turns = turns.Turns(self, USE_AI, _free)
+            if _MPY:
+                _free(_CONSTS)
+        return self.turns
 
     def load_game(self):
         """Read the saved game (config.py); True when there is one. Sets
@@ -264,107 +254,6 @@ class App:
         self.shown = -1
         return True
 
-    def new_match(self):
-        """A new match with the same rules and seats."""
-        from scopa.game import Game
-
-        self.game = Game(self.game.rules, self.seed())
-        self.shown = -1
-        self.save_game()
-
-    def seed(self):
-        """A seed for a new game (int below 2**30): ``(ticks_ms * 2654435 +
-        now * 97 + seeds taken * 7919) % 2**30``, every step a small int
-        on a 32-bit board (`_add30`, `_mul30`; the plain product of the
-        ticks is not)."""
-        self.saves += 1
-        s = _add30(_mul30(self.clock.ticks_ms(), 2654435), _mul30(self.now & 0x3FFFFFFF, 97))
-        return _add30(s, _mul30(self.saves, 7919))
-
-    def play(self, card, taken):
-        """Play a move for the seat to play; saves the game. Returns the
-        engine's flags."""
-        observe(self.game, card, taken)
-        flags = self.game.play(card, taken)
-        self.plays += 1
-        if self.game.round_over and self.game.over:
-            self.matches += 1
-        self.save_game()
-        if _MPY:
-            gc.collect()  # a tidy heap for the next search
-        return flags
-
-    def next_round(self):
-        self.game.next_round()
-        self.shown = -1
-
-    def save_game(self):
-        """Save the game after a play: one journal line (store.append: the
-        play's move index, about 20 bytes); then, for a new game, at the
-        end of a round, after a resume and every JOURNAL_MAX plays, the
-        whole record too (its replay code and the seats, store.save), the
-        journal moving to game.jrn.bak beside game.sav.bak. A play's save so
-        costs the same however long the game; config.load_game reads them
-        back (the .bak pair when game.sav is damaged).
-
-        The record's save builds its text in a few KiB at once. On
-        MicroPython the heap of a long game is fragmented (the free memory
-        is in small holes), so the app keeps a reserve block allocated early
-        and frees it for the save: the save's allocations fit in that hole.
-        """
-        import store
-        from scopa import replay
-
-        g = self.game
-        if self._base is not None and self._base_game is g and g.history:
-            # the play, journalled after the record; and so the record's
-            # .bak with the journal's .bak make the record again, should it
-            # be damaged
-            try:
-                self.saved_bytes += store.append(
-                    JOURNAL, self._since + 1, replay.last_index(g.history), self._base, self.folder
-                )
-                self._since += 1
-                if not g.round_over and self._since < JOURNAL_MAX:
-                    if self.verbose:
-                        print("saved:", replay.encode(g))
-                    self._reserve = None
-                    self._hold()
-                    return
-            except OSError as e:
-                print("store: play not journalled:", e)  # the record then
-        self._reserve = None
-        if _MPY:
-            gc.collect()
-        rec = None
-        for _ in range(2):
-            try:
-                rec = {"code": replay.encode(self.game), "levels": self.levels}
-                # a game this app has not saved yet (new, or resumed) is
-                # saved twice: its .bak then holds it too, should the record
-                # be damaged before the next round's
-                for _ in range(2 if self._base_game is not g else 1):
-                    self.saved_bytes += store.save(GAME, rec, self.folder)
-                    # the journal follows the record before, now game.sav.bak
-                    store.rotate(JOURNAL, self.folder)
-                self._base = store.checksum(rec["code"].encode())
-                self._base_game = g
-                self._since = 0
-                break
-            except OSError as e:
-                print("store: game not saved:", e)
-                break
-            except MemoryError:
-                self._low_memory()  # then once more
-        else:
-            print("store: game not saved: no memory")
-        if rec is None:
-            return
-        if self.verbose:
-            print("saved:", rec["code"])
-        rec = None
-        self._hold()
-
     def _hold(self):
         if _MPY:
             gc.collect()
@@ -378,12 +267,18 @@ class App:
             except MemoryError:
                 self._reserve = None
 
-    def hint(self):
-        g = self.game
-        h = computer_move(g, g.turn, HARD, True)
-        if _MPY:
-            _drop("ai.hint")  # (the players it uses stay for the next turn)
-        return h
+    # The scorekeeper's sheet (firmware/sheet.py) --------------------------
+
+    def commit_sheet(self, sh, op, i=-1, e=None):
+        """Change sheet `sh` by `op` and save it (sheet.commit): "" or why
+        it was not saved. `op` "load": the sheet on flash, ``(sheet or
+        None, status, why)`` (sheet.load, which saves again a sheet read
+        from a backup copy)."""
+        import sheet
+
+        if op == "load":
+            return sheet.load(self.folder)
+        return sheet.commit(sh, self.folder, op, i, e)
 
     # Screens --------------------------------------------------------------
 
@@ -406,15 +301,15 @@ class App:
             # is not short): the old screen's module, the computer players
             # off the table, the menus' code in a game.
             if old and old != module:
-                _drop("ui." + old)
-            if module not in _PLAY:
-                _drop_ai()
-            if module in _PLAY:
-                for m in _MENU_ONLY:
-                    _drop(m)
+                _drop("ui." + old)  # (the one drop not in _FREE: its name varies)
+            _free(_GAME if module in _PLAY else _MENU)
+            if module == "summary":
+                _free(_SUMMARY)
             if module == "table" and self.game is not None and not self.game.round_over:
-                _drop("scopa.scoring")  # until the round's end (scopa.game)
+                _free(_IN_ROUND)
             gc.collect()  # (a full collection is slow on CPython and not needed)
+        if module in _PLAY:
+            self._turns()
         try:
             try:
                 mod = __import__("ui." + module, None, None, (name,))
@@ -447,8 +342,7 @@ class App:
             self.go("menu")
         self._switch()
         if _MPY and self.screen_mod in _PLAY:
-            for m in _MENU_ONLY:
-                _drop(m)  # until a menu needs them again
+            _free(_GAME)
             gc.collect()
 
     def draw(self):
@@ -471,9 +365,7 @@ class App:
         and redraw at the next turn."""
         print("app: low memory")
         self._reserve = None
-        _drop_ai()
-        for m in _MENU_ONLY:
-            _drop(m)
+        _free(_LOW)
         gc.collect()
         self.dirty = True
 
@@ -598,30 +490,9 @@ class App:
 def _config():
     import config
 
+    if _MPY:
+        _free(_CONSTS)
     return config
-
-
-# Modules the menus, new games and the app's start (ui.palette) load that a
-# game in progress does not use: dropped when the table or the round
-# summary shows (on MicroPython).
-_MENU_ONLY = ("config", "scopa.ruleopts", "scopa.cards", "scopa.explain", "ui.palette")
-
-
-def _drop(name):
-    """Forget module `name` (e.g. "ui.menu"), from sys.modules and from its
-    package, so that its heap is freed at the next collection (it is
-    imported again when needed)."""
-    sys.modules.pop(name, None)
-    pkg, _, attr = name.rpartition(".")
-    p = sys.modules.get(pkg) if pkg else None
-    if p is not None and attr in p.__dict__:
-        delattr(p, attr)
-
-
-def _drop_ai():
-    """Forget the computer players (loaded again at their next turn)."""
-    for k in [k for k in sys.modules if k == "ai" or k[:3] == "ai."]:
-        del sys.modules[k]
 
 
 if TYPE_CHECKING:

@@ -1,7 +1,7 @@
 """Settings and the start of games: what the app needs at boot and in the
 menus but not while a game is played, so it is a module of its own that
 the app drops from the heap once the table shows (app.py imports it when
-needed).
+needed; its memory policy, app._FREE).
 
 Settings (saved as store record consts.SETTINGS): language, faces (0
 Italian, 1 French), contrast and sleep (indices of consts.CONTRASTS and

@@ -411,8 +411,9 @@ class Os:
 store.open = _open
 sys.modules["os"] = Os()
 import app
+import turns
 
-_save_game = app.App.save_game
+_save_game = turns.Turns.save_game
 
 
 def save_game(self):
@@ -423,7 +424,7 @@ def save_game(self):
         stop("after the save")
 
 
-app.App.save_game = save_game
+turns.Turns.save_game = save_game
 
 
 def forever():

@@ -47,7 +47,7 @@ def play():
     if g.round_over:
         g.next_round()
     card, taken = g.legal_moves()[0]
-    a.play(card, taken)
+    a.turns.play(card, taken)
 for _ in range(before):
     play()
 powerfs.arm(limit)

@@ -101,7 +101,7 @@ def test_old_settings_keep_their_scopone_deal():
     a.settings["cfg"].update(game=C.SCOPONE, deal=0)  # saved before: deal 0 was classico
     a.save_settings()
     b = App(F.Board(()), a.folder)
-    C.load_settings(b)
+    b.settings = C.load_settings(b.folder)[0]
     assert b.settings["cfg"]["deal"] == C.DEALS.index(C.SCOPONE)
 
 

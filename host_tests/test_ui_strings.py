@@ -270,7 +270,7 @@ def _table_stages(w):
     g = w.app.game
     for stage in (TB.PICK, TB.CHOOSE, TB.THINK, TB.SHOW, TB.SCOPA, TB.COVER, TB.NEWS):
         s.stage = stage
-        s.line = w.app.seat_label(0) + ": Decino +10"  # NEWS, the widest
+        s.line = w.app.turns.seat_label(0) + ": Decino +10"  # NEWS, the widest
         hand = g.hand(g.turn)
         s.opts = [(), tuple(g.table()[:2])]
         s.oi = 1

@@ -199,13 +199,13 @@ def test_pass_and_play_hides_the_hand_between_turns(tmp_path):
     a.loop(5)
     assert a.screen.stage == TB.COVER
     assert "Pass to P1" in b.display.screen_text()
-    assert a.viewer() == -1
+    assert a.turns.viewer() == -1
     press(a, b, "A")
-    assert a.screen.stage == TB.PICK and a.viewer() == 0
+    assert a.screen.stage == TB.PICK and a.turns.viewer() == 0
     press(a, b, "A")
     a.loop(TB.HUMAN_SHOW_MS // app.TICK_MS + 10)
     if g.moves_played() == 1:
-        assert a.screen.stage == TB.COVER and a.viewer() == -1
+        assert a.screen.stage == TB.COVER and a.turns.viewer() == -1
         assert "Pass to P2" in b.display.screen_text()
 
 
@@ -303,7 +303,7 @@ def test_the_round_page_tells_mazzo_scope_last_take_and_the_last_plays(tmp_path)
     assert a.screen.info
     assert "Mazzo %d" % (40 - g.st[E.DP]) in text
     last = g.st[E.LAST]
-    assert ("Last take " + (a.seat_label(last) if last != E.NONE else "-")) in text
+    assert ("Last take " + (a.turns.seat_label(last) if last != E.NONE else "-")) in text
     assert "You %d" % g.scope(0) in text and "P2 %d" % g.scope(1) in text
     seat, c, n = a.screen.log[-1]
     assert seat == 1  # the computer's play, before the human's turn

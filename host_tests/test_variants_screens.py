@@ -96,7 +96,7 @@ def test_scopa_15_dealer_bonus_is_announced_once(tmp_path):
             break  # the round's last play shown: its summary
         if s.stage == TB.PICK:
             c, t = g.legal_moves()[0]
-            a.play(c, t)
+            a.turns.play(c, t)
             s.stage = TB.IDLE
         elif s.stage == TB.NEWS:
             lines.append(s.line)

@@ -279,10 +279,10 @@ class Screen:
         e = self.entry()
         if self.idx >= 0:
             j = self.idx
-            err = S.commit(sh, app.folder, "edit", j, e)
+            err = app.commit_sheet(sh, "edit", j, e)
         else:
             j = len(sh.rounds)
-            err = S.commit(sh, app.folder, "add", -1, e)
+            err = app.commit_sheet(sh, "add", -1, e)
         note = [T(lang.SK_NOT_SAVED)] if err else []
         rev = self.rev
         if rev is not None:

@@ -164,7 +164,7 @@ class Screen(List):
     def action(self, i):
         app = self.app
         sh = S.Sheet(self.rules(), self.names)
-        note = [T(lang.SK_NOT_SAVED)] if S.commit(sh, app.folder, "save") else []
+        note = [T(lang.SK_NOT_SAVED)] if app.commit_sheet(sh, "save") else []
         print("sheet: new %s %s" % (sh.rules.code(), " ".join(sh.names)))
         app.go("scorekeeper", "Screen", (sh, note))
 

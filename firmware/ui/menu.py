@@ -126,8 +126,7 @@ class Screen(List):
         self.rows = [[T(i), None, 0] for i in self.ids]
         if app.game is not None:
             self.sel = 1  # a game is saved: the cursor on Continue
-        if not app.menu_shown:
-            app.menu_shown = True
+        if app.first_menu():
             en = ("New game", "Continue", "Scorekeeper", "Settings", "How to play", "About")
             print("menu: " + " | ".join(en[i] for i in self.ids))
 
@@ -167,7 +166,7 @@ class Screen(List):
             List.draw(self, fb)
 
     def key(self, ev):
-        self.app.note = ""
+        self.app.clear_note()
         List.key(self, ev)
 
 
@@ -214,16 +213,16 @@ class Games(List):
     def action(self, i):
         from config import DEALS, MENU_GAMES, SCOPONE
 
-        cfg = self.app.settings["cfg"]
+        app = self.app
         if i < 4:
-            cfg["game"] = 0
-            cfg["players"] = (2, 3, 4, 6)[i]
+            app.set_setting("game", 0)
+            app.set_setting("players", (2, 3, 4, 6)[i])
         else:
             g = MENU_GAMES[i - 4]
             if g == SCOPONE:
-                g = DEALS[cfg["deal"] % len(DEALS)]
-            cfg["game"] = g
-        self.app.go("menu", "Options")
+                g = DEALS[app.settings["cfg"]["deal"] % len(DEALS)]
+            app.set_setting("game", g)
+        app.go("menu", "Options")
 
 
 def house_rules(cfg):
@@ -281,7 +280,7 @@ class Options(List):
         g = rules.game
         n = rules.players
         if g not in C.DEALS:
-            cfg["players"] = n
+            app.set_setting("players", n)
         levels = level_names(app.settings["pass"] == 1)
         if g == C.SCOPA:
             self.title = T(lang.SCOPA_FOR) % n
@@ -306,7 +305,7 @@ class Options(List):
                 v = cfg[k]
             if not 0 <= v < len(ch):
                 v = 0
-                cfg[k] = 0
+                app.set_setting(k, 0)
             self.rows.append([label, ch, v])
         self.rows.append([T(lang.START), None, 0])
         self.sel = len(self.rows) - 1
@@ -314,16 +313,16 @@ class Options(List):
     def changed(self, i):
         import config as C
 
-        cfg = self.app.settings["cfg"]
+        app = self.app
         k = self.keys[i]
         v = self.rows[i][2]
         if k == "deal":
-            cfg["deal"] = v
-            cfg["game"] = C.DEALS[v]
+            app.set_setting("deal", v)
+            app.set_setting("game", C.DEALS[v])
         elif k == "players":
-            cfg["players"] = C.player_choices(cfg["game"])[v]
+            app.set_setting("players", C.player_choices(app.settings["cfg"]["game"])[v])
         else:
-            cfg[k] = v
+            app.set_setting(k, v)
         if k in ("deal", "players", "napola"):
             # rows come and go: the seats, Napoleone, the partner's hand
             self.build()
@@ -350,7 +349,7 @@ class Settings(List):
     idle, pass-and-play."""
 
     def build(self):
-        from app import CONTRASTS, SLEEPS
+        from consts import CONTRASTS, SLEEPS
 
         s = self.app.settings
         self.title = T(lang.SETTINGS)
@@ -376,16 +375,12 @@ class Settings(List):
                 r[2] = 0
 
     def changed(self, i):
-        app = self.app
         k = self.keys[i]
-        app.settings[k] = self.rows[i][2]
+        self.app.set_setting(k, self.rows[i][2])  # the language loaded, the contrast set
         if k == "lang":
-            lang.load(self.rows[i][2])
             sel = self.sel
             self.build()
             self.sel = sel
-        elif k == "contrast":
-            app.apply_contrast()
 
     def back(self):
         self.app.save_settings()

@@ -48,7 +48,7 @@ class About(Pages):
     def draw(self, fb):
         import gc
 
-        from app import VERSION
+        from consts import VERSION
 
         app = self.app
         p = app.pal

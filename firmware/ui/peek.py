@@ -20,7 +20,7 @@ def partners(screen):
     may look at: its partners under partners_visible, else []."""
     app = screen.app
     r = app.game.rules
-    v = app.viewer()
+    v = app.turns.viewer()
     if not r.partners_visible or v < 0 or r.players <= r.sides:
         return []
     return [(v + k) % r.players for k in range(r.sides, r.players, r.sides)]
@@ -54,4 +54,4 @@ def draw(screen, fb, matta):
 
 def label(screen):
     """The band's line: "Partner P3"."""
-    return T(lang.PARTNER) + " " + screen.app.seat_label(partners(screen)[screen.peek - 1])
+    return T(lang.PARTNER) + " " + screen.app.turns.seat_label(partners(screen)[screen.peek - 1])

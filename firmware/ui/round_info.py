@@ -24,7 +24,7 @@ def side_label(app, side):
     """The players of `side` joined by "+": "You+P3", "P2+P4"; a seat's
     own label when sides are seats."""
     r = app.game.rules
-    return "+".join(app.seat_label(s) for s in range(side, r.players, r.sides))
+    return "+".join(app.turns.seat_label(s) for s in range(side, r.players, r.sides))
 
 
 def card_text(c, french=False):
@@ -56,7 +56,7 @@ def lines(screen):
     last = st[E.LAST]
     out = [
         "%s %d" % (T(lang.MAZZO), 40 - st[E.DP]),
-        "%s %s" % (T(lang.LAST_TAKE), app.seat_label(last) if last != E.NONE else "-"),
+        "%s %s" % (T(lang.LAST_TAKE), app.turns.seat_label(last) if last != E.NONE else "-"),
     ]
     _pack(out, ["%s %d" % (side_label(app, side), g.scope(side)) for side in range(r.sides)])
     plays = screen.log[-(r.players - 1) :]
@@ -64,7 +64,7 @@ def lines(screen):
     _pack(
         out,
         [
-            "%s %s%s" % (app.seat_label(seat), card_text(c, fr), "+%d" % n if n else "")
+            "%s %s%s" % (app.turns.seat_label(seat), card_text(c, fr), "+%d" % n if n else "")
             for seat, c, n in plays
         ],
     )

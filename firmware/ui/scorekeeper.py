@@ -9,7 +9,7 @@ The sheet (firmware/sheet.py) goes from screen to screen as the `arg` of
 ``app.go``: a Sheet, or ``(sheet, note)`` where note is a list of lines
 shown once. Opened from the start menu (no arg) the sheet is read from
 flash; a damaged file is reported and its last good copy used. Every
-change is written to flash at once (sheet.keep).
+change is written to flash at once (App.commit_sheet).
 
 Keys on the totals: A enters the next round, UP / DOWN the history,
 B the scorekeeper's menu.
@@ -29,7 +29,7 @@ _TROUBLE[S.OLDER] = lang.SK_OLDER
 def open_sheet(app):
     """Read the sheet from flash: ``(sheet or None, note lines)``. The
     note says which copy was used and what was wrong with the newer one."""
-    sh, status, why = S.load(app.folder)
+    sh, status, why = app.commit_sheet(None, "load")
     note = []
     if why:
         print("sheet:", why)
@@ -269,7 +269,7 @@ class Undo:
         app = self.app
         sh = self.sh
         if k == keys.A:
-            note = [T(lang.SK_NOT_SAVED)] if S.commit(sh, app.folder, "undo") else []
+            note = [T(lang.SK_NOT_SAVED)] if app.commit_sheet(sh, "undo") else []
             t = sh.standing()[0]
             print("sheet: undo round %d -> %s" % (len(sh.rounds) + 1, " ".join(str(x) for x in t)))
             app.go("scorekeeper", "Screen", (sh, note))

@@ -19,7 +19,7 @@ from lang import T
 from ui import buttons as keys
 from ui import gfx
 
-HUMAN = 3  # app.HUMAN
+HUMAN = 3  # consts.HUMAN
 
 _EXTRA = (("re_bello", lang.RE_BELLO), ("napola", lang.NAPOLA))
 _EXTRA += (("piccola", lang.PICCOLA), ("grande", lang.GRANDE))
@@ -74,10 +74,7 @@ class Screen:
 
     def proceed(self):
         app = self.app
-        if app.game.finished:
-            app.new_match()
-        else:
-            app.next_round()
+        app.turns.deal()  # the next round, or a new match
         app.go("table")
 
     # Drawing --------------------------------------------------------------
@@ -91,7 +88,7 @@ class Screen:
 
     def my_side(self):
         app = self.app
-        h = app.humans()
+        h = app.turns.humans()
         if len(h) != 1:
             return -1
         return app.game.rules.side(h[0])

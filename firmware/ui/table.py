@@ -46,7 +46,12 @@ SHOW = const(5)
 SCOPA = const(6)
 NEWS = const(7)
 
-HUMAN = const(3)  # app.HUMAN: a seat played by a person
+HUMAN = const(3)  # consts.HUMAN: a seat played by a person
+# turns.Turns.turn: what the seat to play does next (turns.PICK...)
+_TURN_PICK = const(0)
+_TURN_COVER = const(1)
+_TURN_COMPUTER = const(2)
+_TURN_OVER = const(3)
 _MATTA = const(16)  # Cirulla's matta, 7C: drawn as its designated rank
 THINK_MS = const(400)
 SHOW_MS = const(1500)  # a computer's move
@@ -83,23 +88,23 @@ class Screen:
         return self.stage in (IDLE, THINK, SHOW, SCOPA, NEWS)
 
     def hand(self):
-        v = self.app.viewer()
+        v = self.app.turns.viewer()
         return self.app.game.hand(v) if v >= 0 else []
 
     def _begin_turn(self, now):
         app = self.app
-        g = app.game
-        seat = g.turn
+        turn = app.turns.turn()
+        if turn == _TURN_OVER:
+            return  # the round's summary shows
         self.hint = None
         self.peek = 0
-        if app.levels[seat] == HUMAN:
-            if app.hide_hands() and app.shown != seat:
-                self.stage = COVER
-            else:
-                self.stage = PICK
-                n = len(self.hand())
-                if self.cur >= n:
-                    self.cur = max(0, n - 1)
+        if turn == _TURN_COVER:
+            self.stage = COVER
+        elif turn == _TURN_PICK:
+            self.stage = PICK
+            n = len(self.hand())
+            if self.cur >= n:
+                self.cur = max(0, n - 1)
         else:
             self.stage = THINK
             self.t0 = now
@@ -110,17 +115,12 @@ class Screen:
         g = app.game
         st = self.stage
         if st == IDLE:
-            if g.round_over:
-                app.go("summary")
-                return
+            # (no news once the round is over: its hands are empty)
             if not self._news(now):
                 self._begin_turn(now)
         elif st == THINK:
             if keys.ticks_diff(now, self.t0) >= THINK_MS:
-                from app import computer_move
-
-                seat = g.turn
-                self.move = computer_move(g, seat, app.levels[seat])
+                self.move = app.turns.computer_turn()
                 self.stage = SHOW
                 self.t0 = now
                 app.dirty = True
@@ -133,7 +133,7 @@ class Screen:
                 self._done()
         elif st == PICK and self.asking and not app.dirty:
             self.asking = False
-            self.hint = app.hint()
+            self.hint = app.turns.computer_turn(hint=True)
             hand = self.hand()
             if self.hint[0] in hand:
                 self.cur = hand.index(self.hint[0])
@@ -143,16 +143,13 @@ class Screen:
         app = self.app
         card, taken = self.move
         self.seat = app.game.turn
-        human = app.levels[self.seat] == HUMAN
-        self.flags = app.play(card, taken)
+        self.flags = app.turns.play(card, taken)
         if self.flags & (E.DEALT | E.ROUND_OVER):
             self.log = []  # a new hand: its plays from now on
         else:
             self.log.append((self.seat, card, len(taken)))
             del self.log[: -app.game.rules.players]
         self.move = None  # type: ignore
-        if human and app.hide_hands():
-            app.shown = -1
         app.dirty = True
         if self.flags & E.SCOPA:
             self.stage = SCOPA
@@ -172,7 +169,7 @@ class Screen:
         deal = (g.round_no, st[E.DP])
         if st[E.INHAND] == r.hand * r.players and deal != self.dealt:
             self.dealt = deal
-            label = self.app.seat_label
+            label = self.app.turns.seat_label
             news = []
             if st[E.BONUS] and st[E.DP] == r.table + r.hand * r.players:
                 news.append("%s: %d +%d" % (label(g.dealer), 15 * st[E.BONUS], st[E.BONUS]))
@@ -267,7 +264,7 @@ class Screen:
                 self.stage = PICK
         elif st == COVER:
             if k == keys.A and not ev & keys.REPEAT:
-                app.shown = app.game.turn
+                app.turns.uncover()
                 self.stage = PICK
                 self.cur = 0
             elif k == keys.B and not ev & (keys.REPEAT | keys.LONG):
@@ -314,7 +311,7 @@ class Screen:
         band_y = lay.band_y + (lay.ch + lay.gap if two_rows else 0)
         band_h = lay.hand_y - lay.lift - band_y
         # the hand
-        v = app.viewer()
+        v = app.turns.viewer()
         if st == PICK and self.peek:
             from ui import peek
 
@@ -372,8 +369,8 @@ class Screen:
                 t = T(lang.HINT) if self.hint else T(lang.YOUR_TURN)
                 if self.asking:
                     t = T(lang.HINT) + "..."
-                if app.hide_hands():
-                    t = app.seat_label(g.turn) + ": " + t
+                if app.turns.hide_hands():
+                    t = app.turns.seat_label(g.turn) + ": " + t
             fb.text(t, 0, ty, p.FG)
         elif st == CHOOSE:
             t = T(lang.OK_BACK)
@@ -383,9 +380,9 @@ class Screen:
                 ty = y + h - 8
             fb.text(t, 0, ty, p.FG)
         elif st == THINK:
-            fb.text(T(lang.THINKING) % app.seat_label(g.turn), 0, ty, p.FG)
+            fb.text(T(lang.THINKING) % app.turns.seat_label(g.turn), 0, ty, p.FG)
         elif st == SHOW and self.move:
-            t = app.seat_label(g.turn)
+            t = app.turns.seat_label(g.turn)
             fb.text(t, 0, ty, p.FG)
             x = 8 * len(t) + 4 * lay.s
             cy = y + (h - lay.ch) // 2
@@ -398,10 +395,10 @@ class Screen:
                 fb.text("+%d" % n, x + lay.cw + 4 * lay.s, ty, p.FG)
         elif st in (SCOPA, NEWS):
             fb.fill_rect(0, y, w, h, p.FG)
-            t = self.line if st == NEWS else T(lang.SCOPA) + " " + app.seat_label(self.seat)
+            t = self.line if st == NEWS else T(lang.SCOPA) + " " + app.turns.seat_label(self.seat)
             fb.text(t, (w - 8 * len(t)) // 2, ty, p.BG)
         elif st == COVER:
-            t = T(lang.PASS_TO) % app.seat_label(g.turn)
+            t = T(lang.PASS_TO) % app.turns.seat_label(g.turn)
             fb.text(t, (w - 8 * len(t)) // 2, ty - 5 if h >= 18 else ty, p.FG)
             if h >= 18:
                 t = T(lang.PRESS_A)
@@ -416,7 +413,7 @@ class Screen:
         p = app.pal
         s = app.lay.s
         x = 0
-        v = app.viewer()
+        v = app.turns.viewer()
         for seat in range(g.rules.players):
             t = "%d:%d" % (seat + 1, len(g.hand(seat)))
             wd = gfx.small_width(t, s)

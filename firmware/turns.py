@@ -1,0 +1,307 @@
+"""The game in progress, for the App: the turn sequence (whose turn, the
+computer's move, the hint, the end of a round and of the match) and the
+game's saves. Game-only code: the app imports it when a game starts (not
+at the menu, whose heap it would take) and keeps it from then on.
+
+The App's `turns` (a `Turns`) is what the game's screens ask: ``turn()``
+at the start of each turn, ``computer_turn()`` for a computer's move or
+a hint, ``play(card, taken)`` for any move, ``uncover()`` when the next
+person of pass-and-play looks, ``deal()`` after a round's summary. The
+game, the seats and the shown hand stay the App's (``app.game``,
+``app.levels``, ``app.shown``): a screen reads them and changes nothing.
+"""
+
+import gc
+import sys
+from micropython import const
+
+from consts import GAME, HARD, HUMAN, JOURNAL
+
+_MPY = sys.implementation.name == "micropython"
+JOURNAL_MAX = const(64)  # plays in the journal before game.sav is written again
+
+# Turns.turn: what the seat to play does next
+PICK = const(0)  # a person whose hand shows picks a card
+COVER = const(1)  # pass-and-play: the hand stays hidden until uncover()
+COMPUTER = const(2)  # a computer: ask computer_turn()
+OVER = const(3)  # the round (or the match) is over: its summary shows
+
+# The memory policy's events this module meets (app._HINT, app._NO_ROOM)
+_HINT = const(4)
+_NO_ROOM = const(6)
+
+
+def add30(a, b):
+    """(a + b) % 2**30 for a, b in 0..2**30-1, the sum never reaching
+    2**30 (a heap int on a 32-bit board)."""
+    room = 0x3FFFFFFF - a
+    return a + b if b <= room else b - room - 1
+
+
+def mul30(a, b):
+    """(a * b) % 2**30 for a, b in 0..2**30-1, in 15-bit halves: no step
+    reaches 2**30."""
+    al = a & 0x7FFF
+    bl = b & 0x7FFF
+    mid = ((a >> 15) * bl & 0x7FFF) + (al * (b >> 15) & 0x7FFF)
+    return add30((mid & 0x7FFF) << 15, al * bl)
+
+
+class Turns:
+    """The game of `app` (an app.App) turn by turn. `use_ai` false: the
+    computer players and hints are random legal moves; `free(event)` is
+    the app's memory policy (app._free)."""
+
+    def __init__(self, app, use_ai, free):
+        self.app = app
+        self.use_ai = use_ai
+        self.free = free
+        self._base = None  # store.checksum of game.sav's code (the journal's base)
+        self._base_game = None  # the Game that game.sav holds
+        self._since = 0  # journal lines since game.sav
+
+    # The seats -------------------------------------------------------------
+
+    def humans(self):
+        """The seats played by a person (list of ints)."""
+        lv = self.app.levels
+        return [s for s in range(len(lv)) if lv[s] == HUMAN]
+
+    def hide_hands(self):
+        """True when pass-and-play hides the hand between turns."""
+        return len(self.humans()) > 1
+
+    def viewer(self):
+        """The seat whose hand the table shows, or -1 (hands hidden)."""
+        if self.hide_hands():
+            return self.app.shown
+        return self.humans()[0]
+
+    def seat_label(self, seat):
+        """"You" for the only human seat, else P1..P6."""
+        import lang
+
+        if not self.hide_hands() and self.app.levels[seat] == HUMAN:
+            return lang.T(lang.YOU)
+        return "P%d" % (seat + 1)
+
+    # The turn sequence -------------------------------------------------------
+
+    def turn(self):
+        """What the seat to play does next: PICK, COVER, COMPUTER (see
+        above) or OVER, the round's summary then shown."""
+        app = self.app
+        g = app.game
+        if g.round_over:
+            app.go("summary")
+            return OVER
+        if app.levels[g.turn] != HUMAN:
+            return COMPUTER
+        if self.hide_hands() and app.shown != g.turn:
+            return COVER
+        return PICK
+
+    def uncover(self):
+        """Pass-and-play: show the hand of the seat to play."""
+        self.app.shown = self.app.game.turn
+
+    def computer_turn(self, hint=False):
+        """The computer's move ``(card, taken)`` for the seat to play (not
+        played yet: the table shows it, then asks play); with `hint`, the
+        move Hard suggests to the person to play, ``(card, taken, why)``
+        (see computer_move)."""
+        g = self.app.game
+        if not hint:
+            return self.computer_move(g.turn, self.app.levels[g.turn])
+        h = self.computer_move(g.turn, HARD, True)
+        if _MPY:
+            self.free(_HINT)
+        return h
+
+    def play(self, card, taken):
+        """Play a move for the seat to play; saves the game. Returns the
+        engine's flags. Pass-and-play hides a person's hand after the
+        play (until uncover)."""
+        app = self.app
+        g = app.game
+        if app.levels[g.turn] == HUMAN and self.hide_hands():
+            app.shown = -1
+        self.observe(card, taken)
+        flags = g.play(card, taken)
+        app.plays += 1
+        if g.round_over and g.over:
+            app.matches += 1
+        self.save_game()
+        if _MPY:
+            gc.collect()  # a tidy heap for the next search
+        return flags
+
+    def deal(self):
+        """After a round's summary: the next round, or a new match with the
+        same rules and seats once the match is finished (saved at once)."""
+        app = self.app
+        if not app.game.finished:
+            app.game.next_round()
+            app.shown = -1
+            return
+        from scopa.game import Game
+
+        app.game = Game(app.game.rules, self.seed())
+        app.shown = -1
+        self.save_game()
+
+    def seed(self):
+        """A seed for a new game (int below 2**30): ``(ticks_ms * 2654435 +
+        now * 97 + seeds taken * 7919) % 2**30``, every step a small int
+        on a 32-bit board (`add30`, `mul30`; the plain product of the
+        ticks is not)."""
+        app = self.app
+        app.saves += 1
+        s = add30(mul30(app.clock.ticks_ms(), 2654435), mul30(app.now & 0x3FFFFFFF, 97))
+        return add30(s, mul30(app.saves, 7919))
+
+    # The computer players (firmware/ai) ---------------------------------------
+
+    def observe(self, card, taken):
+        """Tell the computer players what a play (anyone's) shows of that
+        seat's hand, before it is played (ai.core.observe: public cards
+        only). Without firmware/ai, or short of heap, nothing."""
+        if not self.use_ai or "ai.core" not in sys.modules and not _has_ai():
+            return
+        game = self.app.game
+        try:
+            from ai import core
+            from scopa import engine
+
+            taken = tuple(taken)
+            engine.gen_moves(game.st, game.rules, game.mv)
+            if not game.round_over and engine.find_move(
+                game.st, game.rules, card, taken, game.mv
+            ) >= 0:
+                core.observe(game.st, game.rules, card, taken)
+        except (ImportError, MemoryError):
+            pass
+
+    def computer_move(self, seat, level, hint=False):
+        """The move ``(card, taken)`` the computer at `level` plays for
+        `seat`, or suggests to a human with `hint`, then as ``(card, taken,
+        why)`` with `why` the reason ``(code, n)`` of ai.hint.why, or None:
+        the one call site of the computer players (firmware/ai). Their
+        generator is seeded by the game and the move number, so a resumed
+        game plays on the same. Without firmware/ai (or with use_ai false)
+        a random legal move."""
+        from scopa.rng import Rng
+
+        game = self.app.game
+        rng = Rng(add30(game.seed, 7919 * game.moves_played() + seat + (101 if hint else 0)))
+        ai = None
+        if self.use_ai:
+            try:
+                import ai
+            except ImportError:
+                pass
+        why = None
+        if ai is None or not hasattr(ai, "player"):
+            moves = game.legal_moves()
+            card, taken = moves[rng.below(len(moves))]
+            return (card, taken, why) if hint else (card, taken)
+        try:
+            if hint:
+                from ai import hint as advice
+
+                card, taken = advice.choose(game.st, game.rules, seat, rng)
+                why = advice.why(game.st, game.rules, seat, card, taken)
+            else:
+                name = ai.LEVELS[min(level, len(ai.LEVELS) - 1)]
+                card, taken = ai.player(name).choose(game.st, game.rules, seat, rng)
+        except MemoryError:
+            # no room to search: a plain legal move rather than no move; the
+            # players are loaded again at their next turn (a search cut short
+            # may have left its buffers half made)
+            print("app: no memory for the computer player")
+            self.free(_NO_ROOM)
+            gc.collect()
+            moves = game.legal_moves()
+            card, taken = moves[rng.below(len(moves))]
+        if hint:
+            return card, tuple(taken), why
+        return card, tuple(taken)
+
+    # The game's saves ----------------------------------------------------------
+
+    def save_game(self):
+        """Save the game after a play: one journal line (store.append: the
+        play's move index, about 20 bytes); then, for a new game, at the
+        end of a round, after a resume and every JOURNAL_MAX plays, the
+        whole record too (its replay code and the seats, store.save), the
+        journal moving to game.jrn.bak beside game.sav.bak. A play's save so
+        costs the same however long the game; config.load_game reads them
+        back (the .bak pair when game.sav is damaged).
+
+        The record's save builds its text in a few KiB at once. On
+        MicroPython the heap of a long game is fragmented (the free memory
+        is in small holes), so the app keeps a reserve block allocated early
+        and frees it for the save: the save's allocations fit in that hole.
+        """
+        import store
+        from scopa import replay
+
+        app = self.app
+        g = app.game
+        if self._base is not None and self._base_game is g and g.history:
+            # the play, journalled after the record; and so the record's
+            # .bak with the journal's .bak make the record again, should it
+            # be damaged
+            try:
+                app.saved_bytes += store.append(
+                    JOURNAL, self._since + 1, replay.last_index(g.history), self._base, app.folder
+                )
+                self._since += 1
+                if not g.round_over and self._since < JOURNAL_MAX:
+                    if app.verbose:
+                        print("saved:", replay.encode(g))
+                    app._reserve = None
+                    app._hold()
+                    return
+            except OSError as e:
+                print("store: play not journalled:", e)  # the record then
+        app._reserve = None
+        if _MPY:
+            gc.collect()
+        rec = None
+        for _ in range(2):
+            try:
+                rec = {"code": replay.encode(app.game), "levels": app.levels}
+                # a game this app has not saved yet (new, or resumed) is
+                # saved twice: its .bak then holds it too, should the record
+                # be damaged before the next round's
+                for _ in range(2 if self._base_game is not g else 1):
+                    app.saved_bytes += store.save(GAME, rec, app.folder)
+                    # the journal follows the record before, now game.sav.bak
+                    store.rotate(JOURNAL, app.folder)
+                self._base = store.checksum(rec["code"].encode())
+                self._base_game = g
+                self._since = 0
+                break
+            except OSError as e:
+                print("store: game not saved:", e)
+                break
+            except MemoryError:
+                app._low_memory()  # then once more
+        else:
+            print("store: game not saved: no memory")
+        if rec is None:
+            return
+        if app.verbose:
+            print("saved:", rec["code"])
+        rec = None
+        app._hold()
+
+
+
+def _has_ai():
+    try:
+        import ai  # noqa: F401
+    except ImportError:
+        return False
+    return True
