@@ -37,6 +37,7 @@ TYPE_CHECKING = const(0)  # true for pyright; MicroPython compiles no block unde
 if TYPE_CHECKING:  # pyright only: the game modules load when a game starts
     from scopa.game import Game
     from turns import Turns
+    from ui.buttons import Screen
 
 _MPY = sys.implementation.name == "micropython"
 CONFIG = "board.json"
@@ -493,27 +494,6 @@ def _config():
     if _MPY:
         _free(_CONSTS)
     return config
-
-
-if TYPE_CHECKING:
-
-    class Screen:
-        """What the app asks of a screen (firmware/ui): ``key(ev)`` handles
-        a button event, ``tick(now_ms)`` moves time-driven stages on,
-        ``busy()`` is true while the screen is doing something by itself
-        (no idle sleep then), ``draw(fb)`` draws it (and changes nothing)."""
-
-        def key(self, ev):
-            pass
-
-        def tick(self, now):
-            pass
-
-        def busy(self):
-            return False
-
-        def draw(self, fb):
-            pass
 
 
 def run(board, max_steps=None, folder="", until=None):

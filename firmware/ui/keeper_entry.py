@@ -70,10 +70,11 @@ def _argmax(v):
     return best
 
 
-class Screen:
+class Screen(keys.Screen):
     """The counts of one round, a step at a time (see the module doc)."""
 
     READABLE = True  # idle: dimmed, never off (App.stays_readable)
+    SKIP = keys.LONG
 
     def __init__(self, app, arg):
         self.app = app
@@ -119,12 +120,6 @@ class Screen:
         if self.view:
             self.k = len(self.steps) - 1
             self.review()
-
-    def busy(self):
-        return False
-
-    def tick(self, now):
-        pass
 
     # The entry ------------------------------------------------------------
 
@@ -305,12 +300,9 @@ class Screen:
 
     # Keys -----------------------------------------------------------------
 
-    def key(self, ev):
+    def press(self, k, ev):
         app = self.app
-        k = ev & keys.ALL
         rep = ev & keys.REPEAT
-        if ev & keys.LONG:
-            return
         app.dirty = True
         f = self.step()
         if f == REVIEW:

@@ -176,20 +176,19 @@ class Screen(List):
 
     # The name editor ------------------------------------------------------
 
-    def key(self, ev):
+    def press(self, k, ev):
         if self.editing < 0:
-            k = self.keys[self.sel]
-            if isinstance(k, int) and ev == keys.A:
-                self.editing = k
-                name = self.names[k]
+            row = self.keys[self.sel]
+            if isinstance(row, int) and ev == keys.A:
+                self.editing = row
+                name = self.names[row]
                 self.chars = [CHARS.find(c) if c in CHARS else 0 for c in name[:NAME_LEN]]
                 self.chars += [0] * (NAME_LEN - len(self.chars))
                 self.pos = 0
                 self.app.dirty = True
                 return
-            List.key(self, ev)
+            List.press(self, k, ev)
             return
-        k = ev & keys.ALL
         if ev & keys.LONG:
             return
         if k in (keys.UP, keys.DOWN):

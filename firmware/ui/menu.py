@@ -14,7 +14,7 @@ from ui import buttons as keys
 ROW_H = 9  # pixels per row: 8 x 8 text and a gap
 
 
-class List:
+class List(keys.Screen):
     """A scrolling list of rows. Subclasses fill `rows` and override
     `action(i)`, `changed(i)` and `back()`."""
 
@@ -31,17 +31,10 @@ class List:
     def build(self):
         pass
 
-    def busy(self):
-        return False
-
-    def tick(self, now):
-        pass
-
     def visible(self):
         return max(1, (self.app.h - ROW_H - 1) // ROW_H)
 
-    def key(self, ev):
-        k = ev & keys.ALL
+    def press(self, k, ev):
         n = len(self.rows)
         if not n:
             if k == keys.B:
@@ -165,9 +158,9 @@ class Screen(List):
         else:
             List.draw(self, fb)
 
-    def key(self, ev):
+    def press(self, k, ev):
         self.app.clear_note()
-        List.key(self, ev)
+        List.press(self, k, ev)
 
 
 class Replace(List):

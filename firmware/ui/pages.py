@@ -7,7 +7,7 @@ from lang import T
 from ui import buttons as keys
 
 
-class Pages:
+class Pages(keys.Screen):
     def __init__(self, app, arg=None):
         self.app = app
         self.arg = arg
@@ -17,16 +17,10 @@ class Pages:
     def setup(self):
         pass
 
-    def busy(self):
-        return False
-
-    def tick(self, now):
-        pass
-
     def back(self):
         self.app.go("menu")
 
-    def key(self, ev):
+    def press(self, k, ev):
         if ev & keys.B and not ev & keys.LONG:
             self.back()
         elif ev & keys.A:
@@ -99,8 +93,7 @@ class Help(Pages):
             return True
         return False
 
-    def key(self, ev):
-        k = ev & keys.ALL
+    def press(self, k, ev):
         if k in (keys.RIGHT, keys.DOWN):
             self.turn(1)
         elif k in (keys.LEFT, keys.UP):

@@ -49,10 +49,11 @@ def unpack(arg):
     return arg, []
 
 
-class Screen:
+class Screen(keys.Screen):
     """The totals of the match in progress (or just finished)."""
 
     READABLE = True  # idle: dimmed, never off (App.stays_readable)
+    SKIP = keys.REPEAT | keys.LONG
 
     def __init__(self, app, arg=None):
         self.app = app
@@ -64,17 +65,8 @@ class Screen:
                 app.go("keeper_setup")
         self.ms = self.sh.recount() if self.sh is not None else []
 
-    def busy(self):
-        return False
-
-    def tick(self, now):
-        pass
-
-    def key(self, ev):
+    def press(self, k, ev):
         app = self.app
-        if ev & (keys.REPEAT | keys.LONG):
-            return
-        k = ev & keys.ALL
         if self.note:
             self.note = []
             if self.sh is None:
@@ -144,7 +136,7 @@ class Screen:
 ROW_H = 9
 
 
-class History:
+class History(keys.Screen):
     """Every round of the evening, newest at the bottom: each side's
     points in the round (small digits) and the match total after it; a
     line between matches, the winner's last total framed. A shows the
@@ -170,12 +162,6 @@ class History:
         self.top = 0
         self._scroll()
 
-    def busy(self):
-        return False
-
-    def tick(self, now):
-        pass
-
     def visible(self):
         return max(1, (self.app.h - ROW_H) // ROW_H)
 
@@ -186,9 +172,8 @@ class History:
         elif self.sel >= self.top + vis:
             self.top = self.sel - vis + 1
 
-    def key(self, ev):
+    def press(self, k, ev):
         app = self.app
-        k = ev & keys.ALL
         n = len(self.rows)
         if k == keys.UP and n:
             self.sel = (self.sel - 1) % n
@@ -245,10 +230,11 @@ class History:
                     fb.rect(tx - 1, y - 1, 8 * len(t) + 1, ROW_H, fg)
 
 
-class Undo:
+class Undo(keys.Screen):
     """Undo the last round? A: yes, B: no."""
 
     READABLE = True  # idle: dimmed, never off (App.stays_readable)
+    SKIP = keys.REPEAT | keys.LONG
 
     def __init__(self, app, arg):
         self.app = app
@@ -256,16 +242,7 @@ class Undo:
         sh = arg
         self.sc = sh.points(sh.rounds[-1])
 
-    def busy(self):
-        return False
-
-    def tick(self, now):
-        pass
-
-    def key(self, ev):
-        if ev & (keys.REPEAT | keys.LONG):
-            return
-        k = ev & keys.ALL
+    def press(self, k, ev):
         app = self.app
         sh = self.sh
         if k == keys.A:

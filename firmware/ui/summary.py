@@ -25,7 +25,7 @@ _EXTRA = (("re_bello", lang.RE_BELLO), ("napola", lang.NAPOLA))
 _EXTRA += (("piccola", lang.PICCOLA), ("grande", lang.GRANDE))
 
 
-class Screen:
+class Screen(keys.Screen):
     def __init__(self, app, arg=None):
         self.app = app
         self.k = 0
@@ -48,15 +48,8 @@ class Screen:
             else:
                 print("match: side %d wins %s" % (g.winner + 1, t))
 
-    def busy(self):
-        return False
-
-    def tick(self, now):
-        pass
-
-    def key(self, ev):
+    def press(self, k, ev):
         app = self.app
-        k = ev & keys.ALL
         if ev & keys.REPEAT and k not in (keys.LEFT, keys.RIGHT):
             return
         if k in (keys.RIGHT, keys.DOWN) and self.k + 1 < len(self.pages):

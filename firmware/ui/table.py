@@ -59,7 +59,7 @@ HUMAN_SHOW_MS = const(600)  # the player's own move
 ANNOUNCE_MS = const(1200)
 
 
-class Screen:
+class Screen(keys.Screen):
     move: tuple  # SHOW: (card, taken)
 
     def __init__(self, app, arg=None):
@@ -220,9 +220,8 @@ class Screen:
         self.t0 = self.app.now
         self.hint = None
 
-    def key(self, ev):
+    def press(self, k, ev):
         app = self.app
-        k = ev & keys.ALL
         st = self.stage
         app.dirty = True
         vis = app.game.rules.partners_visible
