@@ -69,14 +69,19 @@ _LOW = const(7)  # out of memory in a turn of the loop (App._low_memory)
 # game does not use
 _MENU_ONLY = ("config", "scopa.ruleopts", "scopa.cards", "scopa.explain", "ui.palette")
 _FREE = (
-    ("consts",),  # _CONSTS: menu SAVE_CONSTS_M, peak SAVE_CONSTS_P
-    _MENU_ONLY,  # _GAME: peak SAVE_GAME
-    ("ai.*",),  # _MENU: the computer players off the game (a menu after a game)
-    ("ai.*",),  # _SUMMARY: loaded again at the next computer turn: peak SAVE_SUMMARY
-    ("ai.hint",),  # _HINT: peak SAVE_HINT (the match with a hint before each play)
-    ("scopa.scoring",),  # _IN_ROUND: until the round's end (scopa.game): peak SAVE_ROUND
+    ("consts",),  # _CONSTS: 352 B at the menu, 384 B at the peak
+    _MENU_ONLY,  # _GAME: 14432 B at the peak
+    # _MENU: the computer players after a game (not in the measured match,
+    # which never goes back to a menu; about what _SUMMARY saves)
+    ("ai.*",),
+    # _SUMMARY: loaded again at the next computer turn: 3360 B at the peak
+    # (which was at the match's last summary, now at a play of the table)
+    ("ai.*",),
+    ("ai.hint",),  # _HINT: 2336 B at the peak of the match with a hint before each play
+    ("scopa.scoring",),  # _IN_ROUND: until the round's end (scopa.game): 3200 B at the peak
     ("ai.*",),  # _NO_ROOM: a search cut short may have left its buffers half made
-    ("ai.*",) + _MENU_ONLY,  # _LOW: what can be loaded again
+    ("ai.*",) + _MENU_ONLY,  # _LOW: what can be loaded again (_NO_ROOM, _LOW: no figure,
+    # they happen only near the heap's limit)
 )
 
 
