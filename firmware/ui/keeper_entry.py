@@ -19,7 +19,7 @@ where A edits it.
 """
 
 import lang
-import sheet as S
+import sheet
 from lang import T
 from scopa import scoring
 from scopa.rules import CIRULLA
@@ -53,12 +53,12 @@ CATEGORY_LABELS = {
     "grande": lang.GRANDE,
 }
 ERRORS = {
-    S.MORE: lang.SK_MORE,
-    S.NO_COINS: lang.SK_NO_COINS,
-    S.TWICE: lang.SK_TWICE,
-    S.CLASH: lang.SK_CLASH,
-    S.COUNT: lang.SK_CARDS_FIT,
-    S.NO_SEVEN: lang.SK_NO_SEVEN,
+    sheet.MORE: lang.SK_MORE,
+    sheet.NO_COINS: lang.SK_NO_COINS,
+    sheet.TWICE: lang.SK_TWICE,
+    sheet.CLASH: lang.SK_CLASH,
+    sheet.COUNT: lang.SK_CARDS_FIT,
+    sheet.NO_SEVEN: lang.SK_NO_SEVEN,
 }
 
 
@@ -161,7 +161,7 @@ class Screen(keys.Screen):
         v = self.v
         n = self.n
         if f in ("t", "d", "sc"):
-            hi = TOTAL.get(f, S.MAX_SCOPE)
+            hi = TOTAL.get(f, sheet.MAX_SCOPE)
             vals = v[f]
             i = self.cur
             vals[i] = max(0, min(hi, vals[i] + d))
@@ -200,15 +200,15 @@ class Screen(keys.Screen):
         """What is wrong with the steps so far ("" when nothing)."""
         try:
             self.sh.check(self.entry())
-        except S.EntryError as x:
+        except sheet.EntryError as x:
             key = "p" if x.key == "pc" else x.key
             if key in self.steps and self.steps.index(key) > self.k:
                 return ""
             if x.side >= 0 and self.step() in ("t", "d", "sc", "np"):
                 self.cur = x.side
-            if x.kind == S.SUM:
+            if x.kind == sheet.SUM:
                 return T(lang.SK_SUM) % (x.got, x.want)
-            if x.kind == S.SEVEN:
+            if x.kind == sheet.SEVEN:
                 return T(lang.SK_SEVEN) % self.sh.names[x.side]
             if x.kind in ERRORS:
                 return T(ERRORS[x.kind])
@@ -250,7 +250,7 @@ class Screen(keys.Screen):
         """Work out the round's points and the match after it."""
         sh = self.sh
         e = self.entry()
-        tmp = S.Sheet(sh.rules, sh.names)
+        tmp = sheet.Sheet(sh.rules, sh.names)
         tmp.rounds = list(sh.rounds)
         if self.idx >= 0:
             tmp.rounds[self.idx] = e

@@ -12,9 +12,9 @@ last round, a new sheet, back to the start menu.
 """
 
 import lang
-import sheet as S
+import sheet
 from lang import T
-from scopa import rules as R
+from scopa.rules import CIRULLA, SCOPA, TARGETS, Rules
 from ui import buttons as keys
 from ui.menu import List
 
@@ -31,9 +31,9 @@ NAME_LEN = 3
 
 def _game_of(rules):
     g = rules.game
-    if g == R.CIRULLA:
+    if g == CIRULLA:
         return 2
-    if rules.players == 4 and g != R.SCOPA:
+    if rules.players == 4 and g != SCOPA:
         return 1
     return 0
 
@@ -41,12 +41,12 @@ def _game_of(rules):
 class Screen(List):
     def __init__(self, app, arg=None):
         self.old = arg
-        r = arg.rules if arg is not None else R.Rules()
+        r = arg.rules if arg is not None else Rules()
         g = _game_of(r)
         self.cfg = {
             "game": g,
             "players": PLAYERS[g].index(r.players) if r.players in PLAYERS[g] else 0,
-            "target": R.TARGETS.index(r.target),
+            "target": TARGETS.index(r.target),
             "best": 1 if r.best_of > 1 else 0,
             "napola": 2 if r.napola and r.napola_fixed else r.napola,
             "napoleone": r.napoleone,
@@ -76,7 +76,7 @@ class Screen(List):
         if len(PLAYERS[g]) > 1:
             rows.append(("players", T(lang.SK_PLAYERS), [str(x) for x in PLAYERS[g]]))
         rows += [
-            ("target", T(lang.TARGET), [str(t) for t in R.TARGETS]),
+            ("target", T(lang.TARGET), [str(t) for t in TARGETS]),
             ("best", T(lang.BEST_OF), ["1", "3"]),
             ("pzero", T(lang.NO_SUIT), [T(lang.OUT), "0"]),
         ]
@@ -132,9 +132,9 @@ class Screen(List):
             ps = PLAYERS[v]
             self.cfg["players"] = ps.index(old) if old in ps else 0
             # Cirulla is played to 51, the others to 11
-            t = R.TARGETS[self.cfg["target"]]
+            t = TARGETS[self.cfg["target"]]
             if v == 2 and t == 11:
-                self.cfg["target"] = R.TARGETS.index(51)
+                self.cfg["target"] = TARGETS.index(51)
             elif v != 2 and t == 51:
                 self.cfg["target"] = 0
         else:
@@ -146,7 +146,7 @@ class Screen(List):
         cfg = self.cfg
         g = GAMES[cfg["game"]]
         opts = {
-            "target": R.TARGETS[cfg["target"]],
+            "target": TARGETS[cfg["target"]],
             "best_of": 3 if cfg["best"] else 1,
         }
         if g != GAMES[1]:
@@ -159,11 +159,11 @@ class Screen(List):
             opts["re_bello"] = (None, "10D", "6D")[cfg["rebello"] % 3]
         else:
             opts["piccola_cap"] = PICCOLA_CAPS[cfg["piccola"] % 3] or None
-        return R.Rules(g, **opts)
+        return Rules(g, **opts)
 
     def action(self, i):
         app = self.app
-        sh = S.Sheet(self.rules(), self.names)
+        sh = sheet.Sheet(self.rules(), self.names)
         note = [T(lang.SK_NOT_SAVED)] if app.commit_sheet(sh, "save") else []
         print("sheet: new %s %s" % (sh.rules.code(), " ".join(sh.names)))
         app.go("scorekeeper", "Screen", (sh, note))
@@ -239,7 +239,7 @@ class Screen(List):
 class Menu(List):
     """History, undo the last round, a new sheet, back to the start menu."""
 
-    def __init__(self, app, arg: "S.Sheet"):
+    def __init__(self, app, arg: "sheet.Sheet"):
         self.sh = arg
         List.__init__(self, app, arg)
 

@@ -222,15 +222,15 @@ def house_rules(cfg):
     """The option rows of New game choices `cfg` (config.option_keys), as
     ``(cfg key, label, [choices])``, each choice in the player's language
     and the common reading (FORMAT.md's default) first."""
-    import config as C
+    import config
 
     g = cfg["game"]
     on_off = [T(lang.OFF), T(lang.ON)]
     choices = {
-        "deal": (lang.DEAL, C.DEAL_NAMES),
-        "players": (lang.SK_PLAYERS, [str(p) for p in C.player_choices(g)]),
-        "target": (lang.TARGET, [str(t) for t in C.TARGETS]),
-        "ctarget": (lang.TARGET, [str(t) for t in C.CIRULLA_TARGETS]),
+        "deal": (lang.DEAL, config.DEAL_NAMES),
+        "players": (lang.SK_PLAYERS, [str(p) for p in config.player_choices(g)]),
+        "target": (lang.TARGET, [str(t) for t in config.TARGETS]),
+        "ctarget": (lang.TARGET, [str(t) for t in config.CIRULLA_TARGETS]),
         "best": (lang.BEST_OF, ["1", "3"]),
         "must": (lang.MUST_TAKE, on_off),
         "pair": (lang.PAIR_FIRST, on_off),
@@ -246,7 +246,7 @@ def house_rules(cfg):
         "pvis": (lang.SEE_PARTNER, on_off),
     }
     rows = []
-    for k in C.option_keys(cfg):
+    for k in config.option_keys(cfg):
         sid, ch = choices[k]
         rows.append((k, T(sid), list(ch)))
     return rows
@@ -265,21 +265,21 @@ class Options(List):
     (config.option_keys), each in the game's own words."""
 
     def build(self):
-        import config as C
+        import config
 
         app = self.app
         cfg = app.settings["cfg"]
-        rules = C.make_rules(cfg)
+        rules = config.make_rules(cfg)
         g = rules.game
         n = rules.players
-        if g not in C.DEALS:
+        if g not in config.DEALS:
             app.set_setting("players", n)
         levels = level_names(app.settings["pass"] == 1)
-        if g == C.SCOPA:
+        if g == config.SCOPA:
             self.title = T(lang.SCOPA_FOR) % n
         else:
-            self.title = C.GAME_NAMES[C.family(g)]
-        keys = C.option_keys(cfg)
+            self.title = config.GAME_NAMES[config.family(g)]
+        keys = config.option_keys(cfg)
         seats = [("seat", T(lang.SEAT), ["P%d" % (i + 1) for i in range(n)])]
         if n > rules.sides:
             seats.append(("partner", T(lang.PARTNER), levels))
@@ -291,9 +291,9 @@ class Options(List):
         self.rows = []
         for k, label, ch in rows:
             if k == "deal":
-                v = C.DEALS.index(g)
+                v = config.DEALS.index(g)
             elif k == "players":
-                v = C.player_choices(g).index(n)
+                v = config.player_choices(g).index(n)
             else:
                 v = cfg[k]
             if not 0 <= v < len(ch):
@@ -304,16 +304,16 @@ class Options(List):
         self.sel = len(self.rows) - 1
 
     def changed(self, i):
-        import config as C
+        import config
 
         app = self.app
         k = self.keys[i]
         v = self.rows[i][2]
         if k == "deal":
             app.set_setting("deal", v)
-            app.set_setting("game", C.DEALS[v])
+            app.set_setting("game", config.DEALS[v])
         elif k == "players":
-            app.set_setting("players", C.player_choices(app.settings["cfg"]["game"])[v])
+            app.set_setting("players", config.player_choices(app.settings["cfg"]["game"])[v])
         else:
             app.set_setting(k, v)
         if k in ("deal", "players", "napola"):

@@ -15,7 +15,7 @@ keeps the plays it showed (`Screen.log`) and the game is the App's.
 
 import lang
 from lang import T
-from scopa import engine as E
+from scopa import engine
 
 _SUITS = "DCSB"  # denari, coppe, spade, bastoni, as the rule cases write them
 
@@ -53,10 +53,10 @@ def lines(screen):
     g = app.game
     st = g.st
     r = g.rules
-    last = st[E.LAST]
+    last = st[engine.LAST]
     out = [
-        "%s %d" % (T(lang.MAZZO), 40 - st[E.DP]),
-        "%s %s" % (T(lang.LAST_TAKE), app.turns.seat_label(last) if last != E.NONE else "-"),
+        "%s %d" % (T(lang.MAZZO), 40 - st[engine.DP]),
+        "%s %s" % (T(lang.LAST_TAKE), app.turns.seat_label(last) if last != engine.NONE else "-"),
     ]
     _pack(out, ["%s %d" % (side_label(app, side), g.scope(side)) for side in range(r.sides)])
     plays = screen.log[-(r.players - 1) :]

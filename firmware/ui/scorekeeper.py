@@ -16,14 +16,14 @@ B the scorekeeper's menu.
 """
 
 import lang
-import sheet as S
+import sheet
 from lang import T
 from ui import buttons as keys
 from ui import gfx
 
-_TROUBLE = {S.CUT: lang.SK_CUT, S.DAMAGED: lang.SK_DAMAGED}
-_TROUBLE[S.NEWER] = lang.SK_NEWER
-_TROUBLE[S.OLDER] = lang.SK_OLDER
+_TROUBLE = {sheet.CUT: lang.SK_CUT, sheet.DAMAGED: lang.SK_DAMAGED}
+_TROUBLE[sheet.NEWER] = lang.SK_NEWER
+_TROUBLE[sheet.OLDER] = lang.SK_OLDER
 
 
 def open_sheet(app):
@@ -34,7 +34,7 @@ def open_sheet(app):
     if why:
         print("sheet:", why)
         note.append(T(lang.SAVE_RESTORED if sh is not None else lang.SAVE_LOST))
-        t = S.trouble(why)
+        t = sheet.trouble(why)
         if t in _TROUBLE:
             note.append(T(_TROUBLE[t]))
     if sh is not None:
@@ -57,7 +57,7 @@ class Screen(keys.Screen):
 
     def __init__(self, app, arg=None):
         self.app = app
-        if isinstance(arg, S.Sheet) or isinstance(arg, tuple):
+        if isinstance(arg, sheet.Sheet) or isinstance(arg, tuple):
             self.sh, self.note = unpack(arg)
         else:
             self.sh, self.note = open_sheet(app)

@@ -32,8 +32,7 @@ from micropython import const
 
 import lang
 from lang import T
-from scopa import engine as E
-from scopa import rules as R
+from scopa import engine, rules
 from ui import buttons as keys
 from ui import gfx
 
@@ -144,14 +143,14 @@ class Screen(keys.Screen):
         card, taken = self.move
         self.seat = app.game.turn
         self.flags = app.turns.play(card, taken)
-        if self.flags & (E.DEALT | E.ROUND_OVER):
+        if self.flags & (engine.DEALT | engine.ROUND_OVER):
             self.log = []  # a new hand: its plays from now on
         else:
             self.log.append((self.seat, card, len(taken)))
             del self.log[: -app.game.rules.players]
         self.move = None  # type: ignore
         app.dirty = True
-        if self.flags & E.SCOPA:
+        if self.flags & engine.SCOPA:
             self.stage = SCOPA
             self.t0 = now
         else:
@@ -164,19 +163,20 @@ class Screen(keys.Screen):
         g = self.app.game
         r = g.rules
         st = g.st
-        if r.game != R.SCOPA_15 and r.game != R.CIRULLA:
+        if r.game != rules.SCOPA_15 and r.game != rules.CIRULLA:
             return False
-        deal = (g.round_no, st[E.DP])
-        if st[E.INHAND] == r.hand * r.players and deal != self.dealt:
+        deal = (g.round_no, st[engine.DP])
+        if st[engine.INHAND] == r.hand * r.players and deal != self.dealt:
             self.dealt = deal
             label = self.app.turns.seat_label
             news = []
-            if st[E.BONUS] and st[E.DP] == r.table + r.hand * r.players:
-                news.append("%s: %d +%d" % (label(g.dealer), 15 * st[E.BONUS], st[E.BONUS]))
-            if r.game == R.CIRULLA:
+            bonus = st[engine.BONUS]
+            if bonus and st[engine.DP] == r.table + r.hand * r.players:
+                news.append("%s: %d +%d" % (label(g.dealer), 15 * bonus, bonus))
+            if r.game == rules.CIRULLA:
                 for i in range(1, r.players + 1):
                     seat = (g.dealer + i) % r.players
-                    n = E.declaration(g.hand(seat))
+                    n = engine.declaration(g.hand(seat))
                     if n:
                         what = "Decino" if n == 10 else "Cirulla"
                         news.append("%s: %s +%d" % (label(seat), what, n))
@@ -301,7 +301,7 @@ class Screen(keys.Screen):
             lit = self.hint[1]
         tab = g.table()
         pos = lay.table(len(tab))
-        mr = g.st[E.MATTA]  # Cirulla: the rank the matta was designated
+        mr = g.st[engine.MATTA]  # Cirulla: the rank the matta was designated
         for i, c in enumerate(tab):
             x, y = pos[i]
             md = gfx.LIT if c in lit else gfx.FACE
@@ -386,7 +386,7 @@ class Screen(keys.Screen):
             x = 8 * len(t) + 4 * lay.s
             cy = y + (h - lay.ch) // 2
             c = self.move[0]
-            mr = g.st[E.MATTA] if c == _MATTA else 0
+            mr = g.st[engine.MATTA] if c == _MATTA else 0
             gfx.card(fb, x, cy, c, p, lay.s, gfx.LIT, app.french(), mr)
             n = len(self.move[1])
             if n:
