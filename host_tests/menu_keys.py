@@ -72,10 +72,12 @@ def _level_name(level):
     return T((lang.EASY, lang.MEDIUM, lang.HARD, lang.HUMAN)[level])
 
 
-def new_game_keys(game="scopa", players=2, partner=None, opp=None, start=True):
+def new_game_keys(game="scopa", players=2, partner=None, opp=None, start=True, rows=()):
     """Letters that start `game` (a scopa.rules.GAMES name) for `players`
     from a fresh start menu, the partners' and opponents' levels set to
-    `partner` / `opp` (app.EASY .. app.HARD; None keeps the default).
+    `partner` / `opp` (app.EASY .. app.HARD; None keeps the default), then
+    each house rule of `rows`, pairs (lang id of the row's label, the
+    choice's text as shown), set.
     With `start` false, the letters stop in the game's options, after the
     levels are set. Raises LookupError when the menus offer no such game."""
     want = (GAMES.index(game), players)
@@ -114,6 +116,9 @@ def new_game_keys(game="scopa", players=2, partner=None, opp=None, start=True):
             if level is not None:
                 if not (m.go_label(sid) and m.choose(_level_name(level))):
                     raise LookupError("no %s row with %s" % (T(sid), _level_name(level)))
+        for sid, text in rows:
+            if not (m.go_label(sid) and m.choose(text)):
+                raise LookupError("no %s row with %s" % (T(sid), text))
         if not start:
             return m.keys
         m.go_label(lang.START)

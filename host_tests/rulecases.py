@@ -7,8 +7,8 @@ code that runs on CPython and on the MicroPython unix port alike.
 
 from scopa import cards as C
 from scopa import engine as E
+from scopa import explain, scoring
 from scopa import rules as R
-from scopa import scoring
 from scopa.rules import Rules
 
 
@@ -107,7 +107,7 @@ def evaluate(case):
         # deal's, not an effect of the plays: taken off again
         later = [0] * sides
         for card, taken in case["moves"]:
-            fl = E.play(st, rules, C.parse(card), C.parse_list(taken), mv)
+            fl = explain.play(st, rules, C.parse(card), C.parse_list(taken), mv)
             if fl & E.DEALT and rules.game == R.CIRULLA:
                 for seat in range(rules.players):
                     later[rules.side(seat)] += E.declaration(E.hand_of(st, seat))

@@ -6,7 +6,7 @@ import pytest
 from rulecases import _state
 from scopa import cards as C
 from scopa import engine as E
-from scopa import replay
+from scopa import explain, replay
 from scopa.game import Game
 from scopa.rng import Rng
 from scopa.rules import Rules
@@ -94,25 +94,25 @@ def test_illegal_move_names_the_rule_and_changes_nothing(card, taken, rule):
     before = bytes(st)
     mv = E.Moves()
     with pytest.raises(E.IllegalMove, match=rule):
-        E.play(st, rules, C.parse(card), C.parse_list(taken), mv)
+        explain.play(st, rules, C.parse(card), C.parse_list(taken), mv)
     assert bytes(st) == before
 
 
 def test_sum_must_add_up():
     rules, st = _game_with(["2B", "4S", "1C"], [["9B"], ["1D"]])
     with pytest.raises(E.IllegalMove, match="add up to 6, not 9"):
-        E.play(st, rules, C.parse("9B"), C.parse_list(["2B", "4S"]), E.Moves())
+        explain.play(st, rules, C.parse("9B"), C.parse_list(["2B", "4S"]), E.Moves())
 
 
 def test_scopa_on_clear_but_not_on_last_play_nor_on_laying():
     rules, st = _game_with(["2B", "3S"], [["5D"], ["9C"]])
-    f = E.play(st, rules, C.parse("5D"), C.parse_list(["2B", "3S"]), E.Moves())
+    f = explain.play(st, rules, C.parse("5D"), C.parse_list(["2B", "3S"]), E.Moves())
     assert f & E.SCOPA and st[E.SCOPE] == 1
-    f = E.play(st, rules, C.parse("9C"), [], E.Moves())
+    f = explain.play(st, rules, C.parse("9C"), [], E.Moves())
     assert not f & E.SCOPA  # laying on an empty table is no scopa
     rules, st = _game_with(["2B", "3S"], [["5D"], []], last_deal=True)
     st[E.INHAND] = 1
-    f = E.play(st, rules, C.parse("5D"), C.parse_list(["2B", "3S"]), E.Moves())
+    f = explain.play(st, rules, C.parse("5D"), C.parse_list(["2B", "3S"]), E.Moves())
     assert f & E.ROUND_OVER and not f & E.SCOPA and st[E.SCOPE] == 0
 
 
@@ -219,7 +219,8 @@ def test_scoring_keeps_the_cards_tables():
     # scopa.scoring needs no scopa.cards in a game: same table, same constants
     from scopa import scoring
 
-    assert scoring.PRIMIERA == C.PRIMIERA
+    # 7=21 6=18 A=16 5=15 4=14 3=13 2=12 F/C/R=10 (pagat.com Scopa)
+    assert list(scoring.PRIMIERA) == [16, 12, 13, 14, 15, 18, 21, 10, 10, 10]
     assert (scoring._DENARI, scoring._SETTEBELLO) == (C.DENARI, C.SETTEBELLO)
 
 

@@ -106,3 +106,29 @@ def test_highlighted_cards_stay_apart_when_a_row_overlaps():
     col = [r[6] for r in d.rows]
     assert not any(col)  # the second card's ring
     assert sum(r[5] > 0 for r in d.rows) >= 8  # the first card's lit face beside it
+
+
+def test_the_cursor_and_the_rings_scale_with_the_faces():
+    # on the colour board (s = 2) the cursor's inner frame is as wide as
+    # the glyphs' strokes, all round, and a highlighted card's ring of
+    # felt too, so that an overlapping neighbour stays apart
+    s = gfx.Layout(240, 135).s
+    assert s == 2
+    pal = gfx.Palette(True)
+    w, h = gfx.CARD_W * s, gfx.CARD_H * s
+    d = F.Display(w, h + 2 * s, colour=True)
+    d.fill(pal.BG)
+    gfx.card(d, 0, 0, 6, pal, s, gfx.SELECT)
+    for i in range(s, 2 * s):
+        assert all(d.rows[i][x] == pal.INK for x in range(i, w - i))  # top
+        assert all(d.rows[h - 1 - i][x] == pal.INK for x in range(i, w - i))  # bottom
+        assert all(d.rows[y][i] == pal.INK for y in range(i, h - i))  # left
+        assert all(d.rows[y][w - 1 - i] == pal.INK for y in range(i, h - i))  # right
+    assert d.rows[2 * s][2 * s] == pal.CARD  # the face inside the frame
+    d = F.Display(2 * w, h, colour=True)
+    d.fill(pal.BG)
+    gfx.card(d, 0, 0, 6, pal, s, gfx.LIT)
+    gfx.card(d, w - 2 * s, 0, 16, pal, s, gfx.LIT)  # overlapping by 2 s
+    for x in range(w - 2 * s, w - s):
+        assert all(d.rows[y][x] == pal.BG for y in range(h))  # the second card's ring
+    assert d.rows[h // 2][w - 2 * s - 1] == pal.LIT  # the first card's face beside it

@@ -11,7 +11,7 @@ The API, the same in every level module::
     card, taken = level.choose(st, rules, seat, rng, budget_ms=None)
 
 `st` is the engine's state (scopa.engine), `seat` the seat to play
-(``st[E.TURN]``), `rng` a scopa.rng.Rng (the hard player's samples; the
+(``st[engine.TURN]``), `rng` a scopa.rng.Rng (the hard player's samples; the
 easy player's lays), `budget_ms` the hard player's thinking budget (None:
 its default: a few tenths of a second on an RP2040). It returns the card to
 play and the tuple of table cards it takes (``()`` to lay it), ready for

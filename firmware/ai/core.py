@@ -15,7 +15,8 @@ hand: a hidden card is only ever known as "not seen".
 
 from micropython import const
 
-from scopa import rules as R
+from scopa.rules import CIRULLA, SCOPA_15
+from scopa.rules import PRIMIERA as _PRIM  # primiera points by value - 1
 
 _MAZZO = const(0)
 _TABLE = const(1)
@@ -35,7 +36,6 @@ _SIZE = const(133)
 THREAT = const(70)  # a sweep the side to move can make: worth ~0.7 point
 SWEEP = 110  # a scopa given away: the point and the tempo (plus the cards)
 
-_PRIM = R.PRIMIERA  # primiera points by value - 1
 
 # What a card is worth to the side that takes it, in centipoints: the
 # card's share of "cards", coins, primiera (sevens, sixes, aces) and the
@@ -172,9 +172,9 @@ def capture_mask(st):
     for i in range(st[_NTAB]):
         sums = (sums | sums << (st[_TAB + i] % 10 + 1)) & 0x7FFF
     m = 0
-    if game != R.SCOPA_15:
+    if game != SCOPA_15:
         m = sums & 0x7FE
-    if game == R.SCOPA_15 or game == R.CIRULLA:
+    if game == SCOPA_15 or game == CIRULLA:
         for v in range(1, 11):
             if (sums >> (15 - v)) & 1:
                 m |= 1 << v
@@ -211,7 +211,7 @@ def setup(rules):
     _aceall = rules.ace_on_ace_all
     _acescopa = rules.ace_sweep_scopa
     _rebello = rules.re_bello
-    cir = game == R.CIRULLA
+    cir = game == CIRULLA
     _coinrun = rules.napola + (1 if cir else 0)  # napola and piccola both score
     _grande = 1 if cir else 0
     _napoleone = 1 if (cir or (rules.napola and rules.napoleone)) else 0
@@ -284,12 +284,12 @@ def sweep_mask(st):
         s += v
         vm |= 1 << v
     m = 0
-    if game != R.SCOPA_15:
+    if game != SCOPA_15:
         if n == 1:
             m = 1 << s
         elif s <= 10 and not (_strict and (vm >> s) & 1):
             m = 1 << s
-        if game == R.CIRULLA and 5 <= s <= 14:
+        if game == CIRULLA and 5 <= s <= 14:
             m |= 1 << (15 - s)
     elif 5 <= s <= 14:
         m = 1 << (15 - s)
@@ -358,7 +358,7 @@ def risk(st, seat):
     tw = SWEEP
     for i in range(n):
         tw += WORTH[st[_TAB + i]]
-    if game != R.SCOPA_15 and game != R.CIRULLA:
+    if game != SCOPA_15 and game != CIRULLA:
         single = 0  # bit v: a card of value v on the table, taken before any sum
         for i in range(n):
             a = st[_TAB + i]

@@ -7,7 +7,7 @@ never looks at what it leaves on the table, so a player who guards
 against sweeps beats it.
 """
 
-from scopa import engine as E
+from scopa import engine
 
 _mv = None
 SLIP = 30  # percent of moves played at random
@@ -15,7 +15,7 @@ SLIP = 30  # percent of moves played at random
 
 def pick(st, rules, seat, mv, rng):
     """Offset in `mv` of the move to play (`mv` is filled here)."""
-    n = E.gen_moves(st, rules, mv, seat)
+    n = engine.gen_moves(st, rules, mv, seat)
     b = mv.buf
     if rng is not None and rng.below(100) < SLIP:
         # a beginner's slip: any legal move
@@ -58,5 +58,5 @@ def choose(st, rules, seat, rng=None, budget_ms=None, nodes=None):
     """The move for `seat` (the seat to play) as ``(card, taken)``."""
     global _mv
     if _mv is None:
-        _mv = E.Moves()
+        _mv = engine.Moves()
     return _mv.move(pick(st, rules, seat, _mv, rng))

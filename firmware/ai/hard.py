@@ -46,9 +46,8 @@ import sys
 from array import array
 from micropython import const
 
-from ai import core as K
-from ai import medium as M
-from scopa import engine as E
+from ai import core, medium
+from scopa import engine
 
 # scopa.rules' games
 _SC1 = const(1)  # SCOPONE
@@ -74,7 +73,7 @@ DEFAULT_NODES = const(200)  # nodes_for(None): the budget when the rules are not
 # the p95 decision time on the unix port (idle) stays within 10 ms
 # (docs/ai-results.md).
 FAMILY = bytearray((130, 115, 90, 80, 130, 200, 200, 130))
-# Deals tried for one consistent with the plays seen (K.hist). With four or
+# Deals tried for one consistent with the plays seen (core.hist). With four or
 # six players the checks cost more than the deals they would replace.
 TRIES = bytearray((4, 4, 4, 4, 4, 1, 1, 1))
 # Mid-round with four or six players: the medium player's best PAIRS[f]
@@ -100,12 +99,12 @@ else:
 
 _S = []  # per-ply states (filled by _init)
 _MV = []  # per-ply move lists
-_rmv = E.Moves(256)  # the root's moves
+_rmv = engine.Moves(256)  # the root's moves
 _shuf = bytearray(40)
-_unseen = bytearray(40)  # the root seat's view (K.view), kept through the search
+_unseen = bytearray(40)  # the root seat's view (core.view), kept through the search
 _known = bytearray(8)
 _nun = bytearray(1)
-_lacks = [0] * 8  # K.lacks when it holds for the state, else zeros
+_lacks = [0] * 8  # core.lacks when it holds for the state, else zeros
 INFER = bytearray((1,))
 MODEL = bytearray((1,))  # 1: the other sides play the medium player's move
 RISK = bytearray((1,))  # 1: an opponent's sweep at a leaf as odds from what the player saw
@@ -128,25 +127,25 @@ _root = 0  # nodes of the root's scoring (3 per move)
 
 def _init():
     # top up, so that a MemoryError half way leaves nothing half made
-    K.init_history()
+    core.init_history()
     while len(_S) <= MAXD:
-        _S.append(bytearray(E.SIZE))
+        _S.append(bytearray(engine.SIZE))
     while len(_MV) <= MAXD:
-        _MV.append(E.Moves(160))
+        _MV.append(engine.Moves(160))
 
 
 def _sample(st, rng, w):
-    # deal the unseen cards (K.view) into the hidden hands and the mazzo
+    # deal the unseen cards (core.view) into the hidden hands and the mazzo
     n = _nun[0]
     for i in range(n):
         _shuf[i] = _unseen[i]
     rng.shuffle(_shuf, n)
     w[:] = st
     k = 0
-    for s in range(K.players):
+    for s in range(core.players):
         if not _known[s]:
             no = _lacks[s]
-            for _ in range(K.hand_size(st, s)):
+            for _ in range(core.hand_size(st, s)):
                 q = k
                 if no:
                     # a card of a value the seat showed it lacks goes elsewhere
@@ -157,14 +156,14 @@ def _sample(st, rng, w):
                 c = _shuf[q]
                 _shuf[q] = _shuf[k]
                 _shuf[k] = c
-                w[c] = E.HAND + s
+                w[c] = engine.HAND + s
                 k += 1
-    dp = st[E.DP]
+    dp = st[engine.DP]
     for i in range(40 - dp):
         c = _shuf[k]
         k += 1
-        w[c] = E.MAZZO
-        w[E.DECK + dp + i] = c
+        w[c] = engine.MAZZO
+        w[engine.DECK + dp + i] = c
 
 
 def _consistent(w):
@@ -173,22 +172,22 @@ def _consistent(w):
     global _nodes
     r = _S[MAXD]
     mv = _MV[MAXD]
-    for j in range(K.hist_n):
-        h0 = K.hist[j]
-        s = h0[E.TURN]
+    for j in range(core.hist_n):
+        h0 = core.hist[j]
+        s = h0[engine.TURN]
         if _known[s]:
             continue
         r[:] = h0
-        h = E.HAND + s
+        h = engine.HAND + s
         for c in range(40):
             if w[c] == h:
                 r[c] = h
-        for j2 in range(j, K.hist_n):
-            if K.hist[j2][E.TURN] == s:
-                r[K.hmove[j2][0]] = h
-        o = M.pick(r, _rules, s, mv)
+        for j2 in range(j, core.hist_n):
+            if core.hist[j2][engine.TURN] == s:
+                r[core.hmove[j2][0]] = h
+        o = medium.pick(r, _rules, s, mv)
         _nodes += _PICK + 3 * mv.n
-        m = K.hmove[j]
+        m = core.hmove[j]
         b = mv.buf
         n = m[1]
         if b[o] != m[0] or b[o + 1] != n:
@@ -208,27 +207,27 @@ def _search(d, alpha, beta):
     global _nodes
     st = _S[d]
     _nodes += 1
-    if st[E.OVER]:
-        return K.util(st, _side)
+    if st[engine.OVER]:
+        return core.util(st, _side)
     if d >= _maxd or _nodes > _cap:
-        if RISK[0] and not _model_all and st[E.TURN] % K.sides != _side:
-            return K.util(st, _side) + K.risk(st, _seat)
-        return K.util(st, _side) + K.threat(st, _side)
+        if RISK[0] and not _model_all and st[engine.TURN] % core.sides != _side:
+            return core.util(st, _side) + core.risk(st, _seat)
+        return core.util(st, _side) + core.threat(st, _side)
     mv = _MV[d]
     nx = _S[d + 1]
-    seat = st[E.TURN]
+    seat = st[engine.TURN]
     if _model and (_model == 2 or seat != _seat):
         # every other seat, a partner too, plays as the medium player would:
         # it cannot see the hands of this deal either
-        o = M.pick(st, _rules, seat, mv)
+        o = medium.pick(st, _rules, seat, mv)
         _nodes += _PICK + 3 * mv.n  # a scored move costs about three nodes
         nx[:] = st
-        E.apply(nx, _rules, mv.buf, o)
+        engine.apply(nx, _rules, mv.buf, o)
         return _search(d + 1, alpha, beta)
-    E.gen_moves(st, _rules, mv)
+    engine.gen_moves(st, _rules, mv)
     b = mv.buf
     end = mv.end
-    maxi = st[E.TURN] % K.sides == _side
+    maxi = st[engine.TURN] % core.sides == _side
     best = -INF if maxi else INF
     for lay in (0, 1):  # captures first
         o = 0
@@ -236,7 +235,7 @@ def _search(d, alpha, beta):
             k = b[o + 1]
             if (k == 0) == lay:
                 nx[:] = st
-                E.apply(nx, _rules, b, o)
+                engine.apply(nx, _rules, b, o)
                 v = _search(d + 1, alpha, beta)
                 if maxi:
                     if v > best:
@@ -261,11 +260,11 @@ def _depth(st, limit, work):
     # every seat can then count); with the model, only the player's own
     # plies branch, the others cost a scored move each (3 nodes). MAXD + 1:
     # to the end of the round.
-    n = st[E.INHAND]
-    seat = st[E.TURN]
-    p = K.players
-    h = K.hand
-    more = (40 - st[E.DP]) // (h * p)
+    n = st[engine.INHAND]
+    seat = st[engine.TURN]
+    p = core.players
+    h = core.hand
+    more = (40 - st[engine.DP]) // (h * p)
     total = n + h * p if more == 1 else n
     prod = 1
     cost = 0
@@ -273,7 +272,7 @@ def _depth(st, limit, work):
         if i >= MAXD:
             return n if n < MAXD else MAXD
         s = (seat + i) % p
-        size = K.hand_size(st, s) - i // p if i < n else h - (i - n) // p
+        size = core.hand_size(st, s) - i // p if i < n else h - (i - n) // p
         if not _model or (_model == 1 and s == _seat):
             prod *= size
             cost += prod
@@ -288,7 +287,7 @@ def _depth(st, limit, work):
 
 def decide(st, rules, seat, rng, nodes=None, mv=None):
     """Search and return the offset of the chosen move in `mv` (an
-    E.Moves; the module's own when None, see `moves()`), filled here with
+    engine.Moves; the module's own when None, see `moves()`), filled here with
     the legal moves of `seat`, the seat to play. `nodes`: the budget (the
     family's default when None); `_nodes + _root` is then the nodes used."""
     global _rules, _side, _maxd, _nodes, _cap, _med, _model, _model_all, _seat, _root
@@ -300,17 +299,17 @@ def decide(st, rules, seat, rng, nodes=None, mv=None):
         nodes = 10 * FAMILY[fam]
     if mv is None:
         mv = _rmv
-    K.setup(rules)
+    core.setup(rules)
     _rules = rules
-    n = E.gen_moves(st, rules, mv, seat)
+    n = engine.gen_moves(st, rules, mv, seat)
     if n == 1:
         return 0
     if n > len(_med):
         _med = array("i", bytes(4 * n))
-    use = INFER[0] and K.observed(st)
+    use = INFER[0] and core.observed(st)
     for i in range(8):
-        _lacks[i] = K.lacks[i] if use else 0
-    M.score(st, rules, seat, mv, _med)  # also fills K.view for seat
+        _lacks[i] = core.lacks[i] if use else 0
+    medium.score(st, rules, seat, mv, _med)  # also fills core.view for seat
     _root = _PICK + 3 * n
     b = mv.buf
     # the ROOTMAX best moves by the medium player's score
@@ -339,17 +338,17 @@ def decide(st, rules, seat, rng, nodes=None, mv=None):
         return _roff[0]
     for i in range(nr):
         _tot[i] = 0  # candidates are in the medium player's order: ties go to its choice
-    _side = seat % K.sides
+    _side = seat % core.sides
     _seat = seat
     # depth: to the end when the last deal is small enough, else short
     # with every hand known (two players, last deal) each reply is searched;
     # else the other side plays the medium player's move
-    unique = K.last_deal(st) and K.nun <= K.hand_size(st, (seat + 1) % K.players)
+    unique = core.last_deal(st) and core.nun <= core.hand_size(st, (seat + 1) % core.players)
     _model = 0 if unique else MODEL[0]
-    if K.last_deal(st) and _depth(st, EXACT, nodes if unique else nodes // 3) > MAXD:
+    if core.last_deal(st) and _depth(st, EXACT, nodes if unique else nodes // 3) > MAXD:
         _maxd = MAXD  # to the end of the round
     else:
-        lim = LINES[K.players]
+        lim = LINES[core.players]
         if not lim:
             pairs = PAIRS[fam]
             if not pairs or _rmed[0] - _rmed[1] > _PAIRM:
@@ -363,16 +362,16 @@ def decide(st, rules, seat, rng, nodes=None, mv=None):
             _maxd = MAXD
     _model_all = _model == 2
     for i in range(40):
-        _unseen[i] = K.unseen[i]
+        _unseen[i] = core.unseen[i]
     for i in range(8):
-        _known[i] = K.known[i]
-    _nun[0] = K.nun
+        _known[i] = core.known[i]
+    _nun[0] = core.nun
     _nodes = 0
     _cap = nodes + nodes // 4
     s0 = _S[0]
     s1 = _S[1]
     k = 0
-    tries = TRIES[fam] if INFER[0] and K.hist_n and K.observed(st) else 1
+    tries = TRIES[fam] if INFER[0] and core.hist_n and core.observed(st) else 1
     while True:
         t = 0
         while True:
@@ -383,7 +382,7 @@ def decide(st, rules, seat, rng, nodes=None, mv=None):
                 break
         for i in range(nr):
             s1[:] = s0
-            E.apply(s1, rules, b, _roff[i])
+            engine.apply(s1, rules, b, _roff[i])
             _tot[i] += _search(1, -INF, INF)
         k += 1
         if unique or k >= KMAX or (k >= KMIN and _nodes + _nodes // k > nodes):

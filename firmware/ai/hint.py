@@ -9,11 +9,10 @@ screens name in the player's language.
 
 from micropython import const
 
-from ai import core as K
-from ai import hard as H
-from scopa import engine as E
+from ai import core, hard
+from scopa import engine
 
-_w = bytearray(E.SIZE)
+_w = bytearray(engine.SIZE)
 
 
 # Why a move is good: a code, and the number some of them show. The
@@ -51,17 +50,17 @@ def why(st, rules, seat, card, taken):
     """Why `card` taking `taken` is a good move for `seat`, the seat to
     play in `st`: ``(code, n)``, a code above and the number it shows (0
     when none). Raises scopa.engine.IllegalMove for an illegal move."""
-    K.setup(rules)
-    K.view(st, seat)
-    mv = H.moves()
-    E.gen_moves(st, rules, mv, seat)
-    o = E.find_move(st, rules, card, taken, mv)
+    core.setup(rules)
+    core.view(st, seat)
+    mv = hard.moves()
+    engine.gen_moves(st, rules, mv, seat)
+    o = engine.find_move(st, rules, card, taken, mv)
     _w[:] = st
-    fl = E.apply(_w, rules, mv.buf, o)
-    if fl & E.SCOPA:
+    fl = engine.apply(_w, rules, mv.buf, o)
+    if fl & engine.SCOPA:
         return SCOPA, 0
     k = len(taken)
-    if fl & E.SWEEP:
+    if fl & engine.SWEEP:
         return ACE_SWEEP, 0
     sevens = 0
     coins = 0
@@ -75,15 +74,15 @@ def why(st, rules, seat, card, taken):
         return (A_SEVEN, 1) if sevens == 1 else (SEVENS, sevens)
     if coins >= 2:
         return COINS, coins
-    n = _w[E.NTAB]
+    n = _w[engine.NTAB]
     s = 0
     for i in range(n):
-        s += _w[E.TAB + i] % 10 + 1
-    m = K.sweep_mask(_w) if not _w[E.OVER] else 0
+        s += _w[engine.TAB + i] % 10 + 1
+    m = core.sweep_mask(_w) if not _w[engine.OVER] else 0
     danger = 0
     for v in range(1, 11):
         if (m >> v) & 1:
-            danger += K.uval[v]
+            danger += core.uval[v]
     if k:
         if n and not danger:
             return TAKES_SAFE, k + 1
@@ -111,8 +110,8 @@ def reason(st, rules, seat, card, taken):
 
 def hint(st, rules, seat, rng, budget_ms=None, nodes=None):
     """The hard player's move for `seat` as ``(card, taken, reason)``."""
-    card, taken = H.choose(st, rules, seat, rng, budget_ms, nodes)
+    card, taken = hard.choose(st, rules, seat, rng, budget_ms, nodes)
     return card, taken, reason(st, rules, seat, card, taken)
 
 
-choose = H.choose
+choose = hard.choose

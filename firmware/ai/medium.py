@@ -19,13 +19,13 @@ No search, no sampling: a decision costs one `apply` per legal move.
 
 from micropython import const
 
-from ai import core as K
-from scopa import engine as E
+from ai import core
+from scopa import engine
 
 SWEEP = 110  # cost of giving a scopa: the point and the cards
 
 _HAND_BASE = const(2)  # engine.HAND: defined before the code that reads it
-_w = bytearray(E.SIZE)
+_w = bytearray(engine.SIZE)
 _strict = 1
 _mv = None
 
@@ -33,13 +33,13 @@ _mv = None
 def score(st, rules, seat, mv, out):
     """Score every move in `mv` (filled by gen_moves for `seat`, the seat
     to play) into the list `out` (len >= mv.n), in centipoints for the
-    seat's side. Calls K.view(st, seat) first."""
+    seat's side. Calls core.view(st, seat) first."""
     global _strict
-    K.setup(rules)
-    K.view(st, seat)
+    core.setup(rules)
+    core.view(st, seat)
     _strict = rules.strict
-    side = seat % K.sides
-    u = K.nun
+    side = seat % core.sides
+    u = core.nun
     w = _w
     b = mv.buf
     end = mv.end
@@ -48,31 +48,31 @@ def score(st, rules, seat, mv, out):
     while o < end:
         k = b[o + 1]
         w[:] = st
-        fl = E.apply(w, rules, b, o)
-        v = K.util(w, side)
-        if not w[E.OVER] and w[E.NTAB]:
-            nxt = w[E.TURN]
+        fl = engine.apply(w, rules, b, o)
+        v = core.util(w, side)
+        if not w[engine.OVER] and w[engine.NTAB]:
+            nxt = w[engine.TURN]
             # the next seat's hand: dealt afresh, else from the counters
-            h = K.hand if fl & E.DEALT else K.hand_size(w, nxt)
-            opp = nxt % K.sides != side
-            m = K.sweep_mask(w)
+            h = core.hand if fl & engine.DEALT else core.hand_size(w, nxt)
+            opp = nxt % core.sides != side
+            m = core.sweep_mask(w)
             if m:
                 cnt = 0
                 for x in range(1, 11):
                     if (m >> x) & 1:
-                        cnt += K.uval[x]
+                        cnt += core.uval[x]
                 if cnt:
                     tw = 0
-                    for j in range(w[E.NTAB]):
-                        tw += K.WORTH[w[E.TAB + j]]
+                    for j in range(w[engine.NTAB]):
+                        tw += core.WORTH[w[engine.TAB + j]]
                     cost = SWEEP + tw
                     if opp:
-                        v -= K.p_holds(cnt, u, h) * cost // 1000
-                    elif K.sides == 2:
-                        v += K.p_holds(cnt, u, h) * cost // 2000
-                if K.sides == 2 and K.players >= 4 and K.known[(seat + 2) % K.players]:
+                        v -= core.p_holds(cnt, u, h) * cost // 1000
+                    elif core.sides == 2:
+                        v += core.p_holds(cnt, u, h) * cost // 2000
+                if core.sides == 2 and core.players >= 4 and core.known[(seat + 2) % core.players]:
                     # a visible partner, two seats on: does it hold the sweep?
-                    ph = _HAND_BASE + (seat + 2) % K.players
+                    ph = _HAND_BASE + (seat + 2) % core.players
                     for c in range(40):
                         if st[c] == ph and (m >> (c % 10 + 1)) & 1:
                             v += 30
@@ -83,14 +83,14 @@ def score(st, rules, seat, mv, out):
                 c = b[o]
                 x = c % 10 + 1
                 loss = 0
-                if K.uval[x]:
-                    loss = K.p_holds(K.uval[x], u, h) * K.WORTH[c]
-                if x < 10 and not (_strict and K.uval[x] and _single(w, x)):
-                    for j in range(w[E.NTAB] - 1):
-                        t = w[E.TAB + j]
+                if core.uval[x]:
+                    loss = core.p_holds(core.uval[x], u, h) * core.WORTH[c]
+                if x < 10 and not (_strict and core.uval[x] and _single(w, x)):
+                    for j in range(w[engine.NTAB] - 1):
+                        t = w[engine.TAB + j]
                         y = x + t % 10 + 1
-                        if y <= 10 and K.uval[y] and not _single(w, y):
-                            q = K.p_holds(K.uval[y], u, h) * (K.WORTH[c] + K.WORTH[t])
+                        if y <= 10 and core.uval[y] and not _single(w, y):
+                            q = core.p_holds(core.uval[y], u, h) * (core.WORTH[c] + core.WORTH[t])
                             if q > loss:
                                 loss = q
                 v -= loss // 1000
@@ -100,11 +100,10 @@ def score(st, rules, seat, mv, out):
     return i
 
 
-
 def _single(w, y):
     # a table card of value y (a single match, taken before any sum)
-    for j in range(w[E.NTAB]):
-        if w[E.TAB + j] % 10 + 1 == y:
+    for j in range(w[engine.NTAB]):
+        if w[engine.TAB + j] % 10 + 1 == y:
             return True
     return False
 
@@ -115,7 +114,7 @@ _out = [0] * 64
 def pick(st, rules, seat, mv):
     """Offset in `mv` of the move to play (`mv` is filled here)."""
     global _out
-    n = E.gen_moves(st, rules, mv, seat)
+    n = engine.gen_moves(st, rules, mv, seat)
     if n == 1:
         return 0
     if n > len(_out):
@@ -138,5 +137,5 @@ def choose(st, rules, seat, rng=None, budget_ms=None, nodes=None):
     and the budget are unused (the medium player is deterministic)."""
     global _mv
     if _mv is None:
-        _mv = E.Moves()
+        _mv = engine.Moves()
     return _mv.move(pick(st, rules, seat, _mv))

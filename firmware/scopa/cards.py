@@ -6,12 +6,12 @@ A card is an int 0..39: ``suit * 10 + value - 1``. Suits in order denari
 Queen, 10 Re/King). The text form ``7D``, ``10C`` is the one of the rule
 cases (host_tests/rules/FORMAT.md), for tests, logs and replay codes.
 
-Tables that depend on the card are ``bytes`` indexed by value - 1.
+Tables that depend on the card are ``bytes`` indexed by value - 1 (the
+primiera's is `scopa.rules.PRIMIERA`, in the module every game loads).
+This module imports nothing of the firmware.
 """
 
 from micropython import const
-
-from scopa.rules import PRIMIERA  # noqa: F401  (primiera points by value - 1)
 
 N_CARDS = const(40)
 DENARI = const(0)

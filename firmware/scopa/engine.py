@@ -27,7 +27,7 @@ kortspillet Scopa).
 
 from micropython import const
 
-from scopa import rules as R
+from scopa.rules import CIRULLA, SCOPA_15, SCOPONE_10
 
 MAZZO = const(0)
 TABLE = const(1)
@@ -168,7 +168,7 @@ def start_round(st, rules, rng, dealer):
             break
         redeals += 1
     g = rules.game
-    if g == R.SCOPA_15 or g == R.CIRULLA:
+    if g == SCOPA_15 or g == CIRULLA:
         sc = dealer_scope(rules, st, TAB, st[NTAB])
         if sc:
             side = rules.side(dealer)
@@ -185,7 +185,7 @@ def _deal_hands(st, rules):
     p = rules.players
     h = rules.hand
     d = st[DEALER]
-    cirulla = rules.game == R.CIRULLA
+    cirulla = rules.game == CIRULLA
     for i in range(1, p + 1):
         seat = (d + i) % p
         for _ in range(h):
@@ -234,7 +234,7 @@ def initial_redeal(rules, table, start=0, n=-1):
     when n < 0."""
     if n < 0:
         n = len(table) - start
-    if rules.game == R.CIRULLA:
+    if rules.game == CIRULLA:
         aces = 0
         for i in range(start, start + n):
             aces += table[i] % 10 == 0
@@ -255,7 +255,7 @@ def dealer_scope(rules, table, start=0, n=-1):
     137-138): any value 1..10, 30 before 15, so 7C 5B 2S 4D is 1 (the matta
     a 4) and 7C 10B 9S 8D is 2 (a 3)."""
     g = rules.game
-    if g != R.SCOPA_15 and g != R.CIRULLA:
+    if g != SCOPA_15 and g != CIRULLA:
         return 0
     if n < 0:
         n = len(table) - start
@@ -263,7 +263,7 @@ def dealer_scope(rules, table, start=0, n=-1):
     wild = 0
     for i in range(start, start + n):
         c = table[i]
-        if c == _MATTA_CARD and g == R.CIRULLA:
+        if c == _MATTA_CARD and g == CIRULLA:
             wild = 1
         else:
             s += c % 10 + 1
@@ -408,7 +408,7 @@ def _gen_card(st, rules, c, mv):
                 _pick[i] = st[TAB + i]
             _emit(mv, c, n)
             return
-        if g == R.SCOPA_15:
+        if g == SCOPA_15:
             _sums(mv, c, 1, 15 - v, 0, 1)
         else:
             if _cnt[v]:
@@ -417,7 +417,7 @@ def _gen_card(st, rules, c, mv):
                     _emit(mv, c, 1)
             if not _cnt[v] or not rules.strict:
                 _sums(mv, c, 1, v, 0, 2)
-            if g == R.CIRULLA:
+            if g == CIRULLA:
                 _sums(mv, c, 1, 15 - v, 0, 1)
         if rules.fewest and mv.n - n0 > 1:
             _keep_fewest(mv, first)
@@ -521,7 +521,7 @@ def apply(st, rules, buf, off):
                 aces += t == 1
                 tot += t
             if (aces == 0 or rules.ace_on_ace_all) and tot != 1:
-                if tot != 14 or rules.game != R.CIRULLA:
+                if tot != 14 or rules.game != CIRULLA:
                     flags |= SWEEP
         for i in range(n):
             st[buf[off + 2 + i]] = pile
@@ -558,7 +558,7 @@ def _end_round(st, rules):
         for i in range(st[NTAB]):
             st[st[TAB + i]] = PILE + last
         st[NTAB] = 0
-    if rules.game == R.SCOPONE_10:
+    if rules.game == SCOPONE_10:
         side = PILE + rules.side(st[DEALER])
         while st[DP] < 40:
             st[st[DECK + st[DP]]] = side
@@ -584,21 +584,3 @@ def find_move(st, rules, card, taken, mv):
                 return o
         o += 2 + n
     return -1
-
-
-def play(st, rules, card, taken, mv):
-    """Play `card` taking the table cards `taken` (iterable of cards; empty
-    to lay the card) for the seat to play, checked against the rules.
-
-    Returns the flags of `apply`. Raises IllegalMove, whose message names
-    the rule broken, and then leaves the state unchanged. `mv` is scratch.
-    """
-    taken = tuple(taken)
-    if not st[OVER]:
-        gen_moves(st, rules, mv)
-        o = find_move(st, rules, card, taken, mv)
-        if o >= 0:
-            return apply(st, rules, mv.buf, o)
-    from scopa.explain import explain
-
-    raise IllegalMove(explain(st, rules, card, taken, mv))

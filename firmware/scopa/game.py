@@ -5,7 +5,7 @@ ruleset, the seeded shuffle, match points, best of three, and the list of
 moves that a replay code (scopa.replay) rebuilds the game from.
 """
 
-from scopa import engine as E
+from scopa import engine
 from scopa.rng import Rng
 
 
@@ -25,9 +25,9 @@ class Game:
         self.rules = rules
         self.seed = seed & 0x3FFFFFFF
         self.rng = Rng(self.seed)
-        self.st = E.new_state()
-        self._w = E.new_state()  # the next state, while a move is played
-        self.mv = E.Moves()
+        self.st = engine.new_state()
+        self._w = engine.new_state()  # the next state, while a move is played
+        self.mv = engine.Moves()
         self.history = bytearray()
         self.wins = [0] * rules.sides
         self.match_no = 1
@@ -44,45 +44,45 @@ class Game:
         self.round_no += 1
         self.score = None
         self.round_over = False
-        E.start_round(self.st, self.rules, self.rng, dealer)
+        engine.start_round(self.st, self.rules, self.rng, dealer)
 
     # Reading the state ---------------------------------------------------
 
     @property
     def turn(self):
         """Seat to play."""
-        return self.st[E.TURN]
+        return self.st[engine.TURN]
 
     @property
     def dealer(self):
-        return self.st[E.DEALER]
+        return self.st[engine.DEALER]
 
     def hand(self, seat):
         """Cards in the hand of `seat` (list, ascending)."""
-        return E.hand_of(self.st, seat)
+        return engine.hand_of(self.st, seat)
 
     def table(self):
         """Cards on the table (list, in the order laid)."""
-        return E.table_of(self.st)
+        return engine.table_of(self.st)
 
     def pile(self, side):
         """Cards taken by `side` this round (list)."""
-        return E.pile_of(self.st, side)
+        return engine.pile_of(self.st, side)
 
     def scope(self, side):
         """Scope of `side` this round."""
-        return self.st[E.SCOPE + side]
+        return self.st[engine.SCOPE + side]
 
     def deck_left(self):
         """Cards still in the mazzo."""
-        return 40 - self.st[E.DP]
+        return 40 - self.st[engine.DP]
 
     def legal_moves(self):
         """Legal moves of the seat to play: list of ``(card, (taken, ...))``
         in enumeration order (the order replay codes index)."""
         if self.round_over:
             return []
-        E.gen_moves(self.st, self.rules, self.mv)
+        engine.gen_moves(self.st, self.rules, self.mv)
         return self.mv.tuples()
 
     def options(self, card):
@@ -97,36 +97,36 @@ class Game:
         `taken` (iterable; ``()`` lays it). With `taken` None the card's
         only legal outcome is played.
 
-        Returns the engine flags (E.CAPTURE, E.SCOPA, E.SWEEP, E.DEALT,
-        E.ROUND_OVER). Raises E.IllegalMove naming the rule broken (the game
+        Returns the engine flags (engine.CAPTURE, engine.SCOPA, engine.SWEEP, engine.DEALT,
+        engine.ROUND_OVER). Raises engine.IllegalMove naming the rule broken (the game
         is then unchanged), also when `taken` is None and the card has
         several outcomes.
         """
         if self.round_over:
-            raise E.IllegalMove("the round is over: deal the next one")
+            raise engine.IllegalMove("the round is over: deal the next one")
         if taken is None:
             opts = self.options(card)
             if len(opts) != 1:
                 if not opts:
-                    E.gen_moves(self.st, self.rules, self.mv)
-                    raise E.IllegalMove(_explain(self, card, ()))
-                raise E.IllegalMove("choose what to take: the card has %d options" % len(opts))
+                    engine.gen_moves(self.st, self.rules, self.mv)
+                    raise engine.IllegalMove(_explain(self, card, ()))
+                raise engine.IllegalMove("choose what to take: the card has %d options" % len(opts))
             taken = opts[0]
         taken = tuple(taken)
-        E.gen_moves(self.st, self.rules, self.mv)
-        off = E.find_move(self.st, self.rules, card, taken, self.mv)
+        engine.gen_moves(self.st, self.rules, self.mv)
+        off = engine.find_move(self.st, self.rules, card, taken, self.mv)
         if off < 0:
-            raise E.IllegalMove(_explain(self, card, taken))
+            raise engine.IllegalMove(_explain(self, card, taken))
         return self._apply(off)
 
     def play_index(self, i):
         """Play the `i`-th move of `legal_moves()`. Raises IllegalMove when
         there is no such move."""
         if self.round_over:
-            raise E.IllegalMove("the round is over: deal the next one")
-        n = E.gen_moves(self.st, self.rules, self.mv)
+            raise engine.IllegalMove("the round is over: deal the next one")
+        n = engine.gen_moves(self.st, self.rules, self.mv)
         if not 0 <= i < n:
-            raise E.IllegalMove("no move %d: %d legal moves" % (i, n))
+            raise engine.IllegalMove("no move %d: %d legal moves" % (i, n))
         off = 0
         b = self.mv.buf
         for _ in range(i):
@@ -145,8 +145,8 @@ class Game:
             idx += 1
         w = self._w
         w[:] = self.st
-        flags = E.apply(w, self.rules, b, off)
-        res = self._score(w) if flags & E.ROUND_OVER else None
+        flags = engine.apply(w, self.rules, b, off)
+        res = self._score(w) if flags & engine.ROUND_OVER else None
         self._log(idx)
         self.st[:] = w
         if res is not None:
@@ -176,8 +176,8 @@ class Game:
 
         r = self.rules
         sides = r.sides
-        piles = [E.pile_of(st, s) for s in range(sides)]
-        sc = scoring.score_piles(r, piles, [st[E.SCOPE + s] for s in range(sides)])
+        piles = [engine.pile_of(st, s) for s in range(sides)]
+        sc = scoring.score_piles(r, piles, [st[engine.SCOPE + s] for s in range(sides)])
         totals = [self.totals[i] + sc.total[i] for i in range(sides)]
         if sc.napoleone >= 0:
             return sc, totals, True, sc.napoleone

@@ -10,7 +10,7 @@ round's end.
 
 from micropython import const
 
-from scopa import engine as E
+from scopa import engine
 from scopa.game import Game
 from scopa.rules import Rules
 
@@ -148,7 +148,7 @@ def decode(code):
             g.next_round()
         try:
             g.play_index(i)
-        except E.IllegalMove as e:
+        except engine.IllegalMove as e:
             raise ReplayError("replay code: move %d: %s" % (k, e)) from None
         i = 0
         sh = 0

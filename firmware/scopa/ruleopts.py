@@ -5,7 +5,6 @@ cases), so the tables are not in the heap during play.
 """
 
 from scopa import cards
-from scopa import rules as R
 
 PICCOLA_CAPS = (0, 5, 6)  # Rules.piccola_cap: none, or the most the piccola scores
 
@@ -100,7 +99,7 @@ _APPLY = (
 
 def applies(game, field):
     """True when option `field` (a Rules attribute) applies to `game`
-    (R.SCOPA.. R.SCOPONE_10); partners_visible needs teams as well."""
+    (scopa.rules.SCOPA.. SCOPONE_10); partners_visible needs teams as well."""
     return field in _ALWAYS or field in _APPLY[game]
 
 
@@ -115,19 +114,19 @@ def key_of(field):
     return field
 
 
-def check_applies(rules):
+def check_applies(rules, preset, fields, name):
     """Raise ValueError naming the option and the game when `rules` sets an
-    option that does not apply to its game (a value other than the
-    preset's), or partners_visible without teams; or naming piccola_cap
+    option that does not apply to its game (a value of one of `fields`
+    other than in `preset`, the Rules of the game as it comes; `name` the
+    game's name), or partners_visible without teams; or naming piccola_cap
     when it is not 0, 5 or 6."""
     g = rules.game
     if rules.piccola_cap not in PICCOLA_CAPS:
         raise ValueError("piccola_cap: %r is not none, 5 or 6" % (rules.piccola_cap,))
-    base = R.Rules(R.GAMES[g])
-    for f in R._FIELDS[2:]:
-        if not applies(g, f) and getattr(rules, f) != getattr(base, f):
-            raise ValueError("%s: does not apply to %s" % (key_of(f), R.GAMES[g]))
+    for f in fields:
+        if not applies(g, f) and getattr(rules, f) != getattr(preset, f):
+            raise ValueError("%s: does not apply to %s" % (key_of(f), name))
     if rules.partners_visible and rules.players < 4:
         raise ValueError(
-            "partners_visible: %s for %d players has no partners" % (R.GAMES[g], rules.players)
+            "partners_visible: %s for %d players has no partners" % (name, rules.players)
         )

@@ -152,7 +152,7 @@ class Rules:
             # which options apply to which game: a module loaded only here
             from scopa import ruleopts
 
-            ruleopts.check_applies(self)
+            ruleopts.check_applies(self, Rules(GAMES[g]), _FIELDS[2:], GAMES[g])
 
     def _derive(self):
         # sizes as plain attributes: read in the computer players' loops

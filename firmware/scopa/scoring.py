@@ -2,7 +2,7 @@
 
 Categories (pagat.com Scopa; Parlett pp. 136-138): cards (most cards taken),
 coins (most denari), settebello (the 7 of denari), primiera (best total of
-one card per suit, see PRIMIERA in cards), one point per scopa. With three
+one card per suit, see scopa.rules.PRIMIERA), one point per scopa. With three
 sides only a single highest scores a category; a tie gives nobody the point.
 Options: re_bello (+1 for that card), napola (1-2-3 of denari score 3, each
 following denari one more, or with napola_fixed 3 whatever the length: the
@@ -23,13 +23,12 @@ counts typed in) and the engine share one set of rules.
 
 from micropython import const
 
-from scopa import rules as R
+from scopa.rules import CIRULLA, PRIMIERA
 
 # From scopa.cards, copied so that a game in progress does not keep that
 # module (its text forms are for tests, logs and the menus) on the heap.
 _DENARI = const(0)
 _SETTEBELLO = const(6)  # 7 of denari
-PRIMIERA = R.PRIMIERA  # the one table, in scopa.rules
 
 CATEGORIES = (
     "cards",
@@ -166,7 +165,7 @@ def score_counts(rules, taken, denari, settebello, prim, scope, coins_of=None):
         cats.append("re_bello")
     if rules.napola:
         cats.append("napola")
-    if g == R.CIRULLA:
+    if g == CIRULLA:
         cats.append("piccola")
         cats.append("grande")
     if coins_of is not None:
@@ -178,11 +177,11 @@ def score_counts(rules, taken, denari, settebello, prim, scope, coins_of=None):
             run = run_from_ace(have)
             if rules.napola:
                 s.napola[i] = 3 if run and rules.napola_fixed else run
-            if g == R.CIRULLA:
+            if g == CIRULLA:
                 cap = rules.piccola_cap
                 s.piccola[i] = cap if cap and run > cap else run
                 s.grande[i] = 5 if (8 in have and 9 in have and 10 in have) else 0
-            if len(have) == 10 and (g == R.CIRULLA or (rules.napola and rules.napoleone)):
+            if len(have) == 10 and (g == CIRULLA or (rules.napola and rules.napoleone)):
                 s.napoleone = i
     s.categories = tuple(cats)
     for i in range(n):

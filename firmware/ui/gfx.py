@@ -159,15 +159,18 @@ def card(fb, x, y, c, pal, s=1, mode=FACE, french=False, rank=0):
     bg = pal.LIT if lit else pal.CARD
     ink = pal.LIT_INK if lit else pal.INK
     if lit:
-        # a ring of the screen's colour keeps two highlighted cards apart,
-        # even where a crowded row overlaps them
-        fb.rect(x, y, w, h, pal.BG)
+        # a ring of the screen's colour, `s` px wide, keeps two highlighted
+        # cards apart, even where a crowded row overlaps them
+        fb.fill_rect(x, y, w, h, pal.BG)
         fb.fill_rect(x + s, y + s, w - 2 * s, h - 2 * s, bg)
     else:
         fb.fill_rect(x, y, w, h, bg)
         fb.rect(x, y, w, h, ink if pal.mono else pal.BG)
     if mode == SELECT:
-        fb.rect(x + s, y + s, w - 2 * s, h - 2 * s, ink)  # the cursor: framed twice
+        # the cursor: framed twice, the inner frame `s` px wide as the
+        # glyphs' strokes are (one thin line is lost on a larger screen)
+        for i in range(s, 2 * s):
+            fb.rect(x + i, y + i, w - 2 * i, h - 2 * i, ink)
     if mode >= SELECT:
         fb.fill_rect(x + s, y + h + s, w - 2 * s, s, pal.FG)  # and a bar below
     su = c // 10
