@@ -1,5 +1,6 @@
-"""The firmware's layout: no import cycle inside firmware/, and no screen
-(firmware/ui) that imports the app.
+"""The firmware's layout: no import cycle inside firmware/, no screen
+(firmware/ui) that imports the app, and every module of firmware/ and
+tools/ named in the README's layout table.
 
 The import graph is read from the source with `ast`: every ``import`` and
 ``from ... import`` of a firmware module, those inside functions too (a
@@ -11,7 +12,8 @@ under it). Importing ``a.b`` also runs package ``a``: an edge to it too.
 import ast
 from pathlib import Path
 
-FIRMWARE = Path(__file__).resolve().parent.parent / "firmware"
+ROOT = Path(__file__).resolve().parent.parent
+FIRMWARE = ROOT / "firmware"
 
 
 def modules(root=FIRMWARE):
@@ -148,3 +150,15 @@ def test_no_screen_imports_the_app():
     screens = [n for n in g if n.startswith("ui.")]
     assert "ui.table" in screens and "ui.menu" in screens
     assert [n for n in screens if "app" in g[n]] == []
+
+
+def test_the_readme_names_every_module():
+    text = (ROOT / "README.md").read_text()
+    paths = [
+        p.relative_to(ROOT).as_posix()
+        for d in (FIRMWARE, ROOT / "tools")
+        for p in sorted(d.rglob("*.py"))
+        if "node_modules" not in p.parts
+    ]
+    assert "firmware/app.py" in paths and "tools/sim.py" in paths
+    assert [p for p in paths if "`%s`" % p not in text] == []
