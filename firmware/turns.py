@@ -18,13 +18,14 @@ from micropython import const
 from consts import GAME, HARD, HUMAN, JOURNAL
 
 _MPY = sys.implementation.name == "micropython"
-JOURNAL_MAX = const(64)  # plays in the journal before game.sav is written again
+_JOURNAL_MAX = const(64)  # plays in the journal before game.sav is written again
 
-# Turns.turn: what the seat to play does next
-PICK = const(0)  # a person whose hand shows picks a card
-COVER = const(1)  # pass-and-play: the hand stays hidden until uncover()
-COMPUTER = const(2)  # a computer: ask computer_turn()
-OVER = const(3)  # the round (or the match) is over: its summary shows
+# Turns.turn: what the seat to play does next (ui/table.py has copies:
+# underscored, they take no room in this module's globals)
+_PICK = const(0)  # a person whose hand shows picks a card
+_COVER = const(1)  # pass-and-play: the hand stays hidden until uncover()
+_COMPUTER = const(2)  # a computer: ask computer_turn()
+_OVER = const(3)  # the round (or the match) is over: its summary shows
 
 # The memory policy's events this module meets (app._HINT, app._NO_ROOM)
 _HINT = const(4)
@@ -88,18 +89,18 @@ class Turns:
     # The turn sequence -------------------------------------------------------
 
     def turn(self):
-        """What the seat to play does next: PICK, COVER, COMPUTER (see
-        above) or OVER, the round's summary then shown."""
+        """What the seat to play does next: _PICK, _COVER, _COMPUTER (see
+        above) or _OVER, the round's summary then shown."""
         app = self.app
         g = app.game
         if g.round_over:
             app.go("summary")
-            return OVER
+            return _OVER
         if app.levels[g.turn] != HUMAN:
-            return COMPUTER
+            return _COMPUTER
         if self.hide_hands() and app.shown != g.turn:
-            return COVER
-        return PICK
+            return _COVER
+        return _PICK
 
     def uncover(self):
         """Pass-and-play: show the hand of the seat to play."""
@@ -232,7 +233,7 @@ class Turns:
     def save_game(self):
         """Save the game after a play: one journal line (store.append: the
         play's move index, about 20 bytes); then, for a new game, at the
-        end of a round, after a resume and every JOURNAL_MAX plays, the
+        end of a round, after a resume and every _JOURNAL_MAX plays, the
         whole record too (its replay code and the seats, store.save), the
         journal moving to game.jrn.bak beside game.sav.bak. A play's save so
         costs the same however long the game; config.load_game reads them
@@ -257,7 +258,7 @@ class Turns:
                     JOURNAL, self._since + 1, replay.last_index(g.history), self._base, app.folder
                 )
                 self._since += 1
-                if not g.round_over and self._since < JOURNAL_MAX:
+                if not g.round_over and self._since < _JOURNAL_MAX:
                     if app.verbose:
                         print("saved:", replay.encode(g))
                     app._reserve = None

@@ -46,7 +46,7 @@ SCOPA = const(6)
 NEWS = const(7)
 
 HUMAN = const(3)  # consts.HUMAN: a seat played by a person
-# turns.Turns.turn: what the seat to play does next (turns.PICK...)
+# turns.Turns.turn: what the seat to play does next (turns._PICK...)
 _TURN_PICK = const(0)
 _TURN_COVER = const(1)
 _TURN_COMPUTER = const(2)
