@@ -42,7 +42,7 @@ if TYPE_CHECKING:  # pyright only: the game modules load when a game starts
 _MPY = sys.implementation.name == "micropython"
 CONFIG = "board.json"
 
-RESERVE = const(2048)  # bytes kept free for saving the game (save_game)
+RESERVE = const(2048)  # bytes kept free for saving the game (turns.Turns.save_game)
 TICK_MS = const(10)  # main loop period when nothing happens
 FRAME_MS = const(30)  # at most one redraw per FRAME_MS
 
@@ -314,9 +314,9 @@ class App:
             if module == "table" and self.game is not None and not self.game.round_over:
                 _free(_IN_ROUND)
             gc.collect()  # (a full collection is slow on CPython and not needed)
-        if module in _PLAY:
-            self._turns()
         try:
+            if module in _PLAY:
+                self._turns()
             try:
                 mod = __import__("ui." + module, None, None, (name,))
             except ImportError as e:

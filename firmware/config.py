@@ -282,7 +282,7 @@ def load_game(folder=""):
             return None, [], lang.T(lang.SAVE_LOST)
         return None, [], ""
     note = lang.T(lang.SAVE_RESTORED) if status == store.BAK else ""
-    # then the plays journalled after the record (app.save_game); from the
+    # then the plays journalled after the record (Turns.save_game); from the
     # .bak, first its journal's .bak, which leads to the damaged record
     code = obj["code"]
     for name in (JOURNAL + ".bak", JOURNAL) if status == store.BAK else (JOURNAL,):

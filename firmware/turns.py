@@ -194,6 +194,12 @@ class Turns:
         from scopa.rng import Rng
 
         game = self.app.game
+        if _MPY:
+            # the save's reserve (App._hold) is taken again by the save after
+            # the play: until then its hole is the players' (a player loaded
+            # again after a round needs a few KiB at once)
+            self.app._reserve = None
+            gc.collect()
         rng = Rng(add30(game.seed, 7919 * game.moves_played() + seat + (101 if hint else 0)))
         ai = None
         if self.use_ai:

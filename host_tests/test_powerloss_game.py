@@ -1,4 +1,4 @@
-"""Power cuts while the game saves (app.save_game: a journal line a play,
+"""Power cuts while the game saves (turns.Turns.save_game: a journal line a play,
 the whole record at a round's end and after a resume, store.py): the
 MicroPython process is killed (SIGKILL) at every operation of the save
 path, as host_tests/test_powerloss.py does for the score sheet (its
