@@ -23,8 +23,12 @@ def firmware_files(fw_dir: Path) -> list[str]:
 
 
 def app_version(fw_dir: Path) -> str:
-    """The `VERSION = "..."` string of `fw_dir/app.py`."""
-    app = fw_dir / "app.py"
+    """The `VERSION = "..."` string of the firmware in `fw_dir`: of
+    consts.py (the app's constants, app.VERSION), or of app.py in a
+    firmware without consts.py."""
+    app = fw_dir / "consts.py"
+    if not app.is_file():
+        app = fw_dir / "app.py"
     try:
         tree = ast.parse(app.read_text(encoding="utf-8"))
     except (OSError, SyntaxError) as e:
