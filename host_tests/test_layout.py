@@ -162,3 +162,32 @@ def test_the_readme_names_every_module():
     ]
     assert "firmware/app.py" in paths and "tools/sim.py" in paths
     assert [p for p in paths if "`%s`" % p not in text] == []
+
+
+def _ints(path):
+    """{name: value} of the module-level ``NAME = const(n)`` and ``NAME = n``
+    (int n) of the file at `path`."""
+    out = {}
+    for node in ast.parse(path.read_text()).body:
+        if not isinstance(node, ast.Assign) or len(node.targets) != 1:
+            continue
+        t, v = node.targets[0], node.value
+        if isinstance(v, ast.Call) and getattr(v.func, "id", "") == "const" and v.args:
+            v = v.args[0]
+        if isinstance(t, ast.Name) and isinstance(v, ast.Constant) and type(v.value) is int:
+            out[t.id] = v.value
+    return out
+
+
+def test_the_copies_of_shared_numbers_agree():
+    # a screen does not import the app or turns.py (nor consts.py, which
+    # the app drops), so it keeps copies of the few numbers it shares
+    consts = _ints(FIRMWARE / "consts.py")
+    app = _ints(FIRMWARE / "app.py")
+    turns = _ints(FIRMWARE / "turns.py")
+    table = _ints(FIRMWARE / "ui" / "table.py")
+    summary = _ints(FIRMWARE / "ui" / "summary.py")
+    assert table["HUMAN"] == summary["HUMAN"] == consts["HUMAN"]
+    for k in ("PICK", "COVER", "COMPUTER", "OVER"):
+        assert table["_TURN_" + k] == turns["_" + k]
+    assert turns["_HINT"] == app["_HINT"] and turns["_NO_ROOM"] == app["_NO_ROOM"]
