@@ -504,11 +504,20 @@ def _sim_in_pty(demo_dir, rows, cols, env=None):
     return master, slave, proc, before
 
 
+def _settings(fd):
+    """Every setting of the terminal `fd`: `stty -a` (c_line as `line =`
+    included) and the kernel's whole struct termios (TCGETS)."""
+    stty = subprocess.run(["stty", "-a"], stdin=fd, capture_output=True, text=True, check=True)
+    return stty.stdout, fcntl.ioctl(fd, termios.TCGETS, bytes(64))
+
+
 def test_interactive_in_a_terminal(demo_dir):
     master, slave, proc, before = _sim_in_pty(demo_dir, 40, 140)
+    settings = _settings(slave)
     try:
         out = _read_until(master, "arrows: move".encode())
         assert "\x1b[97;40m".encode() in out and "▀".encode() in out
+        assert {"-icanon", "-echo"} <= set(_settings(slave)[0].split())  # the sim's mode
         os.write(master, b"\x1b[C")  # right arrow
         _read_until(master, b"PRESS RIGHT")
         os.write(master, b"\r")  # Enter = A
@@ -525,10 +534,13 @@ def test_interactive_in_a_terminal(demo_dir):
             proc.kill()
             proc.wait()
         after = termios.tcgetattr(slave)
+        settings_after = _settings(slave)
         os.close(master)
         os.close(slave)
     assert after[3] == before[3]  # lflag (ICANON, ECHO) restored
     assert after[0] == before[0]
+    assert settings_after[0] == settings[0]  # every field of `stty -a`, `line = 0` too
+    assert settings_after[1] == settings[1]  # the whole struct termios
 
 
 def test_a_default_80x24_terminal_plays_in_braille_then_resizes(demo_dir):
@@ -557,6 +569,106 @@ def test_a_default_80x24_terminal_plays_in_braille_then_resizes(demo_dir):
             proc.wait()
         os.close(master)
         os.close(slave)
+
+
+# A shell with job control, the least of one: the terminal on its stdin
+# becomes its controlling terminal, the command runs in its own process group
+# in the foreground; at a stop it takes the terminal back and writes
+# `STOPPED` on the fd of its 2nd argument, then waits for a line `fg` on the
+# fd of its 1st to continue the job in the foreground; at the end it writes
+# `EXIT <status>`.
+JOB_SHELL = """\
+import fcntl, os, signal, sys, termios
+fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+signal.signal(signal.SIGTTOU, signal.SIG_IGN)
+orders, events, cmd = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3:]
+pid = os.fork()
+if pid == 0:
+    os.setpgid(0, 0)
+    os.tcsetpgrp(0, os.getpgrp())
+    signal.signal(signal.SIGTTOU, signal.SIG_DFL)
+    os.execv(cmd[0], cmd)
+os.setpgid(pid, pid)
+orders = os.fdopen(orders)
+while True:
+    _, st = os.waitpid(pid, os.WUNTRACED)
+    if os.WIFSTOPPED(st):
+        os.tcsetpgrp(0, os.getpgrp())
+        os.write(events, b"STOPPED\\n")
+        assert orders.readline().strip() == "fg"
+        os.tcsetpgrp(0, pid)
+        os.killpg(pid, signal.SIGCONT)
+    else:
+        os.write(events, b"EXIT %d\\n" % os.waitstatus_to_exitcode(st))
+        break
+"""
+
+
+def _state(pid):
+    with open(f"/proc/{pid}/stat") as f:
+        return f.read().rsplit(")", 1)[1].split()[0]
+
+
+def test_ctrl_z_gives_the_terminal_back_and_fg_takes_it_again(demo_dir):
+    # Ctrl-Z: the terminal's settings as before the run and every process of
+    # the run stopped; `fg`: the sim's mode again (a key acts at once), the
+    # whole screen drawn again; at the end every setting as before the run.
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 140, 0, 0))
+    settings = _settings(slave)
+    orders_r, orders_w = os.pipe()
+    events_r, events_w = os.pipe()
+    sim_cmd = [sys.executable, str(mpy.ROOT / "tools" / "sim.py"), "--path", str(demo_dir)]
+    proc = subprocess.Popen(
+        [sys.executable, "-c", JOB_SHELL, str(orders_r), str(events_w), *sim_cmd]
+        + ["--entry", "demo_app"],
+        stdin=slave,
+        stdout=slave,
+        stderr=slave,
+        start_new_session=True,
+        pass_fds=(orders_r, events_w),
+    )
+    os.close(orders_r)
+    os.close(events_w)
+    run = []
+    try:
+        _read_until(master, "arrows: move".encode())
+        sim_pid = _children(proc.pid)[0]
+        run = [sim_pid, *_children(sim_pid)]
+        assert len(run) == 3, run  # tools/sim.py, the firmware, the guardian
+        firmware = [p for p in run if b"micropython" in open(f"/proc/{p}/cmdline", "rb").read()]
+        os.write(master, b"\x1a")  # Ctrl-Z
+        _read_until(events_r, b"STOPPED")
+        while _state(firmware[0]) != "T":  # (the stop reaches it a moment later)
+            select.select([], [], [], 0.01)
+        assert _state(sim_pid) == "T"
+        stopped = _settings(slave)
+        assert stopped == settings  # icanon echo, line = 0: as before the run
+        os.write(master, b"\x1b[C")  # typed while stopped: waits in the terminal
+        os.write(orders_w, b"fg\n")
+        # the key acts, and the screen is drawn again whole (the cursor hidden
+        # again, the screen cleared), in either order
+        out = _read_until(master, b"PRESS RIGHT")
+        redrawn = b"\x1b[?25l\x1b[H\x1b[J"
+        if redrawn not in out:
+            _read_until(master, redrawn)
+        assert {"-icanon", "-echo"} <= set(_settings(slave)[0].split())
+        os.write(master, b"\x1b[D")  # left, no Enter needed
+        _read_until(master, b"PRESS LEFT")
+        os.write(master, b"q")
+        _read_until(events_r, b"EXIT 0")
+        assert proc.wait(10) == 0
+        after = _settings(slave)
+    finally:
+        for p in [proc.pid, *run]:
+            if _alive(p):
+                os.kill(p, 9)
+        proc.wait()
+        os.close(master)
+        os.close(slave)
+        os.close(orders_w)
+        os.close(events_r)
+    assert after == settings
 
 
 def _children(pid):
@@ -589,6 +701,7 @@ def test_sigkill_leaves_no_mess(demo_dir, tmp_path, killed):
     # run is left, no temporary folder either.
     env = dict(os.environ, TMPDIR=str(tmp_path))
     master, slave, proc, before = _sim_in_pty(demo_dir, 40, 140, env)
+    settings = _settings(slave)
     run = []
     try:
         _read_until(master, "arrows: move".encode())
@@ -610,6 +723,7 @@ def test_sigkill_leaves_no_mess(demo_dir, tmp_path, killed):
             except OSError:
                 break
         after = termios.tcgetattr(slave)
+        settings_after = _settings(slave)
     finally:
         for p in [proc.pid, *run]:
             if _alive(p):
@@ -619,6 +733,7 @@ def test_sigkill_leaves_no_mess(demo_dir, tmp_path, killed):
         os.close(slave)
     assert not [p for p in run if _alive(p)]
     assert after[3] == before[3] and after[0] == before[0]  # lflag, iflag
+    assert settings_after == settings  # every field, c_line (`line = 0`) too
     assert not list(tmp_path.glob("scopa_sim_*"))
 
 

@@ -27,8 +27,11 @@ board, 240 x 69 for the colour one), in place; a smaller terminal gets the
 mono screen in braille (2 x 4 pixels per character: 64 x 17, so an 80 x 24
 terminal plays), and one too small even for that a message saying what it
 needs, until it is resized. ``SCOPA_SIM_WINSIZE`` names a file holding the
-terminal's ``columns rows``, which tools/sim.py rewrites on a resize
-(the unix port cannot ask the terminal). Keys come from stdin
+terminal's ``columns rows redraw``, which tools/sim.py rewrites on a resize
+and after Ctrl-Z and ``fg`` (the unix port cannot ask the terminal); the
+board draws the whole screen again when it changes. ``SCOPA_SIM_TTY=set``:
+tools/sim.py has put the terminal in the sim's mode and gives it back, so
+the board leaves its settings alone. Keys come from stdin
 without blocking: arrows = directions, Enter = A, Backspace = B, ``h`` =
 B held long (hint), ``q`` = quit. A terminal sends no key releases, so a
 key counts as held for ``TAP_MS`` (longer if the terminal repeats it).
@@ -336,15 +339,17 @@ _CHECK_MS = const(250)  # how often the terminal's size is read again
 
 
 def _winsize():
-    """(columns, rows) of the terminal from ``SCOPA_SIM_WINSIZE``, or None."""
+    """(columns, rows, redraw) of the terminal from ``SCOPA_SIM_WINSIZE``
+    (``columns rows [redraw]``: tools/sim.py counts up `redraw` when the
+    whole screen must be drawn again, after Ctrl-Z and ``fg``), or None."""
     path = os.getenv("SCOPA_SIM_WINSIZE")
     if not path:
         return None
     try:
         with open(path) as f:
-            cols, rows = f.read().split()
-        return int(cols), int(rows)
-    except (OSError, ValueError):
+            parts = f.read().split()
+        return int(parts[0]), int(parts[1]), int(parts[2]) if len(parts) > 2 else 0
+    except (OSError, ValueError, IndexError):
         return None
 
 
@@ -358,17 +363,20 @@ class Terminal:
         self._frame = None
         self._size = _winsize()
         self._checked = time.ticks_ms()
-        try:
-            import termios
+        # The unix port's termios.tcsetattr leaves c_line to chance (`stty -a`
+        # then says `line = 255` after the run): tools/sim.py sets the mode.
+        if os.getenv("SCOPA_SIM_TTY") != "set":
+            try:
+                import termios
 
-            fd = sys.stdin.fileno()
-            self._saved = termios.tcgetattr(fd)
-            attrs = list(self._saved)
-            attrs[0] &= ~0o400  # iflag: no ICRNL
-            attrs[3] &= ~(0o2 | 0o10)  # lflag: no ICANON, no ECHO (ISIG stays)
-            termios.tcsetattr(fd, termios.TCSANOW, attrs)
-        except (ImportError, OSError):  # not a terminal
-            self._saved = None
+                fd = sys.stdin.fileno()
+                self._saved = termios.tcgetattr(fd)
+                attrs = list(self._saved)
+                attrs[0] &= ~0o400  # iflag: no ICRNL
+                attrs[3] &= ~(0o2 | 0o10)  # lflag: no ICANON, no ECHO (ISIG stays)
+                termios.tcsetattr(fd, termios.TCSANOW, attrs)
+            except (ImportError, OSError):  # not a terminal
+                self._saved = None
         # Clear the screen, hide the cursor.
         sys.stdout.write("\x1b[2J\x1b[?25l")
 
@@ -393,7 +401,7 @@ class Terminal:
         self._draw(width, height, mode, data, False)
 
     def _draw(self, width, height, mode, data, resized):
-        cols, lines = self._size or (10000, 10000)
+        cols, lines = self._size[:2] if self._size else (10000, 10000)
         if cols >= width and lines >= (height + 1) // 2 + 1:
             if mode == "rgb565":
                 rows = render_rgb565(data, width, height)
@@ -411,7 +419,9 @@ class Terminal:
                 "Enlarge the window or zoom out.",
             ]
         rows.append(_HELP[: max(0, cols - 1)] + "\x1b[J")
-        sys.stdout.write("\x1b[H\x1b[J" * resized + "\x1b[H" + "\n".join(rows) + "\n")
+        # (drawn again whole: the cursor hidden again, after a Ctrl-Z showed it)
+        again = "\x1b[?25l\x1b[H\x1b[J" if resized else ""
+        sys.stdout.write(again + "\x1b[H" + "\n".join(rows) + "\n")
 
     def shot(self, name):
         pass
