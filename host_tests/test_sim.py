@@ -423,6 +423,16 @@ def test_unwritable_folders_and_timeouts_are_one_line_errors(tmp_path, capsys):
     assert "--timeout" in capsys.readouterr().err
 
 
+def test_firmware_stopped_by_a_signal_is_one_line():
+    assert sim.firmware_stopped(9) == (
+        "the firmware stopped: killed by signal 9 (SIGKILL); its game was on a temporary "
+        "flash folder, now removed (--flash DIR keeps the game between runs)"
+    )
+    assert sim.firmware_stopped(15, "/tmp/f").endswith(
+        "(SIGTERM); the game on /tmp/f is saved up to the last play"
+    )
+
+
 def test_help_lists_the_keys(capsys):
     with pytest.raises(SystemExit) as e:
         sim.main(["--help"])
@@ -709,10 +719,12 @@ def test_sigkill_leaves_no_mess(demo_dir, tmp_path, killed):
         run = _children(proc.pid)  # the firmware and the guardian
         firmware = [p for p in run if b"micropython" in open(f"/proc/{p}/cmdline", "rb").read()]
         assert len(firmware) == 1 and len(run) == 2, run
+        said = b""
         if killed.startswith("firmware"):
             os.kill(firmware[0], 9)
             if killed == "firmware":
-                proc.wait(20)
+                said = _read_until(master, b"now removed")  # one line says what happened
+                assert proc.wait(20) == 128 + 9
         if killed.endswith("sim"):
             os.kill(proc.pid, 9)
             proc.wait(20)
@@ -734,6 +746,9 @@ def test_sigkill_leaves_no_mess(demo_dir, tmp_path, killed):
     assert not [p for p in run if _alive(p)]
     assert after[3] == before[3] and after[0] == before[0]  # lflag, iflag
     assert settings_after == settings  # every field, c_line (`line = 0`) too
+    if killed == "firmware":
+        assert sim.firmware_stopped(9).encode() in said
+        assert b"Traceback" not in said
     assert not list(tmp_path.glob("scopa_sim_*"))
 
 

@@ -500,6 +500,24 @@ wait:MS, shot:NAME; see boards/sim/board.py parse_script.
 """
 
 
+def firmware_stopped(signum, flash=None):
+    """One line: the firmware process ended by signal `signum` (an int),
+    and where its game is (the app saves after every play, on `flash` or
+    on a temporary flash folder that the run has removed)."""
+    try:
+        name = f"signal {signum} ({signal.Signals(signum).name})"
+    except ValueError:
+        name = f"signal {signum}"
+    if flash:
+        where = f"the game on {flash} is saved up to the last play"
+    else:
+        where = (
+            "its game was on a temporary flash folder, now removed "
+            "(--flash DIR keeps the game between runs)"
+        )
+    return f"the firmware stopped: killed by {name}; {where}"
+
+
 def heapsize_arg(text):
     """--heapsize: bytes with K or M, at least 16K, as `micropython -X`."""
     m = re.fullmatch(r"(\d+)([KkMm]?)", text.strip())
@@ -578,6 +596,9 @@ def main(argv=None):
     except OSError as e:  # --flash or --png-dir where nothing can be written
         print(f"scopa-sim: {e.strerror}: {e.filename}", file=sys.stderr)
         return 2
+    if result.returncode < 0:  # the firmware ended by a signal (kill -9, the OOM killer)
+        print(f"scopa-sim: {firmware_stopped(-result.returncode, a.flash)}", file=sys.stderr)
+        return 128 - result.returncode
     if headless:
         print(
             f"scopa-sim: {len(result.frames)} frames, end at {result.end_ms} ms (virtual), "
