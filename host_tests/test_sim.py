@@ -8,6 +8,7 @@ app's start menu.
 import fcntl
 import os
 import pty
+import re
 import select
 import signal
 import struct
@@ -495,7 +496,34 @@ def _read_until(fd, needle, timeout=10.0):
 
 
 @pytest.mark.mpy
-def _sim_in_pty(demo_dir, rows, cols, env=None):
+def test_colour_half_blocks_three_times_smaller_are_block_means(run_mpy):
+    out = run_board(
+        run_mpy,
+        """
+import framebuf
+from ui.palette import rgb565
+buf = bytearray(2 * 4 * 7)  # 4 x 7 RGB565: 2 x 3 pixels three times smaller
+fb = framebuf.FrameBuffer(buf, 4, 7, framebuf.RGB565)
+fb.fill(rgb565(255, 255, 255))
+fb.fill_rect(0, 0, 3, 3, rgb565(0, 0, 0))
+fb.pixel(1, 1, rgb565(255, 255, 255))  # one white in nine: 1/9 grey
+fb.fill_rect(0, 3, 3, 3, rgb565(255, 0, 0))
+for row in board.render_rgb565(buf, 4, 7, 3):
+    print(row.replace("\x1b", "ESC"))
+""",
+    )
+    rows = out.splitlines()
+    assert len(rows) == 2  # ceil(ceil(7 / 3) / 2)
+    # top = the 3 x 3 block's mean (31 // 9 = 3 of 31, 63 // 9 = 7 of 63), bottom = red;
+    # the blocks clipped at the right (1 x 3) and at the bottom (3 x 1, 1 x 1): white
+    assert rows[0] == (
+        "ESC[38;2;24;28;24mESC[48;2;255;0;0m▀ESC[38;2;255;255;255mESC[48;2;255;255;255m▀ESC[0m"
+    )
+    assert rows[1] == "ESC[48;2;0;0;0m▀▀ESC[0m".replace("ESC[48", "ESC[38;2;255;255;255mESC[48")
+
+
+@pytest.mark.mpy
+def _sim_in_pty(demo_dir, rows, cols, env=None, args=()):
     """tools/sim.py running the demo app in a new pseudo-terminal of
     `rows` x `cols`: (master fd, slave fd, process, the terminal's
     settings before the run)."""
@@ -504,7 +532,7 @@ def _sim_in_pty(demo_dir, rows, cols, env=None):
     before = termios.tcgetattr(slave)
     proc = subprocess.Popen(
         [sys.executable, str(mpy.ROOT / "tools" / "sim.py"), "--path", str(demo_dir)]
-        + ["--entry", "demo_app"],
+        + ["--entry", "demo_app", *args],
         stdin=slave,
         stdout=slave,
         stderr=slave,
@@ -679,6 +707,34 @@ def test_ctrl_z_gives_the_terminal_back_and_fg_takes_it_again(demo_dir):
         os.close(orders_w)
         os.close(events_r)
     assert after == settings
+
+
+def test_the_colour_board_plays_in_80x24_three_times_smaller(demo_dir):
+    master, slave, proc, _ = _sim_in_pty(demo_dir, 24, 80, args=("--board", "sim-colour"))
+    try:
+        out = _read_until(master, "arrows: move".encode())
+        assert b"drawing it 3 times smaller" in out
+        frame = out.decode("utf-8", "replace").rsplit("\x1b[H", 1)[1]
+        lines = frame.split("\r\n")
+        assert len(lines) == 24  # 23 rows of half blocks and the keys: no scrolling
+        assert all(
+            re.sub("\x1b\\[[0-9;]*[A-Za-z]", "", line).count("▀") == 80 for line in lines[:23]
+        )
+        assert "38;2;" in frame  # in colour
+        os.write(master, b"\x1b[C")
+        _read_until(master, b"PRESS RIGHT")  # it plays
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 20, 60, 0, 0))
+        os.kill(proc.pid, signal.SIGWINCH)
+        _read_until(master, b"the screen needs 240x69 (or 80x24, 3 times smaller)")
+        os.write(master, b"q")
+        _read_until(master, b"\x1b[?25h")
+        assert proc.wait(10) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        os.close(master)
+        os.close(slave)
 
 
 def _children(pid):

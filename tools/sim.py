@@ -2,7 +2,8 @@
 
 Interactive, in the terminal (128 x 33 characters at full size; in a
 smaller one, down to 64 x 17 such as a default 80 x 24, the mono screen is
-drawn in braille; 240 x 69 with ``--board sim-colour``)::
+drawn in braille; 240 x 69 with ``--board sim-colour``, which a smaller
+terminal, down to 80 x 24, gets 2 or 3 times smaller)::
 
     python tools/sim.py
     python tools/sim.py --board sim-colour --mpy
@@ -473,15 +474,23 @@ def run(
 
 def _check_terminal(board):
     """A note when the terminal is smaller than the full-size drawing (the
-    board then draws in braille, or says what it needs until a resize)."""
+    board then draws the mono screen in braille, the colour one 2 or 3 times
+    smaller, or says what it needs until a resize)."""
     w, h = SIZES[board]
     cols, rows = _term_size()
     if cols and rows and (cols < w or rows < (h + 1) // 2 + 1):
-        small = board == "sim" and cols >= w // 2 and rows >= h // 4 + 1
+        if board == "sim":
+            small = cols >= w // 2 and rows >= h // 4 + 1
+            how = "; drawing it in braille"
+        else:
+            fits = [k for k in (2, 3) if cols >= -(-w // k) and rows >= (-(-h // k) + 1) // 2 + 1]
+            k = fits[0] if fits else 0
+            small = bool(k)
+            how = f"; drawing it {k} times smaller"
         print(
             f"scopa-sim: the terminal is {cols}x{rows}; the {board} screen needs "
             f"{w}x{(h + 1) // 2 + 1} characters at full size"
-            + ("; drawing it in braille" if small else ": enlarge the window"),
+            + (how if small else ": enlarge the window"),
             file=sys.stderr,
         )
         time.sleep(1.0)
