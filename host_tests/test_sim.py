@@ -647,10 +647,12 @@ def _state(pid):
         return f.read().rsplit(")", 1)[1].split()[0]
 
 
-def test_ctrl_z_gives_the_terminal_back_and_fg_takes_it_again(demo_dir):
-    # Ctrl-Z: the terminal's settings as before the run and every process of
-    # the run stopped; `fg`: the sim's mode again (a key acts at once), the
-    # whole screen drawn again; at the end every setting as before the run.
+@pytest.mark.parametrize("stop", ["ctrl_z", "sigtstp_to_the_sim_alone"])
+def test_ctrl_z_gives_the_terminal_back_and_fg_takes_it_again(demo_dir, stop):
+    # Ctrl-Z (the terminal stops the foreground process group), or a SIGTSTP
+    # sent to tools/sim.py alone: the terminal's settings as before the run
+    # and the firmware stopped too; `fg`: the sim's mode again (a key acts at
+    # once), the whole screen drawn again; at the end every setting as before.
     master, slave = pty.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 140, 0, 0))
     settings = _settings(slave)
@@ -675,11 +677,16 @@ def test_ctrl_z_gives_the_terminal_back_and_fg_takes_it_again(demo_dir):
         run = [sim_pid, *_children(sim_pid)]
         assert len(run) == 3, run  # tools/sim.py, the firmware, the guardian
         firmware = [p for p in run if b"micropython" in open(f"/proc/{p}/cmdline", "rb").read()]
-        os.write(master, b"\x1a")  # Ctrl-Z
+        if stop == "ctrl_z":
+            os.write(master, b"\x1a")
+        else:
+            os.kill(sim_pid, signal.SIGTSTP)
         _read_until(events_r, b"STOPPED")
         while _state(firmware[0]) != "T":  # (the stop reaches it a moment later)
             select.select([], [], [], 0.01)
         assert _state(sim_pid) == "T"
+        guard = [p for p in run if p not in (sim_pid, *firmware)]
+        assert _state(guard[0]) in "RS"  # the guardian waits on, in its own session
         stopped = _settings(slave)
         assert stopped == settings  # icanon echo, line = 0: as before the run
         os.write(master, b"\x1b[C")  # typed while stopped: waits in the terminal

@@ -8,7 +8,8 @@ terminal, down to 80 x 24, gets 2 or 3 times smaller)::
     python tools/sim.py
     python tools/sim.py --board sim-colour --mpy
 
-Arrows move, Enter = A, Backspace = B, h = B held long (hint), q quits.
+Arrows move, Enter = A, Backspace = B, h = B held long (hint), q quits;
+Ctrl-Z stops it with the terminal's settings given back, ``fg`` goes on.
 
 Headless, with a key script (see boards/sim/board.py ``parse_script``): the
 buttons follow the script on a virtual clock, and each ``shot:name`` writes
@@ -503,6 +504,7 @@ keys in the terminal:
   Backspace  B (back)
   h          B held long (the hint)
   q          quit (the game is saved on the flash)
+  Ctrl-Z     stop, the terminal as it was; `fg` goes on, the screen drawn again
 
 key script words (--keys / --script): up down left right A B, long:B,
 wait:MS, shot:NAME; see boards/sim/board.py parse_script.
