@@ -1,4 +1,4 @@
-"""The flash tool (tools/flash.py) against a virtual board (host_tests/vboard.py).
+"""The flash tool (tools/flash/) against a virtual board (host_tests/vboard.py).
 
 Each test gets its own virtual board: the real MicroPython unix port whose
 working folder is the board's file system, behind a pseudo-terminal that
@@ -122,7 +122,7 @@ def test_fresh_flash_then_nothing_to_copy_and_the_sim_boots(tmp_path: Path, boar
     firmware = tmp_path / "firmware"
     shutil.copytree(REPO / "firmware", firmware, ignore=shutil.ignore_patterns("__pycache__"))
     files = flash.firmware_files(firmware)
-    args = ["--board", "sim", "--firmware-dir", str(firmware)]
+    args = ["--board", "sim", "--host-board", "--firmware-dir", str(firmware)]
     first = run_flash(board, *args)
     assert first.returncode == 0, first.out
     root = board.root
@@ -300,6 +300,59 @@ def test_no_board(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytes
     assert flash.main([*tool_args(tmp_path), "--port", str(tmp_path / "ttyNONE")]) == 1
     err = capsys.readouterr().err
     assert "cannot open" in err and "mpremote connect list" in err
+
+
+def test_a_host_board_is_refused(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture):
+    # the simulator runs on this computer: refused before any look for a device
+    import serial.tools.list_ports
+
+    monkeypatch.setattr(serial.tools.list_ports, "comports", lambda: [])
+    for extra in ([], ["--dry-run"]):
+        assert flash.main(["--board", "sim", *extra]) == 1
+        err = capsys.readouterr().err
+        assert "sim is a simulator board, not for a device: one of pico_lcd_114" in err
+        assert "tools/play" in err and "no board found" not in err
+    assert flash.main(["--board", "web"]) == 1
+    assert "web is a simulator board" in capsys.readouterr().err
+
+
+def test_offline_names_a_file_as_a_file(tmp_path: Path, capsys: pytest.CaptureFixture):
+    assert flash.main([*tool_args(tmp_path), "--offline", str(REPO / "README.md")]) == 1
+    err = capsys.readouterr().err
+    assert "README.md: a file, not a folder" in err and "no such folder" not in err
+    assert flash.main([*tool_args(tmp_path), "--offline", str(tmp_path / "none")]) == 1
+    assert "none: no such folder" in capsys.readouterr().err
+
+
+def test_help_names_the_package_and_no_file_names_tools_flash_py(capsys: pytest.CaptureFixture):
+    with pytest.raises(SystemExit):
+        flash.parse_args(["--help"])
+    out = capsys.readouterr().out
+    assert "tools/flash/__init__.py" in out
+    old = "tools/flash" + ".py"  # the tool is the package tools/flash/
+    listed = subprocess.run(["git", "ls-files"], cwd=REPO, capture_output=True, text=True)
+    files = [REPO / f for f in listed.stdout.split()] or list(REPO.glob("**/*.py"))
+    named = [f for f in files if f.is_file() and old in f.read_text(errors="replace")]
+    assert named == []
+
+
+def test_dry_run_without_a_board_plans_a_fresh_flash(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
+):
+    import serial.tools.list_ports
+
+    monkeypatch.setattr(serial.tools.list_ports, "comports", lambda: [])
+    assert flash.main([*tool_args(tmp_path, mip=["ssd1306"]), "--dry-run"]) == 0
+    out = capsys.readouterr().out
+    assert "no board found" in out and "dry run against an empty board" in out
+    assert "would copy /main.py" in out and "would copy /pkg/a.py" in out
+    assert "would copy /board.json" in out and "would install library ssd1306" in out
+    assert "compiled by mpy-cross" in out
+    staged = len(flash.firmware_files(tmp_path / "fw")) + 2  # + board.py, board.json
+    assert f"dry run: {staged} to copy" in out and "no board was looked at or changed" in out
+    # without --dry-run, a board is needed
+    assert flash.main(tool_args(tmp_path)) == 1
+    assert "no board found" in capsys.readouterr().err
 
 
 # -- options -----------------------------------------------------------------------------

@@ -43,6 +43,9 @@ def check_csv(text, rounds=R):
     head, rows = parse(text)
     assert head[:4] == ["round", "game", "match", "match round"]
     assert "ADA primiera" in head and "BO scope" in head and head[-1] == "winner"
+    # one vocabulary, the game's: denari (never "coins"), settebello, re bello
+    words = {w for h in head for w in h.split()}
+    assert "denari" in words and not words & {"coins", "coin", "re_bello", "7"}
     assert len(rows) == len(rounds)
     match = 1
     no = 1
@@ -51,7 +54,7 @@ def check_csv(text, rounds=R):
         assert (row["match"], row["match round"]) == (str(match), str(no))
         assert [int(row["ADA points"]), int(row["BO points"])] == p
         assert [int(row["ADA total"]), int(row["BO total"])] == t
-        cats = ("cards", "coins", "settebello", "primiera", "scope")
+        cats = ("cards", "denari", "settebello", "primiera", "scope")
         for k, name in enumerate(NAMES):
             assert sum(int(row[f"{name} {c}"]) for c in cats) == p[k]
         assert row["winner"] == ("" if w is None else NAMES[w])
@@ -209,3 +212,8 @@ def test_no_such_port(capsys):
     assert "cannot open /dev/no-such-port" in capsys.readouterr().err
 
 
+def test_every_category_has_its_csv_term():
+    from scopa.scoring import CATEGORIES
+
+    assert set(scores.TERMS) == set(CATEGORIES)
+    assert "coins" not in scores.TERMS.values() and scores.TERMS["coins"] == "denari"

@@ -8,6 +8,7 @@ app's start menu.
 import fcntl
 import os
 import pty
+import re
 import select
 import signal
 import struct
@@ -423,6 +424,16 @@ def test_unwritable_folders_and_timeouts_are_one_line_errors(tmp_path, capsys):
     assert "--timeout" in capsys.readouterr().err
 
 
+def test_firmware_stopped_by_a_signal_is_one_line():
+    assert sim.firmware_stopped(9) == (
+        "the firmware stopped: killed by signal 9 (SIGKILL); its game was on a temporary "
+        "flash folder, now removed (--flash DIR keeps the game between runs)"
+    )
+    assert sim.firmware_stopped(15, "/tmp/f").endswith(
+        "(SIGTERM); the game on /tmp/f is saved up to the last play"
+    )
+
+
 def test_help_lists_the_keys(capsys):
     with pytest.raises(SystemExit) as e:
         sim.main(["--help"])
@@ -485,7 +496,34 @@ def _read_until(fd, needle, timeout=10.0):
 
 
 @pytest.mark.mpy
-def _sim_in_pty(demo_dir, rows, cols, env=None):
+def test_colour_half_blocks_three_times_smaller_are_block_means(run_mpy):
+    out = run_board(
+        run_mpy,
+        """
+import framebuf
+from ui.palette import rgb565
+buf = bytearray(2 * 4 * 7)  # 4 x 7 RGB565: 2 x 3 pixels three times smaller
+fb = framebuf.FrameBuffer(buf, 4, 7, framebuf.RGB565)
+fb.fill(rgb565(255, 255, 255))
+fb.fill_rect(0, 0, 3, 3, rgb565(0, 0, 0))
+fb.pixel(1, 1, rgb565(255, 255, 255))  # one white in nine: 1/9 grey
+fb.fill_rect(0, 3, 3, 3, rgb565(255, 0, 0))
+for row in board.render_rgb565(buf, 4, 7, 3):
+    print(row.replace("\x1b", "ESC"))
+""",
+    )
+    rows = out.splitlines()
+    assert len(rows) == 2  # ceil(ceil(7 / 3) / 2)
+    # top = the 3 x 3 block's mean (31 // 9 = 3 of 31, 63 // 9 = 7 of 63), bottom = red;
+    # the blocks clipped at the right (1 x 3) and at the bottom (3 x 1, 1 x 1): white
+    assert rows[0] == (
+        "ESC[38;2;24;28;24mESC[48;2;255;0;0m▀ESC[38;2;255;255;255mESC[48;2;255;255;255m▀ESC[0m"
+    )
+    assert rows[1] == "ESC[48;2;0;0;0m▀▀ESC[0m".replace("ESC[48", "ESC[38;2;255;255;255mESC[48")
+
+
+@pytest.mark.mpy
+def _sim_in_pty(demo_dir, rows, cols, env=None, args=()):
     """tools/sim.py running the demo app in a new pseudo-terminal of
     `rows` x `cols`: (master fd, slave fd, process, the terminal's
     settings before the run)."""
@@ -494,7 +532,7 @@ def _sim_in_pty(demo_dir, rows, cols, env=None):
     before = termios.tcgetattr(slave)
     proc = subprocess.Popen(
         [sys.executable, str(mpy.ROOT / "tools" / "sim.py"), "--path", str(demo_dir)]
-        + ["--entry", "demo_app"],
+        + ["--entry", "demo_app", *args],
         stdin=slave,
         stdout=slave,
         stderr=slave,
@@ -504,11 +542,20 @@ def _sim_in_pty(demo_dir, rows, cols, env=None):
     return master, slave, proc, before
 
 
+def _settings(fd):
+    """Every setting of the terminal `fd`: `stty -a` (c_line as `line =`
+    included) and the kernel's whole struct termios (TCGETS)."""
+    stty = subprocess.run(["stty", "-a"], stdin=fd, capture_output=True, text=True, check=True)
+    return stty.stdout, fcntl.ioctl(fd, termios.TCGETS, bytes(64))
+
+
 def test_interactive_in_a_terminal(demo_dir):
     master, slave, proc, before = _sim_in_pty(demo_dir, 40, 140)
+    settings = _settings(slave)
     try:
         out = _read_until(master, "arrows: move".encode())
         assert "\x1b[97;40m".encode() in out and "▀".encode() in out
+        assert {"-icanon", "-echo"} <= set(_settings(slave)[0].split())  # the sim's mode
         os.write(master, b"\x1b[C")  # right arrow
         _read_until(master, b"PRESS RIGHT")
         os.write(master, b"\r")  # Enter = A
@@ -525,10 +572,13 @@ def test_interactive_in_a_terminal(demo_dir):
             proc.kill()
             proc.wait()
         after = termios.tcgetattr(slave)
+        settings_after = _settings(slave)
         os.close(master)
         os.close(slave)
     assert after[3] == before[3]  # lflag (ICANON, ECHO) restored
     assert after[0] == before[0]
+    assert settings_after[0] == settings[0]  # every field of `stty -a`, `line = 0` too
+    assert settings_after[1] == settings[1]  # the whole struct termios
 
 
 def test_a_default_80x24_terminal_plays_in_braille_then_resizes(demo_dir):
@@ -548,6 +598,141 @@ def test_a_default_80x24_terminal_plays_in_braille_then_resizes(demo_dir):
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 10, 40, 0, 0))
         os.kill(proc.pid, signal.SIGWINCH)
         _read_until(master, b"the screen needs 128x33 (or 64x17)")
+        os.write(master, b"q")
+        _read_until(master, b"\x1b[?25h")
+        assert proc.wait(10) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        os.close(master)
+        os.close(slave)
+
+
+# A shell with job control, the least of one: the terminal on its stdin
+# becomes its controlling terminal, the command runs in its own process group
+# in the foreground; at a stop it takes the terminal back and writes
+# `STOPPED` on the fd of its 2nd argument, then waits for a line `fg` on the
+# fd of its 1st to continue the job in the foreground; at the end it writes
+# `EXIT <status>`.
+JOB_SHELL = """\
+import fcntl, os, signal, sys, termios
+fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+signal.signal(signal.SIGTTOU, signal.SIG_IGN)
+orders, events, cmd = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3:]
+pid = os.fork()
+if pid == 0:
+    os.setpgid(0, 0)
+    os.tcsetpgrp(0, os.getpgrp())
+    signal.signal(signal.SIGTTOU, signal.SIG_DFL)
+    os.execv(cmd[0], cmd)
+os.setpgid(pid, pid)
+orders = os.fdopen(orders)
+while True:
+    _, st = os.waitpid(pid, os.WUNTRACED)
+    if os.WIFSTOPPED(st):
+        os.tcsetpgrp(0, os.getpgrp())
+        os.write(events, b"STOPPED\\n")
+        assert orders.readline().strip() == "fg"
+        os.tcsetpgrp(0, pid)
+        os.killpg(pid, signal.SIGCONT)
+    else:
+        os.write(events, b"EXIT %d\\n" % os.waitstatus_to_exitcode(st))
+        break
+"""
+
+
+def _state(pid):
+    with open(f"/proc/{pid}/stat") as f:
+        return f.read().rsplit(")", 1)[1].split()[0]
+
+
+@pytest.mark.parametrize("stop", ["ctrl_z", "sigtstp_to_the_sim_alone"])
+def test_ctrl_z_gives_the_terminal_back_and_fg_takes_it_again(demo_dir, stop):
+    # Ctrl-Z (the terminal stops the foreground process group), or a SIGTSTP
+    # sent to tools/sim.py alone: the terminal's settings as before the run
+    # and the firmware stopped too; `fg`: the sim's mode again (a key acts at
+    # once), the whole screen drawn again; at the end every setting as before.
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 140, 0, 0))
+    settings = _settings(slave)
+    orders_r, orders_w = os.pipe()
+    events_r, events_w = os.pipe()
+    sim_cmd = [sys.executable, str(mpy.ROOT / "tools" / "sim.py"), "--path", str(demo_dir)]
+    proc = subprocess.Popen(
+        [sys.executable, "-c", JOB_SHELL, str(orders_r), str(events_w), *sim_cmd]
+        + ["--entry", "demo_app"],
+        stdin=slave,
+        stdout=slave,
+        stderr=slave,
+        start_new_session=True,
+        pass_fds=(orders_r, events_w),
+    )
+    os.close(orders_r)
+    os.close(events_w)
+    run = []
+    try:
+        _read_until(master, "arrows: move".encode())
+        sim_pid = _children(proc.pid)[0]
+        run = [sim_pid, *_children(sim_pid)]
+        assert len(run) == 3, run  # tools/sim.py, the firmware, the guardian
+        firmware = [p for p in run if b"micropython" in open(f"/proc/{p}/cmdline", "rb").read()]
+        if stop == "ctrl_z":
+            os.write(master, b"\x1a")
+        else:
+            os.kill(sim_pid, signal.SIGTSTP)
+        _read_until(events_r, b"STOPPED")
+        while _state(firmware[0]) != "T":  # (the stop reaches it a moment later)
+            select.select([], [], [], 0.01)
+        assert _state(sim_pid) == "T"
+        guard = [p for p in run if p not in (sim_pid, *firmware)]
+        assert _state(guard[0]) in "RS"  # the guardian waits on, in its own session
+        stopped = _settings(slave)
+        assert stopped == settings  # icanon echo, line = 0: as before the run
+        os.write(master, b"\x1b[C")  # typed while stopped: waits in the terminal
+        os.write(orders_w, b"fg\n")
+        # the key acts, and the screen is drawn again whole (the cursor hidden
+        # again, the screen cleared), in either order
+        out = _read_until(master, b"PRESS RIGHT")
+        redrawn = b"\x1b[?25l\x1b[H\x1b[J"
+        if redrawn not in out:
+            _read_until(master, redrawn)
+        assert {"-icanon", "-echo"} <= set(_settings(slave)[0].split())
+        os.write(master, b"\x1b[D")  # left, no Enter needed
+        _read_until(master, b"PRESS LEFT")
+        os.write(master, b"q")
+        _read_until(events_r, b"EXIT 0")
+        assert proc.wait(10) == 0
+        after = _settings(slave)
+    finally:
+        for p in [proc.pid, *run]:
+            if _alive(p):
+                os.kill(p, 9)
+        proc.wait()
+        os.close(master)
+        os.close(slave)
+        os.close(orders_w)
+        os.close(events_r)
+    assert after == settings
+
+
+def test_the_colour_board_plays_in_80x24_three_times_smaller(demo_dir):
+    master, slave, proc, _ = _sim_in_pty(demo_dir, 24, 80, args=("--board", "sim-colour"))
+    try:
+        out = _read_until(master, "arrows: move".encode())
+        assert b"drawing it 3 times smaller" in out
+        frame = out.decode("utf-8", "replace").rsplit("\x1b[H", 1)[1]
+        lines = frame.split("\r\n")
+        assert len(lines) == 24  # 23 rows of half blocks and the keys: no scrolling
+        assert all(
+            re.sub("\x1b\\[[0-9;]*[A-Za-z]", "", line).count("▀") == 80 for line in lines[:23]
+        )
+        assert "38;2;" in frame  # in colour
+        os.write(master, b"\x1b[C")
+        _read_until(master, b"PRESS RIGHT")  # it plays
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 20, 60, 0, 0))
+        os.kill(proc.pid, signal.SIGWINCH)
+        _read_until(master, b"the screen needs 240x69 (or 80x24, 3 times smaller)")
         os.write(master, b"q")
         _read_until(master, b"\x1b[?25h")
         assert proc.wait(10) == 0
@@ -589,6 +774,7 @@ def test_sigkill_leaves_no_mess(demo_dir, tmp_path, killed):
     # run is left, no temporary folder either.
     env = dict(os.environ, TMPDIR=str(tmp_path))
     master, slave, proc, before = _sim_in_pty(demo_dir, 40, 140, env)
+    settings = _settings(slave)
     run = []
     try:
         _read_until(master, "arrows: move".encode())
@@ -596,10 +782,12 @@ def test_sigkill_leaves_no_mess(demo_dir, tmp_path, killed):
         run = _children(proc.pid)  # the firmware and the guardian
         firmware = [p for p in run if b"micropython" in open(f"/proc/{p}/cmdline", "rb").read()]
         assert len(firmware) == 1 and len(run) == 2, run
+        said = b""
         if killed.startswith("firmware"):
             os.kill(firmware[0], 9)
             if killed == "firmware":
-                proc.wait(20)
+                said = _read_until(master, b"now removed")  # one line says what happened
+                assert proc.wait(20) == 128 + 9
         if killed.endswith("sim"):
             os.kill(proc.pid, 9)
             proc.wait(20)
@@ -610,6 +798,7 @@ def test_sigkill_leaves_no_mess(demo_dir, tmp_path, killed):
             except OSError:
                 break
         after = termios.tcgetattr(slave)
+        settings_after = _settings(slave)
     finally:
         for p in [proc.pid, *run]:
             if _alive(p):
@@ -619,6 +808,10 @@ def test_sigkill_leaves_no_mess(demo_dir, tmp_path, killed):
         os.close(slave)
     assert not [p for p in run if _alive(p)]
     assert after[3] == before[3] and after[0] == before[0]  # lflag, iflag
+    assert settings_after == settings  # every field, c_line (`line = 0`) too
+    if killed == "firmware":
+        assert sim.firmware_stopped(9).encode() in said
+        assert b"Traceback" not in said
     assert not list(tmp_path.glob("scopa_sim_*"))
 
 

@@ -17,7 +17,8 @@ best of three is one game), the match and the round in it, the counts
 entered for the round (each side's cards, denari and scope, who took the
 settebello and the primiera or each side's best card of every suit, and
 the variant's re bello, napola run and grande), each side's points per
-category and for the round, each side's match total after the round, and
+category (cards, denari, settebello, primiera, scope and the variant's:
+the game's terms, see TERMS) and for the round, each side's match total after the round, and
 the winner on the round that ends a match.
 """
 
@@ -131,6 +132,23 @@ def choose(copies, name="sheet.sav", where="on the board"):
     return sheet.Sheet.from_obj(obj), which, why
 
 
+# The engine's category names (scopa/scoring.py CATEGORIES) as the CSV
+# names them: the game's terms, as the firmware's English strings
+# (firmware/lang/en.txt: Cards, Denari, Primiera, Scope, Re bello, Napola,
+# Piccola, Grande; the settebello as its hints say it, "Takes settebello").
+TERMS = {
+    "cards": "cards",
+    "coins": "denari",
+    "settebello": "settebello",
+    "primiera": "primiera",
+    "scope": "scope",
+    "re_bello": "re bello",
+    "napola": "napola",
+    "piccola": "piccola",
+    "grande": "grande",
+}
+
+
 def categories(sh):
     """The scoring categories in play for the sheet's rules (those the
     engine's Score lists), from a dummy round."""
@@ -196,7 +214,7 @@ def rows(sh):
     cats = categories(sh)
     counts, count_row = entered(sh, names)
     head = ["round", "game", "match", "match round"] + counts
-    for c in cats + ["points"]:
+    for c in [TERMS.get(c, c) for c in cats] + ["points"]:
         head += [f"{x} {c}" for x in names]
     head += [f"{x} total" for x in names] + ["winner"]
     out = [head]

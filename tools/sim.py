@@ -2,12 +2,14 @@
 
 Interactive, in the terminal (128 x 33 characters at full size; in a
 smaller one, down to 64 x 17 such as a default 80 x 24, the mono screen is
-drawn in braille; 240 x 69 with ``--board sim-colour``)::
+drawn in braille; 240 x 69 with ``--board sim-colour``, which a smaller
+terminal, down to 80 x 24, gets 2 or 3 times smaller)::
 
     python tools/sim.py
     python tools/sim.py --board sim-colour --mpy
 
-Arrows move, Enter = A, Backspace = B, h = B held long (hint), q quits.
+Arrows move, Enter = A, Backspace = B, h = B held long (hint), q quits;
+Ctrl-Z stops it with the terminal's settings given back, ``fg`` goes on.
 
 Headless, with a key script (see boards/sim/board.py ``parse_script``): the
 buttons follow the script on a virtual clock, and each ``shot:name`` writes
@@ -35,6 +37,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from contextlib import nullcontext as _nothing
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -80,12 +83,14 @@ finally:
 # The guardian: a small process that outlives a SIGKILLed tools/sim.py. It
 # reads the firmware's pid on stdin; at the end of its stdin (the parent
 # gone, whatever the way) it kills the firmware if it still runs, gives the
-# terminal its settings back and removes the run's temporary folder.
+# terminal its settings back (every field, c_line too: _give_back) and
+# removes the run's temporary folder.
 GUARD = """\
 import os, shutil, signal, sys
 signal.signal(signal.SIGINT, signal.SIG_IGN)
 signal.signal(signal.SIGHUP, signal.SIG_IGN)
-tmp, attrs, fd = sys.argv[1], eval(sys.argv[2]), int(sys.argv[3])
+signal.signal(signal.SIGTSTP, signal.SIG_IGN)
+tmp, attrs, raw, fd = sys.argv[1], eval(sys.argv[2]), eval(sys.argv[3]), int(sys.argv[4])
 pid = 0
 for line in sys.stdin:
     pid = int(line)
@@ -97,7 +102,11 @@ if pid:
 if attrs is not None:
     try:
         import termios
-        termios.tcsetattr(fd, termios.TCSANOW, attrs)
+        if raw is not None:
+            import fcntl
+            fcntl.ioctl(fd, termios.TCSETS, raw)
+        else:
+            termios.tcsetattr(fd, termios.TCSANOW, attrs)
         os.write(fd, b"\\x1b[0m\\x1b[?25h")
     except Exception:
         pass
@@ -114,39 +123,131 @@ def _term_size():
         return tuple(shutil.get_terminal_size((0, 0)))
 
 
-def _write_winsize(path):
-    """`columns rows` of the terminal into `path` (replaced whole)."""
+def _write_winsize(path, redraw=0):
+    """`columns rows redraw` of the terminal into `path` (replaced whole):
+    the board draws again, whole, when any of them changes."""
     cols, rows = _term_size()
     if cols and rows:
         tmp = Path(str(path) + ".new")
-        tmp.write_text(f"{cols} {rows}")
+        tmp.write_text(f"{cols} {rows} {redraw}")
         os.replace(tmp, path)
 
 
 def _terminal_state():
-    """(fd, termios attributes) of the terminal on stdin, or (-1, None)."""
+    """(fd, termios attributes, the kernel's whole struct termios as bytes
+    or None) of the terminal on stdin, or (-1, None, None). The bytes keep
+    what termios.tcgetattr leaves out (c_line on Linux)."""
     try:
         import termios
     except ImportError:
-        return -1, None
+        return -1, None, None
     try:
-        return 0, termios.tcgetattr(0)
+        attrs = termios.tcgetattr(0)
     except (termios.error, OSError, ValueError):  # not a terminal
-        return -1, None
+        return -1, None, None
+    raw = None
+    if hasattr(termios, "TCGETS"):
+        import fcntl
+
+        try:
+            raw = fcntl.ioctl(0, termios.TCGETS, bytes(64))
+        except OSError:
+            raw = None
+    return 0, attrs, raw
 
 
-def _give_back(fd, attrs):
-    """The terminal's settings as they were (after a firmware that died in
-    raw mode), the colours reset and the cursor shown."""
+def _sim_mode(fd, attrs):
+    """The simulator's terminal mode: keys one by one (no ICANON), not
+    echoed, Enter as CR (no ICRNL); ISIG stays (Ctrl-C, Ctrl-Z). Set here
+    with CPython's termios, which keeps the fields it does not name (the
+    unix port's termios.tcsetattr fills c_line with stack garbage)."""
+    import termios
+
+    mode = list(attrs)
+    mode[0] &= ~termios.ICRNL
+    mode[3] &= ~(termios.ICANON | termios.ECHO)
+    try:
+        termios.tcsetattr(fd, termios.TCSANOW, mode)
+    except (termios.error, OSError):
+        pass
+
+
+def _give_back(fd, attrs, raw=None):
+    """The terminal's settings as they were, every field (after a firmware
+    that died in raw mode, or at a stop), the colours reset and the cursor
+    shown."""
     if attrs is None:
         return
     import termios
 
     try:
-        termios.tcsetattr(fd, termios.TCSANOW, attrs)
+        if raw is not None:
+            import fcntl
+
+            fcntl.ioctl(fd, termios.TCSETS, raw)
+        else:
+            termios.tcsetattr(fd, termios.TCSANOW, attrs)
         os.write(fd, b"\x1b[0m\x1b[?25h")
     except (termios.error, OSError):
         pass
+
+
+class _JobControl:
+    """Ctrl-Z and `fg` for the interactive sim. On SIGTSTP: the terminal's
+    settings given back, then the firmware and this process stop (the
+    terminal sends the signal to the whole foreground process group; a
+    SIGTSTP sent to this process alone stops the firmware too). On SIGCONT,
+    in the foreground: the simulator's terminal mode again, the firmware
+    continued, and the whole screen drawn again (the redraw count in the
+    winsize file, which the board reads every 250 ms)."""
+
+    def __init__(self, fd, attrs, raw, winsize):
+        self.fd, self.attrs, self.raw, self.winsize = fd, attrs, raw, winsize
+        self.child = None
+        self.redraws = 0
+        self.conts = 0
+        self._old = {}
+
+    def __enter__(self):
+        for sig, fn in ((signal.SIGTSTP, self._stop), (signal.SIGCONT, self._cont)):
+            self._old[sig] = signal.signal(sig, fn)
+        return self
+
+    def __exit__(self, *exc):
+        for sig, old in self._old.items():
+            signal.signal(sig, old)
+
+    def _stop(self, *_):
+        _give_back(self.fd, self.attrs, self.raw)
+        if self.child is not None and self.child.poll() is None:
+            try:
+                os.kill(self.child.pid, signal.SIGSTOP)
+            except OSError:
+                pass
+        conts = self.conts
+        signal.signal(signal.SIGTSTP, signal.SIG_DFL)
+        try:
+            os.kill(os.getpid(), signal.SIGTSTP)  # stops here until SIGCONT
+        finally:
+            signal.signal(signal.SIGTSTP, self._stop)
+        if self.conts == conts:  # not stopped (an orphaned process group) or not yet told
+            self._cont()
+
+    def _cont(self, *_):
+        self.conts += 1
+        try:
+            foreground = os.tcgetpgrp(self.fd) == os.getpgrp()
+        except OSError:  # not this process's controlling terminal: no job control
+            foreground = True
+        if foreground:  # (in the background a terminal change would stop it again)
+            _sim_mode(self.fd, self.attrs)
+            self.redraws += 1
+            _write_winsize(self.winsize, self.redraws)
+        if self.child is not None and self.child.poll() is None:
+            try:
+                os.kill(self.child.pid, signal.SIGCONT)
+            except OSError:
+                pass
 
 
 @dataclass
@@ -272,22 +373,25 @@ def run(
             if watch:
                 env["SCOPA_SIM_REALTIME"] = "1"
             winsize = tmp / "winsize"
+            fd, attrs, raw = _terminal_state() if not headless else (-1, None, None)
+            jobs = _JobControl(fd, attrs, raw, winsize)
             old_winch = None
             if not headless:  # the terminal's size, for the board to fit its drawing
                 env["SCOPA_SIM_WINSIZE"] = str(winsize)
                 _write_winsize(winsize)
-                old_winch = signal.signal(signal.SIGWINCH, lambda *_: _write_winsize(winsize))
+                old_winch = signal.signal(
+                    signal.SIGWINCH, lambda *_: _write_winsize(winsize, jobs.redraws)
+                )
             args = [mpy.MICROPYTHON]
             if heapsize is not None:
                 args += ["-X", f"heapsize={heapsize}"]
             args.append(str(runner))
             # Interactive: Ctrl-C is the app's (the runner restores the terminal).
             old = signal.signal(signal.SIGINT, signal.SIG_IGN) if not headless else None
-            fd, attrs = _terminal_state() if not headless else (-1, None)
             tty = os.dup(fd) if fd >= 0 else -1  # its stdin is the pipe: the tty elsewhere
             try:
                 guard = subprocess.Popen(
-                    [sys.executable, "-c", GUARD, str(tmp), repr(attrs), str(tty)],
+                    [sys.executable, "-c", GUARD, str(tmp), repr(attrs), repr(raw), str(tty)],
                     stdin=subprocess.PIPE,
                     stdout=subprocess.DEVNULL,
                     stderr=subprocess.DEVNULL,
@@ -299,16 +403,23 @@ def run(
                 if tty >= 0:
                     os.close(tty)
             pipe = subprocess.PIPE if capture else None
+            if attrs is not None:  # the terminal's mode is set here, not by the board
+                env["SCOPA_SIM_TTY"] = "set"
+                _sim_mode(fd, attrs)
             try:
-                with subprocess.Popen(
-                    args,
-                    env=env,
-                    cwd=flash_dir,
-                    stdin=subprocess.DEVNULL if headless else None,
-                    stdout=pipe,
-                    stderr=pipe,
-                    text=True,
-                ) as child:
+                with (
+                    jobs if attrs is not None else _nothing(),
+                    subprocess.Popen(
+                        args,
+                        env=env,
+                        cwd=flash_dir,
+                        stdin=subprocess.DEVNULL if headless else None,
+                        stdout=pipe,
+                        stderr=pipe,
+                        text=True,
+                    ) as child,
+                ):
+                    jobs.child = child
                     assert guard.stdin is not None
                     guard.stdin.write(f"{child.pid}\n")
                     guard.stdin.flush()
@@ -318,9 +429,11 @@ def run(
                         child.kill()
                         child.wait()
                         raise
+                    finally:
+                        jobs.child = None
                 proc = subprocess.CompletedProcess(args, child.returncode, out, err)
             finally:
-                _give_back(fd, attrs)
+                _give_back(fd, attrs, raw)
                 if old is not None:
                     signal.signal(signal.SIGINT, old)
                 if old_winch is not None:
@@ -362,15 +475,23 @@ def run(
 
 def _check_terminal(board):
     """A note when the terminal is smaller than the full-size drawing (the
-    board then draws in braille, or says what it needs until a resize)."""
+    board then draws the mono screen in braille, the colour one 2 or 3 times
+    smaller, or says what it needs until a resize)."""
     w, h = SIZES[board]
     cols, rows = _term_size()
     if cols and rows and (cols < w or rows < (h + 1) // 2 + 1):
-        small = board == "sim" and cols >= w // 2 and rows >= h // 4 + 1
+        if board == "sim":
+            small = cols >= w // 2 and rows >= h // 4 + 1
+            how = "; drawing it in braille"
+        else:
+            fits = [k for k in (2, 3) if cols >= -(-w // k) and rows >= (-(-h // k) + 1) // 2 + 1]
+            k = fits[0] if fits else 0
+            small = bool(k)
+            how = f"; drawing it {k} times smaller"
         print(
             f"scopa-sim: the terminal is {cols}x{rows}; the {board} screen needs "
             f"{w}x{(h + 1) // 2 + 1} characters at full size"
-            + ("; drawing it in braille" if small else ": enlarge the window"),
+            + (how if small else ": enlarge the window"),
             file=sys.stderr,
         )
         time.sleep(1.0)
@@ -383,10 +504,29 @@ keys in the terminal:
   Backspace  B (back)
   h          B held long (the hint)
   q          quit (the game is saved on the flash)
+  Ctrl-Z     stop, the terminal as it was; `fg` goes on, the screen drawn again
 
 key script words (--keys / --script): up down left right A B, long:B,
 wait:MS, shot:NAME; see boards/sim/board.py parse_script.
 """
+
+
+def firmware_stopped(signum, flash=None):
+    """One line: the firmware process ended by signal `signum` (an int),
+    and where its game is (the app saves after every play, on `flash` or
+    on a temporary flash folder that the run has removed)."""
+    try:
+        name = f"signal {signum} ({signal.Signals(signum).name})"
+    except ValueError:
+        name = f"signal {signum}"
+    if flash:
+        where = f"the game on {flash} is saved up to the last play"
+    else:
+        where = (
+            "its game was on a temporary flash folder, now removed "
+            "(--flash DIR keeps the game between runs)"
+        )
+    return f"the firmware stopped: killed by {name}; {where}"
 
 
 def heapsize_arg(text):
@@ -467,6 +607,9 @@ def main(argv=None):
     except OSError as e:  # --flash or --png-dir where nothing can be written
         print(f"scopa-sim: {e.strerror}: {e.filename}", file=sys.stderr)
         return 2
+    if result.returncode < 0:  # the firmware ended by a signal (kill -9, the OOM killer)
+        print(f"scopa-sim: {firmware_stopped(-result.returncode, a.flash)}", file=sys.stderr)
+        return 128 - result.returncode
     if headless:
         print(
             f"scopa-sim: {len(result.frames)} frames, end at {result.end_ms} ms (virtual), "

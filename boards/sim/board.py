@@ -25,10 +25,15 @@ Interactive (no script): ``show()`` draws the screen in the terminal with
 half blocks (two pixel rows per text row: 128 x 33 characters for the mono
 board, 240 x 69 for the colour one), in place; a smaller terminal gets the
 mono screen in braille (2 x 4 pixels per character: 64 x 17, so an 80 x 24
-terminal plays), and one too small even for that a message saying what it
-needs, until it is resized. ``SCOPA_SIM_WINSIZE`` names a file holding the
-terminal's ``columns rows``, which tools/sim.py rewrites on a resize
-(the unix port cannot ask the terminal). Keys come from stdin
+terminal plays), the colour one 2 or 3 times smaller (each half block the
+mean colour of its pixels: 80 x 24 at 3 times), and one too small even for
+that a message saying what it needs, until it is resized.
+``SCOPA_SIM_WINSIZE`` names a file holding the terminal's ``columns rows
+redraw``, which tools/sim.py rewrites on a resize and after Ctrl-Z and
+``fg`` (the unix port cannot ask the terminal); the board draws the whole
+screen again when it changes. ``SCOPA_SIM_TTY=set``:
+tools/sim.py has put the terminal in the sim's mode and gives it back, so
+the board leaves its settings alone. Keys come from stdin
 without blocking: arrows = directions, Enter = A, Backspace = B, ``h`` =
 B held long (hint), ``q`` = quit. A terminal sends no key releases, so a
 key counts as held for ``TAP_MS`` (longer if the terminal repeats it).
@@ -302,24 +307,53 @@ def _rgb(v, cache):
     return s
 
 
-def render_rgb565(buf, width, height):
+def _row565(buf, width, height, k, y0):
+    """Row `y0` of the RGB565 framebuf (ST7789 byte order) shrunk `k`
+    times: 565 ints, each the mean colour of a k x k block (clipped at the
+    edges); k = 1: the pixels as they are."""
+    stride = width * 2
+    if k == 1:
+        top = y0 * stride
+        return [buf[i] << 8 | buf[i + 1] for i in range(top, top + stride, 2)]
+    row = []
+    y1 = min(height, y0 + k)
+    for x0 in range(0, width, k):
+        x1 = min(width, x0 + k)
+        r = g = b = 0
+        for y in range(y0, y1):
+            i = y * stride + x0 * 2
+            for _ in range(x0, x1):
+                v = buf[i] << 8 | buf[i + 1]
+                r += v >> 11
+                g += (v >> 5) & 0x3F
+                b += v & 0x1F
+                i += 2
+        n = (y1 - y0) * (x1 - x0)
+        row.append((r // n) << 11 | (g // n) << 5 | (b // n))
+    return row
+
+
+def render_rgb565(buf, width, height, k=1):
     """Rows of '▀' with 24-bit colour escapes of an RGB565 framebuf.
 
     Pixels are read in the ST7789's byte order (big-endian). The foreground
     colour is the top pixel, the background the bottom one; an escape is
     written only where a colour changes; each row ends with a reset.
+    `k` > 1 draws the screen `k` times smaller, each half character the
+    mean colour of a k x k block: ceil(width / k) characters by
+    ceil(ceil(height / k) / 2) rows (k = 3: 240 x 135 in 80 x 23, for an
+    80 x 24 terminal).
     """
     cache = {}
     rows = []
-    stride = width * 2
-    for y in range(0, height, 2):
+    for y in range(0, height, 2 * k):
         row = []
         fg = bg = -1
-        top = y * stride
-        bot = top + stride if y + 1 < height else -1
-        for x in range(0, stride, 2):
-            t = buf[top + x] << 8 | buf[top + x + 1]
-            b = buf[bot + x] << 8 | buf[bot + x + 1] if bot >= 0 else 0
+        top = _row565(buf, width, height, k, y)
+        bot = _row565(buf, width, height, k, y + k) if y + k < height else None
+        for x in range(len(top)):
+            t = top[x]
+            b = bot[x] if bot is not None else 0
             if t != fg:
                 row.append("\x1b[38;2;" + _rgb(t, cache) + "m")
                 fg = t
@@ -332,19 +366,34 @@ def render_rgb565(buf, width, height):
     return rows
 
 
+# Colour screens in a terminal too small for them: drawn this many times
+# smaller, at most (3: the 240 x 135 screen in an 80 x 24 terminal).
+_MAX_SHRINK = const(3)
+
+
+def _fits(cols, lines, width, height, k=1):
+    """Whether half blocks of a width x height screen shrunk `k` times fit
+    in cols x lines characters, with the line of keys below."""
+    w = (width + k - 1) // k
+    h = (height + k - 1) // k
+    return cols >= w and lines >= (h + 1) // 2 + 1
+
+
 _CHECK_MS = const(250)  # how often the terminal's size is read again
 
 
 def _winsize():
-    """(columns, rows) of the terminal from ``SCOPA_SIM_WINSIZE``, or None."""
+    """(columns, rows, redraw) of the terminal from ``SCOPA_SIM_WINSIZE``
+    (``columns rows [redraw]``: tools/sim.py counts up `redraw` when the
+    whole screen must be drawn again, after Ctrl-Z and ``fg``), or None."""
     path = os.getenv("SCOPA_SIM_WINSIZE")
     if not path:
         return None
     try:
         with open(path) as f:
-            cols, rows = f.read().split()
-        return int(cols), int(rows)
-    except (OSError, ValueError):
+            parts = f.read().split()
+        return int(parts[0]), int(parts[1]), int(parts[2]) if len(parts) > 2 else 0
+    except (OSError, ValueError, IndexError):
         return None
 
 
@@ -358,17 +407,20 @@ class Terminal:
         self._frame = None
         self._size = _winsize()
         self._checked = time.ticks_ms()
-        try:
-            import termios
+        # The unix port's termios.tcsetattr leaves c_line to chance (`stty -a`
+        # then says `line = 255` after the run): tools/sim.py sets the mode.
+        if os.getenv("SCOPA_SIM_TTY") != "set":
+            try:
+                import termios
 
-            fd = sys.stdin.fileno()
-            self._saved = termios.tcgetattr(fd)
-            attrs = list(self._saved)
-            attrs[0] &= ~0o400  # iflag: no ICRNL
-            attrs[3] &= ~(0o2 | 0o10)  # lflag: no ICANON, no ECHO (ISIG stays)
-            termios.tcsetattr(fd, termios.TCSANOW, attrs)
-        except (ImportError, OSError):  # not a terminal
-            self._saved = None
+                fd = sys.stdin.fileno()
+                self._saved = termios.tcgetattr(fd)
+                attrs = list(self._saved)
+                attrs[0] &= ~0o400  # iflag: no ICRNL
+                attrs[3] &= ~(0o2 | 0o10)  # lflag: no ICANON, no ECHO (ISIG stays)
+                termios.tcsetattr(fd, termios.TCSANOW, attrs)
+            except (ImportError, OSError):  # not a terminal
+                self._saved = None
         # Clear the screen, hide the cursor.
         sys.stdout.write("\x1b[2J\x1b[?25l")
 
@@ -393,25 +445,37 @@ class Terminal:
         self._draw(width, height, mode, data, False)
 
     def _draw(self, width, height, mode, data, resized):
-        cols, lines = self._size or (10000, 10000)
-        if cols >= width and lines >= (height + 1) // 2 + 1:
-            if mode == "rgb565":
-                rows = render_rgb565(data, width, height)
-            else:
-                rows = [_MONO_ON + r + _RESET for r in render_mono(data, width, height)]
+        cols, lines = self._size[:2] if self._size else (10000, 10000)
+        shrink = 0
+        if mode == "rgb565":
+            for k in range(1, _MAX_SHRINK + 1):
+                if _fits(cols, lines, width, height, k):
+                    shrink = k
+                    break
+        if shrink:
+            rows = render_rgb565(data, width, height, shrink)
+        elif mode != "rgb565" and _fits(cols, lines, width, height):
+            rows = [_MONO_ON + r + _RESET for r in render_mono(data, width, height)]
         elif mode != "rgb565" and cols >= (width + 1) // 2 and lines >= (height + 3) // 4 + 1:
             rows = [_MONO_ON + r + _RESET for r in render_braille(data, width, height)]
         else:
             need = "%dx%d" % (width, (height + 1) // 2 + 1)
             if mode != "rgb565":
                 need += " (or %dx%d)" % ((width + 1) // 2, (height + 3) // 4 + 1)
+            else:
+                k = _MAX_SHRINK
+                small = ((width + k - 1) // k, ((height + k - 1) // k + 1) // 2 + 1)
+                need += " (or %dx%d, %d times smaller)" % (small[0], small[1], k)
             rows = [
                 "The terminal is %dx%d characters;" % (cols, lines),
                 "the screen needs %s." % need,
                 "Enlarge the window or zoom out.",
             ]
         rows.append(_HELP[: max(0, cols - 1)] + "\x1b[J")
-        sys.stdout.write("\x1b[H\x1b[J" * resized + "\x1b[H" + "\n".join(rows) + "\n")
+        # (drawn again whole: the cursor hidden again, after a Ctrl-Z showed it;
+        # no newline after the last line: a screen that fits exactly does not scroll)
+        again = "\x1b[?25l\x1b[H\x1b[J" if resized else ""
+        sys.stdout.write(again + "\x1b[H" + "\n".join(rows))
 
     def shot(self, name):
         pass

@@ -59,7 +59,13 @@ the mip package of the firmware (sources, board-independent), so that
 
 Hidden options for tests: `--boards-dir` (env SCOPA_BOARDS_DIR),
 `--firmware-dir` (SCOPA_FIRMWARE_DIR), `--mip-index` (SCOPA_MIP_INDEX),
-`--timeout SECONDS` (to wait for the boot line, default 10).
+`--timeout SECONDS` (to wait for the boot line, default 10), `--host-board`
+(flash a host board, `"host": true` in its manifest, such as `sim`, onto a
+unix-port virtual board; without it a host board is refused).
+
+`--dry-run` with no board attached (`--port auto` finds none) plans a fresh
+flash of `--board` against an empty board, staging the sources (.py): the
+.mpy files depend on the MicroPython of the board.
 
 The package, one module a job: `common` (folders, names, FlashError),
 `boards` (the catalogue of boards/), `package` (the firmware as a mip
@@ -69,7 +75,7 @@ simulator run too), `device` (a board through mpremote's transport),
 `plan` (the board's record, the update plan), `flasher` (one run), `cli`.
 """
 
-from .boards import BoardConfig, board_name, known_boards, load_board
+from .boards import BoardConfig, board_name, known_boards, load_board, refuse_host_board
 from .cli import main, parse_args
 from .common import (
     BOARDS,
@@ -127,6 +133,7 @@ __all__ = [
     "make_plan",
     "package_json",
     "parse_args",
+    "refuse_host_board",
     "render_package_json",
     "say",
     "space_needed",

@@ -19,6 +19,7 @@ class BoardConfig:
     folder: Path
     description: str = ""
     libs: list[str] = field(default_factory=list)
+    host: bool = False  # a simulator (manifest ``"host": true``), not for a device
 
     @property
     def board_py(self) -> Path:
@@ -100,4 +101,17 @@ def load_board(boards_dir: Path, name: str) -> BoardConfig:
         )
     board.description = str(data.get("description", ""))
     board.libs = list(libs)
+    board.host = data.get("host") is True
     return board
+
+
+def refuse_host_board(boards_dir: Path, board: BoardConfig) -> None:
+    """FlashError for a host board (the simulator, the page): it runs on
+    this computer, not on a device."""
+    if board.host:
+        known = ", ".join(known_boards(boards_dir)) or "none"
+        play = "tools/web" if board.name == "web" else "tools/play"
+        raise FlashError(
+            f"{board.name} is a simulator board, not for a device: one of {known}",
+            f"pass one of those with --board; {board.name} runs on this computer: {play}",
+        )

@@ -16,7 +16,7 @@ from .package import package_json, render_package_json
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p = argparse.ArgumentParser(
         prog="flash",
-        description="Take the Scopa firmware to a MicroPython board (see tools/flash.py).",
+        description="Take the Scopa firmware to a MicroPython board (see tools/flash/__init__.py).",
     )
     p.add_argument("--board", help="a folder of boards/, e.g. pico_ssd1306 (or its path)")
     p.add_argument(
@@ -32,7 +32,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument(
         "--dry-run",
         action="store_true",
-        help="look at the board and show what would change, change nothing",
+        help="look at the board and show what would change, change nothing (no board "
+        "attached: what a fresh flash of --board would write)",
     )
     p.add_argument(
         "--wipe",
@@ -61,6 +62,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         help="build the staging folder in DIR and keep it (default: a temporary one)",
     )
     p.add_argument("--timeout", type=float, default=10.0, help=hidden)
+    p.add_argument("--host-board", action="store_true", help=hidden)
     args = p.parse_args(argv)
     if not args.board and not args.write_package_json:
         known = ", ".join(

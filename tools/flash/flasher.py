@@ -10,7 +10,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from .boards import BoardConfig, load_board
+from .boards import BoardConfig, load_board, refuse_host_board
 from .common import (
     BOARDS,
     FIRMWARE,
@@ -28,7 +28,7 @@ from .common import (
 from .compiler import Compiler, find_compiler
 from .device import BoardInfo, Device, find_port
 from .package import app_version, package_json, render_package_json
-from .plan import Record, _dirs_of, make_plan, parents, space_needed
+from .plan import Plan, Record, _dirs_of, make_plan, parents, space_needed
 from .stage import Stage, build_stage, lib_name
 
 
@@ -71,10 +71,28 @@ class Flasher:
     def _run(self) -> int:
         args = self.args
         board = load_board(self.boards_dir, args.board)
+        if not args.host_board:
+            refuse_host_board(self.boards_dir, board)
         version = app_version(self.fw_dir)
-        if args.offline and not Path(args.offline).is_dir():
-            raise FlashError(f"--offline {args.offline}: no such folder")
-        self.port = find_port() if args.port == "auto" else args.port
+        if args.offline:
+            offline = Path(args.offline)
+            if offline.exists() and not offline.is_dir():
+                raise FlashError(
+                    f"--offline {args.offline}: a file, not a folder",
+                    "give the folder that holds the libraries "
+                    "(NAME.py, NAME.mpy or NAME/package.json for each)",
+                )
+            if not offline.is_dir():
+                raise FlashError(f"--offline {args.offline}: no such folder")
+        if args.port != "auto":
+            self.port = args.port
+        elif args.dry_run:
+            try:
+                self.port = find_port()
+            except FlashError as e:  # nothing to look at: plan against an empty board
+                return self.dry_run_without_board(board, version, e)
+        else:
+            self.port = find_port()
         say(f"flash: board {board.name!r} on {self.port}")
 
         # 1. look at the board
@@ -111,6 +129,47 @@ class Flasher:
         finally:
             if tmp is not None:
                 tmp.cleanup()
+
+    def dry_run_without_board(self, board: BoardConfig, version: str, why: FlashError) -> int:
+        """--dry-run with no board found: stage `board` (sources, the .mpy
+        format being the board's) and show the plan of a fresh flash."""
+        args = self.args
+        say(f"flash: board {board.name!r}: {why.what}")
+        say("  dry run against an empty board (what a fresh flash writes)")
+        keep = Path(args.stage) if args.stage else None
+        with tempfile.TemporaryDirectory(prefix="scopa-flash-") as tmp:
+            root = keep or Path(tmp) / "stage"
+            offline = Path(args.offline) if args.offline else None
+            stage = build_stage(root, self.fw_dir, board, version, None, offline, None)
+            where = f" in {root}" if keep else ""
+            say(f"  staged {len(stage.files)} files, sources (.py){where}")
+            if not args.source:
+                say(
+                    "  note: on a board every .py but main.py is compiled by mpy-cross "
+                    "for the .mpy format of its MicroPython, which only the board can tell"
+                )
+            plan = make_plan(stage, {}, Record(), True)
+            self.show_plan(plan, stage)
+            total = sum(stage.size(p) for p in plan.copy)
+            say(
+                f"dry run: {len(plan.copy)} to copy ({kib(total)}), "
+                f"{len(plan.libs_install)} libraries to install; no board was looked at "
+                "or changed (plug one in, or pass --port, for the plan against its files)"
+            )
+        return 0
+
+    def show_plan(self, plan: Plan, stage: Stage) -> None:
+        """The plan's lines of a dry run: each copy, removal and library."""
+        for path in plan.copy:
+            say(f"  would copy /{path} ({kib(stage.size(path))})")
+        if plan.restore_main:
+            say(f"  would restore /main.py from /{PAUSED_MAIN}")
+        for path in plan.remove:
+            say(f"  would remove /{path}")
+        for spec in plan.libs_install:
+            say(f"  would install library {spec} with mpremote mip")
+        for spec in plan.libs_keep:
+            say(f"  library {spec}: installed")
 
     def check_board(self, info: BoardInfo) -> None:
         if info.name == "circuitpython":
@@ -199,16 +258,7 @@ class Flasher:
             )
 
         if args.dry_run:
-            for path in plan.copy:
-                say(f"  would copy /{path} ({kib(stage.size(path))})")
-            if plan.restore_main:
-                say(f"  would restore /main.py from /{PAUSED_MAIN}")
-            for path in plan.remove:
-                say(f"  would remove /{path}")
-            for spec in plan.libs_install:
-                say(f"  would install library {spec} with mpremote mip")
-            for spec in plan.libs_keep:
-                say(f"  library {spec}: installed")
+            self.show_plan(plan, stage)
             say(
                 f"dry run: {len(plan.copy)} to copy, {len(plan.same)} unchanged, "
                 f"{len(plan.remove)} to remove, {len(plan.libs_install)} libraries to "
