@@ -65,6 +65,8 @@ _HINT = const(4)  # a hint computed (turns.py; the players it uses stay)
 _IN_ROUND = const(5)  # the table shows, the round not over
 _NO_ROOM = const(6)  # no memory for the computer player's search (turns.py)
 _LOW = const(7)  # out of memory in a turn of the loop (App._low_memory)
+_SAVED = const(8)  # the game's whole record saved (turns.py)
+_NO_GAME = const(9)  # the start menu shows and no game was saved
 # what the menus, new games and the app's start (ui.palette) load and a
 # game does not use
 _MENU_ONLY = ("config", "scopa.ruleopts", "scopa.cards", "scopa.explain", "ui.palette")
@@ -82,6 +84,13 @@ _FREE = (
     ("ai.*",),  # _NO_ROOM: a search cut short may have left its buffers half made
     ("ai.*",) + _MENU_ONLY,  # _LOW: what can be loaded again (_NO_ROOM, _LOW: no figure,
     # they happen only near the heap's limit)
+    # _SAVED: a play's journal line needs only scopa.game (Game.last_index);
+    # the record is written at a round's end, for a new or resumed game and
+    # every 64 plays: MEASURE B at the peak
+    ("scopa.replay",),
+    # _NO_GAME: the game's modules, read in by config.load_game to look for
+    # a saved game, until New game: MEASURE B at the menu
+    ("scopa.replay", "scopa.game", "scopa.engine", "scopa.rng"),
 )
 
 
@@ -350,19 +359,23 @@ class App:
         if _MPY and self.screen_mod in _PLAY:
             _free(_GAME)
             gc.collect()
+        elif _MPY and self.game is None:
+            _free(_NO_GAME)
+            gc.collect()
 
     def draw(self):
         fb = self.fb
         fb.fill(self.pal.BG)
         self.screen.draw(fb)
         if self.dozing:
-            # dimmed: the last row says that a key wakes the screen
+            # dimmed: the top row (the status line, the names) says that
+            # a key wakes the screen; the hand and the totals stay in view
             import lang
 
             p = self.pal
             t = lang.T(lang.WAKE_KEY)
-            fb.fill_rect(0, self.h - 9, self.w, 9, p.FG)
-            fb.text(t, (self.w - 8 * len(t)) // 2, self.h - 8, p.BG)
+            fb.fill_rect(0, 0, self.w, 9, p.FG)
+            fb.text(t, (self.w - 8 * len(t)) // 2, 1, p.BG)
         fb.show()
 
     def _low_memory(self):
@@ -376,8 +389,9 @@ class App:
         self.dirty = True
 
     def doze(self):
-        """Idle for the sleep time: the screen dims and says a key wakes it
-        (still readable: a key then acts as always)."""
+        """Idle for the sleep time: the screen dims (still readable) and its
+        top row says a key wakes it; that key does nothing else (a card is
+        never played by the key that wakes the table)."""
         self.dozing = True
         try:
             self.fb.contrast(0)
@@ -456,7 +470,9 @@ class App:
                 ev = poll(raw, now)
                 continue
             if self.dozing:
-                self.undoze()  # the screen was readable: the key acts too
+                self.undoze()  # as the screen says: the key wakes, nothing else
+                ev = poll(raw, now)
+                continue
             if self._next is None:
                 try:
                     self.screen.key(ev)

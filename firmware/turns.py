@@ -27,9 +27,12 @@ _COVER = const(1)  # pass-and-play: the hand stays hidden until uncover()
 _COMPUTER = const(2)  # a computer: ask computer_turn()
 _OVER = const(3)  # the round (or the match) is over: its summary shows
 
-# The memory policy's events this module meets (app._HINT, app._NO_ROOM)
+# The memory policy's events this module meets (app._SUMMARY, app._HINT,
+# app._NO_ROOM, app._SAVED)
+_SUMMARY = const(3)
 _HINT = const(4)
 _NO_ROOM = const(6)
+_SAVED = const(8)
 
 
 def add30(a, b):
@@ -251,7 +254,6 @@ class Turns:
         and frees it for the save: the save's allocations fit in that hole.
         """
         import store
-        from scopa import replay
 
         app = self.app
         g = app.game
@@ -261,11 +263,13 @@ class Turns:
             # be damaged
             try:
                 app.saved_bytes += store.append(
-                    JOURNAL, self._since + 1, replay.last_index(g.history), self._base, app.folder
+                    JOURNAL, self._since + 1, g.last_index(), self._base, app.folder
                 )
                 self._since += 1
                 if not g.round_over and self._since < _JOURNAL_MAX:
                     if app.verbose:
+                        from scopa import replay
+
                         print("saved:", replay.encode(g))
                     app._reserve = None
                     app._hold()
@@ -274,7 +278,13 @@ class Turns:
                 print("store: play not journalled:", e)  # the record then
         app._reserve = None
         if _MPY:
+            if g.round_over:
+                # the computer players leave at the round's summary anyway:
+                # their code and buffers are holes for the record's text
+                self.free(_SUMMARY)
             gc.collect()
+        from scopa import replay
+
         rec = None
         for _ in range(2):
             try:
@@ -297,6 +307,8 @@ class Turns:
                 app._low_memory()  # then once more
         else:
             print("store: game not saved: no memory")
+        if _MPY:
+            self.free(_SAVED)  # scopa.replay, until the next record
         if rec is None:
             return
         if app.verbose:

@@ -190,4 +190,5 @@ def test_the_copies_of_shared_numbers_agree():
     assert table["HUMAN"] == summary["HUMAN"] == consts["HUMAN"]
     for k in ("PICK", "COVER", "COMPUTER", "OVER"):
         assert table["_TURN_" + k] == turns["_" + k]
-    assert turns["_HINT"] == app["_HINT"] and turns["_NO_ROOM"] == app["_NO_ROOM"]
+    for k in ("_SUMMARY", "_HINT", "_NO_ROOM", "_SAVED"):
+        assert turns[k] == app[k], k

@@ -209,6 +209,26 @@ class Game:
         else:
             self._deal(dealer)
 
+    def last_index(self):
+        """The last move's index (int) in the history (each move its index
+        among the legal moves, 7 bits a byte, low bits first, a byte >= 128
+        when more follow: scopa.replay.each_index), or -1 before the first
+        move; reads only the last bytes. The journal's line of a play
+        (turns.py), without scopa.replay on the heap."""
+        h = self.history
+        i = len(h) - 1
+        if i < 0:
+            return -1
+        j = i
+        while j > 0 and h[j - 1] >= 128:
+            j -= 1
+        v = 0
+        sh = 0
+        for k in range(j, i + 1):
+            v |= (h[k] & 127) << sh
+            sh += 7
+        return v
+
     def moves_played(self):
         """Number of moves played so far in the whole game."""
         n = 0

@@ -55,23 +55,6 @@ def each_index(history):
             sh = 0
 
 
-def last_index(history):
-    """The last move index (int) stored in `history` (see each_index), or
-    -1 when it is empty; reads only its last bytes."""
-    i = len(history) - 1
-    if i < 0:
-        return -1
-    j = i
-    while j > 0 and history[j - 1] >= 128:
-        j -= 1
-    v = 0
-    sh = 0
-    for k in range(j, i + 1):
-        v |= (history[k] & 127) << sh
-        sh += 7
-    return v
-
-
 def indices(game):
     """The move indices of `game` (list of ints) from its history."""
     return list(each_index(game.history))
