@@ -228,8 +228,9 @@ def test_idle_sleep_and_wake(tmp_path):
 
 
 def test_idle_dims_and_says_which_key_wakes(tmp_path):
-    # at the sleep time the screen dims and its last row says a key wakes
-    # it; it is still readable, so a key then does what it always does
+    # at the sleep time the screen dims and its top row says a key wakes
+    # it; that key wakes it and does nothing else (as the screen says: a
+    # player waking the table must not play a card), the next one acts
     a, b = run(F.keys(""), tmp_path, 10)
     timeout = a.sleep_ms()
     a.loop(timeout // app.TICK_MS + 20)
@@ -239,9 +240,12 @@ def test_idle_dims_and_says_which_key_wakes(tmp_path):
     sel = a.screen.sel
     b.buttons.push(F.keys("D"))
     a.loop(30)
-    assert not a.dozing and a.screen.sel == (sel + 1) % len(a.screen.rows)
+    assert not a.dozing and a.screen.sel == sel
     assert b.display.level == app.CONTRASTS[a.settings["contrast"]]
     assert lang.T(lang.WAKE_KEY) not in b.display.screen_text()
+    b.buttons.push(F.keys("D"))
+    a.loop(30)
+    assert a.screen.sel == (sel + 1) % len(a.screen.rows)
 
 
 @pytest.mark.parametrize("keeper", [0, 1], ids=["dims", "sleeps"])

@@ -56,8 +56,8 @@ def _menu_keys():
 @pytest.mark.slow
 def test_app_a_step_at_a_time_plays_as_app_loop(tmp_path):
     # a game started from the menu, cards played and a hint asked; idle
-    # until the screen dozes (the default setting: 60 s), a key that acts
-    # on the dimmed screen, then idle until it sleeps (twice that)
+    # until the screen dozes (the default setting: 60 s), a key that wakes
+    # the dimmed screen, then idle until it sleeps (twice that)
     keys = _menu_keys() + "A" * 12 + "RRA" + "b" + "A" * 6 + "." * 130 + "A" + "." * 250
     host = str(mpy.ROOT / "host_tests")
     code = SAME.format(host=host, web=str(WEB), keys=keys, folder=str(tmp_path), n=30000)
