@@ -322,7 +322,13 @@ def test_the_round_page_names_teams_by_their_players(tmp_path):
     assert round_info.side_label(a, 0) == "You+P3" and round_info.side_label(a, 1) == "P2+P4"
     a.loop(5)
     press(a, b, "D")
-    assert "You+P3 0" in b.display.screen_text()
+    assert "Scope You+P3 0" in b.display.screen_text()
+    # the engine keeps the side that took last: P4's take is P2+P4's
+    for side, label in ((1, "P2+P4"), (0, "You+P3")):
+        g.st[E.LAST] = side
+        a.dirty = True
+        a.loop(5)
+        assert "Last take " + label in b.display.screen_text()
 
 
 def test_teams_are_named_by_their_seats_and_partners_marked(tmp_path):

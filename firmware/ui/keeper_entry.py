@@ -498,13 +498,16 @@ class Screen(keys.Screen):
         if self.rev is None:
             return
         sc, after, winner = self.rev
-        cw = 24
+        cw = 28 if n == 2 else 24  # two sides: a name of 3 and a gap
         ends = [w - 1 - (n - 1 - i) * cw for i in range(n)]  # a pixel of margin
         if n == 2:
             fb.text(T(lang.ROUND) % self.round, 0, 0, p.FG)
         for i, x in enumerate(ends):
             name = self.sh.names[i]
-            fb.text(name, x - 8 * len(name), 0, p.FG)
+            if 8 * len(name) > cw - 4:  # three names of 3 ("NOIVOILOR"): the 3 x 5 font
+                gfx.small(fb, name, x - gfx.small_width(name), 1, p.FG)
+            else:
+                fb.text(name, x - 8 * len(name), 0, p.FG)
         cats = self._categories()
         vis = self._review_rows()
         y = 8

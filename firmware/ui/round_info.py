@@ -2,8 +2,9 @@
 what the round has done, in words.
 
     Mazzo 30             the cards left to deal
-    Last take P2         who captured last (the table's rest goes there)
-    You 1 P2 0           each side's scope this round (You+P3 in teams)
+    Last take P2         the side that captured last (the table's rest
+                         goes there; You+P3 in teams)
+    Scope You 1 P2 0     each side's scope this round
     P2 4B+2  P3 7D       each other seat's last play of this hand: the card
                          and how many it took
     Any key: back
@@ -13,18 +14,27 @@ table's heap during play does not hold it. Draws only: the table screen
 keeps the plays it showed (`Screen.log`) and the game is the App's.
 """
 
+from micropython import const
+
 import lang
 from lang import T
 from scopa import engine
 
+# characters a line: 128 px; the lines end in a digit or a card's letter,
+# whose 8 x 8 glyphs leave their last column blank (the pixel of margin)
+_COLS = const(16)
 _SUITS = "DCSB"  # denari, coppe, spade, bastoni, as the rule cases write them
 
 
 def side_label(app, side):
-    """The players of `side` joined by "+": "You+P3", "P2+P4"; a seat's
-    own label when sides are seats."""
+    """The players of `side` joined by "+": "You+P3", "P2+P4"; in threes
+    the first by its label, the others by their numbers ("You+3+5",
+    "P2+4+6": a line holds it); a seat's own label when sides are seats."""
     r = app.game.rules
-    return "+".join(app.turns.seat_label(s) for s in range(side, r.players, r.sides))
+    seats = range(side, r.players, r.sides)
+    if len(seats) > 2:
+        return "+".join([app.turns.seat_label(side)] + [str(s + 1) for s in seats[1:]])
+    return "+".join(app.turns.seat_label(s) for s in seats)
 
 
 def card_text(c, french=False):
@@ -36,10 +46,11 @@ def card_text(c, french=False):
 
 
 def _pack(out, items):
-    """Append `items` (str) to `out`, as many to a line as fit 16 characters."""
+    """Append `items` (str) to `out`, as many to a line as fit _COLS
+    characters."""
     row = ""
     for t in items:
-        if row and len(row) + 1 + len(t) > 16:
+        if row and len(row) + 1 + len(t) > _COLS:
             out.append(row)
             row = ""
         row = (row + " " + t) if row else t
@@ -48,17 +59,17 @@ def _pack(out, items):
 
 
 def lines(screen):
-    """The page's text lines (list of str, each at most 16 characters)."""
+    """The page's text lines (list of str, each at most _COLS characters)."""
     app = screen.app
     g = app.game
     st = g.st
     r = g.rules
     last = st[engine.LAST]
-    out = [
-        "%s %d" % (T(lang.MAZZO), 40 - st[engine.DP]),
-        "%s %s" % (T(lang.LAST_TAKE), app.turns.seat_label(last) if last != engine.NONE else "-"),
-    ]
-    _pack(out, ["%s %d" % (side_label(app, side), g.scope(side)) for side in range(r.sides)])
+    out = ["%s %d" % (T(lang.MAZZO), 40 - st[engine.DP])]
+    # the engine keeps the side that took last (its seats in teams)
+    _pack(out, [T(lang.LAST_TAKE), side_label(app, last) if last != engine.NONE else "-"])
+    scope = ["%s %d" % (side_label(app, side), g.scope(side)) for side in range(r.sides)]
+    _pack(out, [T(lang.SCOPE)] + scope)
     plays = screen.log[-(r.players - 1) :]
     fr = app.french()
     _pack(

@@ -88,7 +88,8 @@ class Screen(keys.Screen):
 
     def columns(self):
         n = self.app.game.rules.sides
-        cw = 24 if n == 2 else 20
+        # two sides: 3 characters and a gap ("1+3 2+4"), three: 2 and a gap
+        cw = 28 if n == 2 else 20
         return [self.app.w - 1 - (n - i) * cw for i in range(n)], cw  # a pixel of margin
 
     def draw(self, fb):
