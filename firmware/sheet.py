@@ -146,6 +146,8 @@ class Sheet:
             p = e.get("p", -2)
             if not isinstance(p, int) or not -1 <= p < n:
                 raise EntryError("who won the primiera?", "p")
+            if p >= 0:
+                self._check_winner(e, p)
         self._check_denari(e, False)
         for k in ("rb", "gr"):
             v = e.get(k, -1)
@@ -160,6 +162,22 @@ class Sheet:
                     raise EntryError("%s: a napola is 0 or 3 to its denari" % self.names[i],
                                      "np", CLASH, i)
         self._check_denari(e, True)
+
+    def _check_winner(self, e, p):
+        # A primiera counts a card of each suit (primiera_missing_suit
+        # excluded: a side without one has no primiera; zero: that suit
+        # counts 0, so one card is enough); pagat.com Scopa, "Primiera".
+        d = e["d"][p]
+        t = e["t"][p]
+        if not self.rules.primiera_zero:
+            if d == 0:
+                msg = "%s won the primiera but took no denari" % self.names[p]
+                raise EntryError(msg, "p", NO_COINS, p)
+            if t - d < 3:
+                msg = "%s won the primiera with %d cards of the other 3 suits"
+                raise EntryError(msg % (self.names[p], t - d), "p", COUNT, p)
+        elif t == 0:
+            raise EntryError("%s won the primiera but took no cards" % self.names[p], "p", COUNT, p)
 
     def _check_primiera(self, e):
         # The best cards of each side (entry `e` has "pc") against its counts

@@ -90,6 +90,18 @@ IMPOSSIBLE = [
         ("gr", S.CLASH, 0),
     ),
     (
+        "primiera to a side without denari (a missing suit is out)",
+        Rules("scopa"),
+        {"t": [20, 20], "d": [0, 10], "s": 1, "p": 0, "sc": [0, 0]},
+        ("p", S.NO_COINS, 0),
+    ),
+    (
+        "primiera to a side with two cards beside its denari",
+        Rules("scopa"),
+        {"t": [5, 35], "d": [3, 7], "s": 1, "p": 0, "sc": [0, 0]},
+        ("p", S.COUNT, 0),
+    ),
+    (
         "Scopone scientifico: the settebello's side names the 6 of denari",
         Rules("scopone_scientifico"),
         {"t": [20, 20], "d": [5, 5], "s": 0, "pc": pc("6D 6C 6S 7B", "7D 7C 7S 6B"), "sc": [0, 0]},
@@ -118,6 +130,10 @@ def test_rounds_that_fit_are_taken():
     # the run A 2 3 with the 7 as best denaro; the King of denari to BO
     sh.add({"t": [20, 20], "d": [5, 5], "s": 0, "pc": OK_PC, "sc": [0, 0], "rb": 1, "np": [3, 0]})
     sh.add({"t": [30, 10], "d": [10, 0], "s": 0, "p": 0, "sc": [0, 0], "rb": 0, "np": [10, 0]})
+    # a missing suit counts 0: the side without denari may still win it
+    z = S.Sheet(Rules("scopa", primiera_missing_suit="zero"), ["ADA", "BO"])
+    z.add({"t": [20, 20], "d": [0, 10], "s": 1, "p": 0, "sc": [0, 0]})
+    assert len(z.rounds) == 1
     c = S.Sheet(Rules("cirulla"), ["ADA", "BO"])
     c.add({"t": [30, 10], "d": [10, 0], "s": 0, "p": 0, "sc": [0, 0], "np": [10, 0], "gr": 0})
     assert len(sh.rounds) == 3 and len(c.rounds) == 1

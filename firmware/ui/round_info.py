@@ -4,7 +4,8 @@ what the round has done, in words.
     Mazzo 30             the cards left to deal
     Last take P2         the side that captured last (the table's rest
                          goes there; You+P3 in teams)
-    Scope You 1 P2 0     each side's scope this round
+    Scope You 1          each side's scope this round
+    P2 0
     P2 4B+2  P3 7D       each other seat's last play of this hand: the card
                          and how many it took
     Any key: back
@@ -20,9 +21,9 @@ import lang
 from lang import T
 from scopa import engine
 
-# characters a line: 128 px; the lines end in a digit or a card's letter,
-# whose 8 x 8 glyphs leave their last column blank (the pixel of margin)
-_COLS = const(16)
+# characters a line: 120 of the 128 px (some glyphs, 4 and M, fill their
+# eighth column: a 16th character could touch the edge)
+_COLS = const(15)
 _SUITS = "DCSB"  # denari, coppe, spade, bastoni, as the rule cases write them
 
 
