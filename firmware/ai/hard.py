@@ -73,7 +73,7 @@ DEFAULT_NODES = const(200)  # nodes_for(None): the budget when the rules are not
 # The default budget (nodes_for), in tens of nodes, calibrated so that
 # the p95 decision time on the unix port (idle) stays within 10 ms
 # (docs/ai-results.md).
-FAMILY = bytearray((180, 115, 90, 80, 130, 200, 200, 130, 130, 130))
+FAMILY = bytearray((160, 115, 90, 80, 130, 200, 200, 130, 130, 130))
 # Deals tried for one consistent with the plays seen (core.hist). With four or
 # six players the checks cost more than the deals they would replace; in
 # 2-player Scopa 16 tries and a larger budget pay (+0.20 points a deal
