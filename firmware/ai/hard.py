@@ -68,19 +68,24 @@ _PICK = const(8)  # nodes of a medium player's move besides its scored moves (vi
 DEFAULT_NODES = const(200)  # nodes_for(None): the budget when the rules are not given
 # By family (family()): 0 Scopa, 1 Scopa d'Assi, 2 Scopa a 15, 3 Cirulla,
 # each with 2 players; 4 any game with 3 players; 5 Scopa, Scopa d'Assi and
-# Cirulla with 4; 6 any game with 6; 7 the three Scopone.
+# Cirulla with 4; 6 any game with 6; 7 Scopone scientifico, 8 Scopone
+# (classico), 9 Scopone a 10.
 # The default budget (nodes_for), in tens of nodes, calibrated so that
 # the p95 decision time on the unix port (idle) stays within 10 ms
 # (docs/ai-results.md).
-FAMILY = bytearray((130, 115, 90, 80, 130, 200, 200, 130))
+FAMILY = bytearray((160, 115, 90, 80, 130, 200, 200, 130, 130, 130))
 # Deals tried for one consistent with the plays seen (core.hist). With four or
-# six players the checks cost more than the deals they would replace.
-TRIES = bytearray((4, 4, 4, 4, 4, 1, 1, 1))
+# six players the checks cost more than the deals they would replace; in
+# 2-player Scopa 16 tries pay with a larger budget (on 400 paired deals
+# +0.47 with 4 tries at 1300 nodes, +0.56 with 16, +0.67 with 16 at 1800),
+# in Scopa d'Assi, a 15 and Cirulla at their budgets they do not
+# (docs/ai-results.md).
+TRIES = bytearray((16, 4, 4, 4, 4, 1, 1, 1, 1, 1))
 # Mid-round with four or six players: the medium player's best PAIRS[f]
 # moves (0: play the medium player's move), when the second is within
 # _PAIRM centipoints of the first, searched _PAIRD plies deep (a whole
 # turn of the table: the partner's and both opponents' replies).
-PAIRS = bytearray((0, 0, 0, 0, 0, 0, 0, 3))
+PAIRS = bytearray((0, 0, 0, 0, 0, 0, 0, 3, 3, 3))
 _PAIRD = const(4)
 _PAIRM = const(250)
 # Mid-round: the lines of play searched, by players. 0 (partnerships): a few
@@ -403,14 +408,14 @@ def moves():
 
 
 def family(rules):
-    """The family of `rules` (0..7, see FAMILY) that sets the hard player's
+    """The family of `rules` (0..9, see FAMILY) that sets the hard player's
     default budget and search."""
     p = rules.players
     g = rules.game
     if p == 2:
         return 1 if g == _ASSI else 2 if g == _S15 else 3 if g == _CIR else 0
     if p == 4:
-        return 7 if g == _SC1 or g == _SC2 or g == _SC3 else 5
+        return 7 if g == _SC2 else 8 if g == _SC1 else 9 if g == _SC3 else 5
     return 4 if p == 3 else 6
 
 

@@ -1,0 +1,48 @@
+"""A checksum of the hard player's moves per family, to show that a change
+plays the same moves (or not) as before: for each family, 20 seeds of a
+first round with every seat hard at the family's default budget; prints
+`game players decisions checksum`. Runs on the MicroPython unix port (or
+CPython with host_tests/shim on the path), from the repository's root:
+
+    MICROPYPATH=.frozen:firmware micropython tools/ai_digest.py
+"""
+
+from ai import core, hard
+from scopa import engine as E
+from scopa.game import Game
+from scopa.rng import Rng
+from scopa.rules import Rules
+
+FAM = [
+    ("scopa", 2),
+    ("scopa", 3),
+    ("scopa", 4),
+    ("scopa", 6),
+    ("scopone", 4),
+    ("scopone_scientifico", 4),
+    ("scopone_10", 4),
+    ("scopa_d_assi", 2),
+    ("scopa_d_assi", 4),
+    ("scopa_15", 2),
+    ("scopa_15", 3),
+    ("cirulla", 2),
+    ("cirulla", 4),
+]
+for game, players in FAM:
+    rules = Rules(game, players=players)
+    h = 0
+    n = 0
+    for seed in range(1, 21):
+        g = Game(rules, seed)
+        rng = Rng(seed)
+        st = g.st
+        while True:
+            off = hard.decide(st, rules, st[E.TURN], rng, None, g.mv)
+            b = g.mv.buf
+            for i in range(2 + b[off + 1]):
+                h = (h * 31 + b[off + i] + 1) % 1000000007
+            n += 1
+            core.observe(st, rules, b[off], b[off + 2 : off + 2 + b[off + 1]])
+            if g._apply(off) & E.ROUND_OVER:
+                break
+    print(game, players, n, h)
