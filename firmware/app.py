@@ -42,7 +42,6 @@ if TYPE_CHECKING:  # pyright only: the game modules load when a game starts
 _MPY = sys.implementation.name == "micropython"
 CONFIG = "board.json"
 
-RESERVE = const(2048)  # bytes kept free for saving the game (turns.Turns.save_game)
 TICK_MS = const(10)  # main loop period when nothing happens
 FRAME_MS = const(30)  # at most one redraw per FRAME_MS
 
@@ -182,8 +181,6 @@ class App:
         self._poll = None  # the buttons' Debouncer.poll (step)
         self._last = 0  # the board's ticks at the last step
         self._short = 0  # steps in a row that ran out of memory
-        self._reserve = None
-        self._hold()
         self.settings, self.note = _config().load_settings(folder)
         self.apply_contrast()
 
@@ -268,19 +265,6 @@ class App:
         self.levels = levels
         self.shown = -1
         return True
-
-    def _hold(self):
-        if _MPY:
-            gc.collect()
-            n = RESERVE
-            if self.game is not None:
-                # replay.encode and store.save: about 8 bytes at once
-                # (a bytearray, its slice, str copies) per history byte
-                n += 8 * len(self.game.history)
-            try:
-                self._reserve = bytearray(n)
-            except MemoryError:
-                self._reserve = None
 
     # The scorekeeper's sheet (firmware/sheet.py) --------------------------
 
@@ -380,10 +364,9 @@ class App:
 
     def _low_memory(self):
         """Out of memory in a turn of the loop: free what can be loaded
-        again (the computer players, the menus' code, the save reserve)
-        and redraw at the next turn."""
+        again (the computer players, the menus' code) and redraw at the
+        next turn."""
         print("app: low memory")
-        self._reserve = None
         _free(_LOW)
         gc.collect()
         self.dirty = True

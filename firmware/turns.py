@@ -197,12 +197,6 @@ class Turns:
         from scopa.rng import Rng
 
         game = self.app.game
-        if _MPY:
-            # the save's reserve (App._hold) is taken again by the save after
-            # the play: until then its hole is the players' (a player loaded
-            # again after a round needs a few KiB at once)
-            self.app._reserve = None
-            gc.collect()
         rng = Rng(add30(game.seed, 7919 * game.moves_played() + seat + (101 if hint else 0)))
         ai = None
         if self.use_ai:
@@ -250,8 +244,11 @@ class Turns:
 
         The record's save builds its text in a few KiB at once. On
         MicroPython the heap of a long game is fragmented (the free memory
-        is in small holes), so the app keeps a reserve block allocated early
-        and frees it for the save: the save's allocations fit in that hole.
+        is in small holes): at a round's end the computer players leave
+        first, their code and buffers the holes the text fits in (and
+        without scopa.replay a play's line needs no more than its own
+        bytes). No block is kept in reserve: one measured no smaller
+        heap (tools/bench_app.py) and held 2-3 KB at the peak.
         """
         import store
 
@@ -271,12 +268,9 @@ class Turns:
                         from scopa import replay
 
                         print("saved:", replay.encode(g))
-                    app._reserve = None
-                    app._hold()
                     return
             except OSError as e:
                 print("store: play not journalled:", e)  # the record then
-        app._reserve = None
         if _MPY:
             if g.round_over:
                 # the computer players leave at the round's summary anyway:
@@ -313,9 +307,6 @@ class Turns:
             return
         if app.verbose:
             print("saved:", rec["code"])
-        rec = None
-        app._hold()
-
 
 
 def _has_ai():

@@ -303,6 +303,22 @@ def test_the_other_side_is_filled_and_can_be_typed(tmp_path):
     assert k.screen.step() == "d"
 
 
+def test_a_default_side_reads_as_a_suggestion_until_chosen(tmp_path):
+    # the settebello's step opens on the side with most denari: its bar
+    # only outlined (nothing chosen yet); a key that changes it fills it
+    k = new_sheet(tmp_path)
+    k.press("A up up A down A")  # a round: cards 22-18, denari 4-6: BO has most
+    s = k.screen
+    assert s.step() == "s" and s.v["s"] == 1
+    d = k.board.display
+    cw = 128 // 2
+    x, y = cw + cw // 2, 21 + 2  # inside BO's bar, below its top edge
+
+    assert d.pixel(x, y) == 0 and d.pixel(cw + 4, y) == 1  # outlined: a suggestion
+    k.press("up up")  # ADA, then back to BO: chosen
+    assert s.v["s"] == 1 and d.pixel(x, y) == 1  # filled
+
+
 def test_objections(tmp_path):
     k = new_sheet(tmp_path, players=1)  # three players
     assert k.sheet.rules.sides == 3

@@ -440,10 +440,17 @@ class Screen(keys.Screen):
         n = self.n
         cw = app.w // n
         c = self.v[self.step()]
-        self._names(fb, cw, c if 0 <= c < n else -1)
+        # the step's default (the side with most denari, most cards) is a
+        # suggestion until a key changes it: its bar only outlined, its name
+        # not inverted; a side chosen is inverted on a filled bar
+        chosen = self.step() in self.given
+        self._names(fb, cw, c if 0 <= c < n and chosen else -1)
         s = self._scale(cw)
         if 0 <= c < n:
-            fb.fill_rect(c * cw + 4, 21, cw - 8, 5 * s, p.FG)
+            if chosen:
+                fb.fill_rect(c * cw + 4, 21, cw - 8, 5 * s, p.FG)
+            else:
+                fb.rect(c * cw + 4, 21, cw - 8, 5 * s, p.FG)
         elif not self.err:
             t = T(lang.SK_BY_CARDS if c == n + 1 else lang.SK_NOBODY)
             gfx.centre(fb, t, 21 + (5 * s - 8) // 2, p.FG, app.w)
