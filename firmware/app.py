@@ -317,7 +317,7 @@ class App:
                 print("app: no screen %s.%s:" % (module, name), e)
                 import lang
 
-                module, name, arg = "pages", "Note", lang.T(lang.NOT_YET)
+                module, name, arg = "pages", "Note", lang.tr(lang.NOT_YET)
                 mod = __import__("ui.pages", None, None, (name,))
             self.screen = getattr(mod, name)(self, arg)
         except MemoryError:
@@ -357,7 +357,7 @@ class App:
             import lang
 
             p = self.pal
-            t = lang.T(lang.WAKE_KEY)
+            t = lang.tr(lang.WAKE_KEY)
             fb.fill_rect(0, 0, self.w, 9, p.FG)
             fb.text(t, (self.w - 8 * len(t)) // 2, 1, p.BG)
         fb.show()

@@ -233,7 +233,7 @@ def load_settings(folder=""):
         print("lang: no strings:", e)
     note = ""
     if status == store.BAK or status == store.BAD:
-        note = lang.T(lang.SAVE_RESTORED if status == store.BAK else lang.SAVE_LOST)
+        note = lang.tr(lang.SAVE_RESTORED if status == store.BAK else lang.SAVE_LOST)
     return s, note
 
 
@@ -279,9 +279,9 @@ def load_game(folder=""):
             game = None
     if game is None or not isinstance(levels, list):
         if status == store.BAD or obj is not None:
-            return None, [], lang.T(lang.SAVE_LOST)
+            return None, [], lang.tr(lang.SAVE_LOST)
         return None, [], ""
-    note = lang.T(lang.SAVE_RESTORED) if status == store.BAK else ""
+    note = lang.tr(lang.SAVE_RESTORED) if status == store.BAK else ""
     # then the plays journalled after the record (Turns.save_game); from the
     # .bak, first its journal's .bak, which leads to the damaged record
     code = obj["code"]

@@ -86,7 +86,7 @@ class Turns:
         import lang
 
         if not self.hide_hands() and self.app.levels[seat] == HUMAN:
-            return lang.T(lang.YOU)
+            return lang.tr(lang.YOU)
         return "P%d" % (seat + 1)
 
     # The turn sequence -------------------------------------------------------

@@ -16,7 +16,7 @@ import tempfile
 import app
 import lang
 import ui_fakeboard as F
-from lang import T
+from lang import tr
 from scopa.rules import GAMES
 
 SIM_KEYS = {"U": "up", "D": "down", "L": "left", "R": "right", "A": "A", "B": "B"}
@@ -56,7 +56,7 @@ class Menus:
         return False
 
     def go_label(self, sid):
-        return self.go_row(lambda i, r: r[0] == T(sid))
+        return self.go_row(lambda i, r: r[0] == tr(sid))
 
     def choose(self, text):
         """RIGHT until the selected row's choice reads `text`."""
@@ -69,7 +69,7 @@ class Menus:
 
 
 def _level_name(level):
-    return T((lang.EASY, lang.MEDIUM, lang.HARD, lang.HUMAN)[level])
+    return tr((lang.EASY, lang.MEDIUM, lang.HARD, lang.HUMAN)[level])
 
 
 def new_game_keys(game="scopa", players=2, partner=None, opp=None, start=True, rows=()):
@@ -97,7 +97,7 @@ def new_game_keys(game="scopa", players=2, partner=None, opp=None, start=True, r
             m.press("A")
             found = matches(m)
             # the rows above "Your seat" choose the players or the deal
-            seat = [r[0] for r in m.screen.rows].index(T(lang.SEAT))
+            seat = [r[0] for r in m.screen.rows].index(tr(lang.SEAT))
             for j in range(seat):
                 if found:
                     break
@@ -115,10 +115,10 @@ def new_game_keys(game="scopa", players=2, partner=None, opp=None, start=True, r
         for sid, level in ((lang.PARTNER, partner), (lang.OPPONENTS, opp)):
             if level is not None:
                 if not (m.go_label(sid) and m.choose(_level_name(level))):
-                    raise LookupError("no %s row with %s" % (T(sid), _level_name(level)))
+                    raise LookupError("no %s row with %s" % (tr(sid), _level_name(level)))
         for sid, text in rows:
             if not (m.go_label(sid) and m.choose(text)):
-                raise LookupError("no %s row with %s" % (T(sid), text))
+                raise LookupError("no %s row with %s" % (tr(sid), text))
         if not start:
             return m.keys
         m.go_label(lang.START)
@@ -136,7 +136,7 @@ def keys_to(*sids):
         m = Menus(folder)
         for sid in sids:
             if not m.go_label(sid):
-                raise LookupError("no row %r" % T(sid))
+                raise LookupError("no row %r" % tr(sid))
             m.press("A")
         return m.keys
 

@@ -65,11 +65,11 @@ def test_new_game_asks_before_replacing_a_saved_game(tmp_path):
     code = replay.encode(a.game)
     a, b = run(F.keys("B"), tmp_path, 100)  # resumed, then back to the menu
     assert a.screen_mod == "menu"
-    assert a.screen.rows[a.screen.sel][0] == lang.T(lang.CONTINUE)  # the cursor
+    assert a.screen.rows[a.screen.sel][0] == lang.tr(lang.CONTINUE)  # the cursor
     b.buttons.push(F.keys("UA"))  # New game
     a.loop(100)
     assert type(a.screen).__name__ == "Replace"
-    assert lang.T(lang.REPLACE_GAME) in b.display.screen_text()
+    assert lang.tr(lang.REPLACE_GAME) in b.display.screen_text()
     b.buttons.push(F.keys("A"))  # its first choice: Continue
     a.loop(100)
     assert a.screen_mod == "table" and replay.encode(a.game) == code
@@ -81,17 +81,17 @@ def test_new_game_asks_before_replacing_a_saved_game(tmp_path):
 
 def test_the_menu_note_leaves_every_item_reachable(tmp_path):
     a, b = run(F.keys(""), tmp_path, 5)
-    a.note = lang.T(lang.SAVE_RESTORED)
+    a.note = lang.tr(lang.SAVE_RESTORED)
     a.screen.build()
     a.dirty = True
     a.loop(5)
     rows = b.display.screen_text().split("\n")
     assert rows[0].strip() == a.note  # in the title's place
     for i in a.screen.ids:
-        assert lang.T(i) in rows[1:]
+        assert lang.tr(i) in rows[1:]
     b.buttons.push(F.keys("U"))  # up, wrapping to the last item: About
     a.loop(30)
-    assert a.note == "" and a.screen.rows[a.screen.sel][0] == lang.T(lang.ABOUT)
+    assert a.note == "" and a.screen.rows[a.screen.sel][0] == lang.tr(lang.ABOUT)
     assert b.display.screen_text().split("\n")[0] == "Scopa"
 
 
@@ -164,18 +164,18 @@ def test_damaged_save_falls_back_and_says_so(tmp_path):
     p = tmp_path / app.GAME
     p.write_bytes(p.read_bytes()[:-5])
     a2, b2 = run(F.keys(""), tmp_path, 5)
-    assert a2.note == lang.T(lang.SAVE_RESTORED)
+    assert a2.note == lang.tr(lang.SAVE_RESTORED)
     # the .bak and the plays journalled after it: nothing is lost
     assert replay.encode(a2.game) == replay.encode(a.game)
     # shown on the menu (Continue resumes), not hidden behind the table
     assert a2.screen_mod == "menu"
-    assert lang.T(lang.SAVE_RESTORED) in b2.display.screen_text()
+    assert lang.tr(lang.SAVE_RESTORED) in b2.display.screen_text()
     (tmp_path / app.GAME).write_bytes(b"junk")
     (tmp_path / (app.GAME + ".bak")).write_bytes(b"junk")
     a3, b3 = run(F.keys(""), tmp_path, 5)
     assert a3.game is None and a3.screen_mod == "menu"
-    assert a3.note == lang.T(lang.SAVE_LOST)
-    assert lang.T(lang.SAVE_LOST) in b3.display.screen_text()
+    assert a3.note == lang.tr(lang.SAVE_LOST)
+    assert lang.tr(lang.SAVE_LOST) in b3.display.screen_text()
 
 
 @pytest.mark.parametrize("backup", [True, False])
@@ -189,7 +189,7 @@ def test_damaged_settings_fall_back_and_say_so(tmp_path, backup):
     if not backup:
         (tmp_path / (app.SETTINGS + ".bak")).write_bytes(b"junk")
     a2, b2 = run(F.keys(""), tmp_path, 5)
-    want = lang.T(lang.SAVE_RESTORED if backup else lang.SAVE_LOST)
+    want = lang.tr(lang.SAVE_RESTORED if backup else lang.SAVE_LOST)
     assert a2.note == want and want in b2.display.screen_text()
     assert a2.settings["faces"] == (1 if backup else 0)
 
@@ -212,7 +212,7 @@ def test_out_of_memory_while_a_screen_is_made_retries(tmp_path, monkeypatch, cap
     a, b = run(F.keys("A"), tmp_path, 100)
     assert len(calls) == 2 and type(a.screen).__name__ == "Games"
     assert "app: low memory" in capsys.readouterr().out
-    assert lang.T(lang.NEW_GAME) in b.display.screen_text()
+    assert lang.tr(lang.NEW_GAME) in b.display.screen_text()
 
 
 def test_idle_sleep_and_wake(tmp_path):
@@ -236,13 +236,13 @@ def test_idle_dims_and_says_which_key_wakes(tmp_path):
     a.loop(timeout // app.TICK_MS + 20)
     assert a.dozing and not a.asleep and b.display.on
     assert b.display.level == 0
-    assert lang.T(lang.WAKE_KEY) in b.display.screen_text()
+    assert lang.tr(lang.WAKE_KEY) in b.display.screen_text()
     sel = a.screen.sel
     b.buttons.push(F.keys("D"))
     a.loop(30)
     assert not a.dozing and a.screen.sel == sel
     assert b.display.level == app.CONTRASTS[a.settings["contrast"]]
-    assert lang.T(lang.WAKE_KEY) not in b.display.screen_text()
+    assert lang.tr(lang.WAKE_KEY) not in b.display.screen_text()
     b.buttons.push(F.keys("D"))
     a.loop(30)
     assert a.screen.sel == (sel + 1) % len(a.screen.rows)

@@ -165,7 +165,7 @@ def test_the_entry_screen_refuses_by_keys(tmp_path, code, name, rules, e, want):
         s = k.screen
         assert k.app.screen_mod == "keeper_entry" and s.step() == "p"
         sid, named = SCREEN[want[1]]
-        msg = lang.T(sid) % k.sheet.names[want[2]] if named else lang.T(sid)
+        msg = lang.tr(sid) % k.sheet.names[want[2]] if named else lang.tr(sid)
         assert s.err == msg and len(msg) <= 16
         assert msg in k.text()
         k.press("A A A")  # A again: still refused, never the review
@@ -192,8 +192,8 @@ def test_the_new_refusals_fit_in_every_language():
     for code in lang.LANGS:
         lang.load(code)
         try:
-            assert len(lang.T(lang.SK_SEVEN) % "WWW") <= 16
-            assert len(lang.T(lang.SK_CARDS_FIT)) <= 16 and len(lang.T(lang.SK_NO_SEVEN)) <= 16
+            assert len(lang.tr(lang.SK_SEVEN) % "WWW") <= 16
+            assert len(lang.tr(lang.SK_CARDS_FIT)) <= 16 and len(lang.tr(lang.SK_NO_SEVEN)) <= 16
         finally:
             lang.load("en")
 

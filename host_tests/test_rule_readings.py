@@ -33,8 +33,8 @@ def _menus_keys(game_row, sets):
         assert m.go_row(lambda i, r: r[0] == game_row), game_row
         m.press("A")
         for sid, text in sets:
-            assert m.go_label(sid), lang.T(sid)
-            assert m.choose(text), (lang.T(sid), text)
+            assert m.go_label(sid), lang.tr(sid)
+            assert m.choose(text), (lang.tr(sid), text)
         assert m.go_label(lang.START)
         m.press("A")
         return m.keys, m.app.game.rules
@@ -119,7 +119,7 @@ class Keeper:
         self.app.loop(14 * len(letters) + 40)
 
     def row(self, sid):
-        return [r[0] for r in self.app.screen.rows].index(lang.T(sid))
+        return [r[0] for r in self.app.screen.rows].index(lang.tr(sid))
 
     def set(self, sid, text):
         """DOWN to the row `sid`, RIGHT until it shows `text`."""
@@ -132,11 +132,11 @@ class Keeper:
                 return
             self.press("R")
             s = self.app.screen
-        raise AssertionError((lang.T(sid), text))
+        raise AssertionError((lang.tr(sid), text))
 
     def start(self):
         s = self.app.screen
-        while s.rows[s.sel][0] != lang.T(lang.START):
+        while s.rows[s.sel][0] != lang.tr(lang.START):
             self.press("D")
             s = self.app.screen
         self.press("A")
@@ -258,7 +258,7 @@ def test_how_to_play_states_the_capture_rule_and_the_last_play(code):
     try:
         n = lang.pages("scopa", code)
         text = " ".join(" ".join(lang.page("scopa", k, code)) for k in range(n))
-        must = lang.T(lang.MUST_TAKE).split()[0]
+        must = lang.tr(lang.MUST_TAKE).split()[0]
         assert must in text, (code, must)  # where the option is on
         last = {"en": "last play", "it": "ultima giocata", "de": "letzte Zug", "no": "Siste trekk"}
         assert last[code] in text and ("scopa" in text.lower())

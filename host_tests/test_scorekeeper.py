@@ -610,9 +610,9 @@ def test_every_keeper_screen_fits(tmp_path, code, size):
 
     w = Walker(tmp_path, code, *size)
     # notes at start-up
-    for note in ([lang.T(lang.SAVE_RESTORED), lang.T(lang.SK_NEWER)],
-                 [lang.T(lang.SAVE_LOST), lang.T(lang.SK_OLDER)],
-                 [lang.T(lang.SK_NOT_SAVED)]):
+    for note in ([lang.tr(lang.SAVE_RESTORED), lang.tr(lang.SK_NEWER)],
+                 [lang.tr(lang.SAVE_LOST), lang.tr(lang.SK_OLDER)],
+                 [lang.tr(lang.SK_NOT_SAVED)]):
         w.show("scorekeeper", "Screen", (S.Sheet(Rules(), ["A", "B"]), note))
     for players, game, opts in ((2, "scopa", {"napola": True, "re_bello": True}),
                                 (3, "scopa", {"best_of": 3}), (4, "scopone", {}),
@@ -642,9 +642,9 @@ def test_every_keeper_screen_fits(tmp_path, code, size):
                 continue
             for cur in range(n):
                 s.cur = cur
-                for err in ("", lang.T(lang.SK_SUM) % (41, 40), lang.T(lang.SK_MORE),
-                            lang.T(lang.SK_NO_COINS), lang.T(lang.SK_TWICE),
-                            lang.T(lang.SK_CLASH)):
+                for err in ("", lang.tr(lang.SK_SUM) % (41, 40), lang.tr(lang.SK_MORE),
+                            lang.tr(lang.SK_NO_COINS), lang.tr(lang.SK_TWICE),
+                            lang.tr(lang.SK_CLASH)):
                     s.err = err
                     w.draw(f)
             if f in ("s", "p", "rb", "gr"):
@@ -658,7 +658,7 @@ def test_every_keeper_screen_fits(tmp_path, code, size):
                 s.pc = [[su * 10 + 6 for su in range(4)]] + [[-1] * 4] * (n - 1)
                 for cur in range(4 * n):
                     s.cur = cur
-                    for err in ("", lang.T(lang.SK_TWICE)):
+                    for err in ("", lang.tr(lang.SK_TWICE)):
                         s.err = err
                         w.draw("cards")
                 s.cards = False
@@ -685,12 +685,12 @@ def test_every_keeper_screen_fits(tmp_path, code, size):
 
 def test_formatted_keeper_strings_fit(code):
     lang.load(code)
-    T = lang.T
-    assert len(T(lang.SK_SUM) % (41, 40)) <= 16
-    assert len(T(lang.SK_UNDO_Q) % 99) <= 16
-    assert len(T(lang.SK_NAME) % 3) + 1 + 3 <= 16
-    assert len(T(lang.WINS) % "WWW") <= 16 and len(T(lang.MATCH_TO) % "WWW") <= 16
-    assert len(T(lang.ROUND) % 99) + len(T(lang.PRIMIERA)) <= 16  # entry title line
+    tr = lang.tr
+    assert len(tr(lang.SK_SUM) % (41, 40)) <= 16
+    assert len(tr(lang.SK_UNDO_Q) % 99) <= 16
+    assert len(tr(lang.SK_NAME) % 3) + 1 + 3 <= 16
+    assert len(tr(lang.WINS) % "WWW") <= 16 and len(tr(lang.MATCH_TO) % "WWW") <= 16
+    assert len(tr(lang.ROUND) % 99) + len(tr(lang.PRIMIERA)) <= 16  # entry title line
 
 
 # --- the unix port ---------------------------------------------------------------

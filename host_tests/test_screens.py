@@ -12,7 +12,7 @@ import pytest
 import app
 import lang
 import menu_keys
-from lang import T
+from lang import tr
 from tools import screens, sim
 
 README = screens.ROOT / "README.md"
@@ -34,7 +34,7 @@ def _start():
 def test_a_text_is_read_on_either_board_lit_or_inverted(board, font):
     r = sim.run(board, "wait:300 shot:menu", capture=True, timeout=120)
     frame = dict(r.shots)["menu"]
-    new, about, note = font.rows(T(lang.NEW_GAME), T(lang.ABOUT), T(lang.SAVE_RESTORED))
+    new, about, note = font.rows(tr(lang.NEW_GAME), tr(lang.ABOUT), tr(lang.SAVE_RESTORED))
     assert screens.shows(frame, new)  # the cursor's row: dark on lit
     assert screens.shows(frame, about)
     assert not screens.shows(frame, note)

@@ -23,7 +23,7 @@ import app
 import lang
 import menu_keys
 import store
-from lang import T
+from lang import tr
 from scopa import replay
 from scopa.rules import GAMES
 from tools import png, screens, sim
@@ -72,12 +72,12 @@ def check_match(r, flash, font, tmp_path, game, players, levels):
     assert shown, "no frame of the winner's screen"
     i, title = shown[0]
     if first[1] == "draw":
-        assert title == T(lang.DRAW)
+        assert title == tr(lang.DRAW)
     else:
         side = int(first[2]) - 1
         assert pts[side] == max(pts)
         me = g.rules.side(levels.index(app.HUMAN))
-        assert title == T(lang.YOU_WIN if side == me else lang.YOU_LOSE)
+        assert title == tr(lang.YOU_WIN if side == me else lang.YOU_LOSE)
     # and a screenshot of it
     f = r.frames[i]
     png.write_frame_png(tmp_path / "winner.png", f.width, f.height, f.mode, f.data, 3)

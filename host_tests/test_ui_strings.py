@@ -55,7 +55,7 @@ def test_loaded_strings(code):
     try:
         assert lang.code == code
         for name, i in ids():
-            assert lang.T(i) == _file_text(code, name)
+            assert lang.tr(i) == _file_text(code, name)
     finally:
         lang.load("en")
 
@@ -97,7 +97,7 @@ def test_formatted_strings_fit(code):
     try:
         ranks = [lang.rank(v) for v in range(1, 11)]
         for r in ranks:
-            t = lang.T(lang.WHY_ALL_OUT) % r
+            t = lang.tr(lang.WHY_ALL_OUT) % r
             assert all(len(part) <= COLS for part in t.split("|")), (code, t)
         assert len(set(ranks)) == 10 and not any(r.startswith("1") for r in ranks[:1])
     finally:
@@ -231,9 +231,9 @@ def test_menus_fit(walker):
     w = walker
     s = w.show("menu")
     _walk_lists(w, s)
-    w.app.note = lang.T(lang.SAVE_RESTORED)
+    w.app.note = lang.tr(lang.SAVE_RESTORED)
     w.show("menu")
-    w.app.note = lang.T(lang.SAVE_LOST)
+    w.app.note = lang.tr(lang.SAVE_LOST)
     w.show("menu")
     _walk_lists(w, w.show("menu", "Games"))
     for pass_play in (0, 1):
@@ -255,7 +255,7 @@ def test_menus_fit(walker):
 def test_pages_fit(walker):
     w = walker
     w.show("pages", "About")
-    w.show("pages", "Note", lang.T(lang.NOT_YET))
+    w.show("pages", "Note", lang.tr(lang.NOT_YET))
     for game in GAMES:
         s = w.show("pages", "Help", game)
         for k in range(s.n):

@@ -127,7 +127,7 @@ def test_hint_gives_its_reason_in_the_band(tmp_path, monkeypatch, code):
         assert 6 in taken and why == (H.SETTEBELLO, 0)
         a.dirty = True
         a.loop(3)
-        want = lang.T(lang.WHY_SCOPA + why[0])
+        want = lang.tr(lang.WHY_SCOPA + why[0])
         assert want in b.display.screen_text()
         assert want == {"en": "Takes settebello", "it": "Il settebello!"}[code]
     finally:

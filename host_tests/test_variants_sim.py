@@ -53,10 +53,10 @@ def start_keys(game, players, **opts):
     with tempfile.TemporaryDirectory(prefix="variants_sim_") as folder:
         m = Menus(folder)
         cfg = m.app.settings["cfg"]
-        m.down_to(lambda s: s.rows[s.sel][0] == lang.T(lang.NEW_GAME), "New game")
+        m.down_to(lambda s: s.rows[s.sel][0] == lang.tr(lang.NEW_GAME), "New game")
         m.press("A")
         if game == C.SCOPA:
-            title = lang.T(lang.SCOPA_FOR) % players
+            title = lang.tr(lang.SCOPA_FOR) % players
         else:
             title = C.GAME_NAMES[C.family(game)]
         m.down_to(lambda s: s.rows[s.sel][0] == title, title)
@@ -112,7 +112,7 @@ def winner_lines(tmp_path_factory):
     """The pixel rows of the match page's verdict (ui/summary.py: centred
     at y = 4), English."""
     lang.load("en")
-    texts = [lang.T(lang.YOU_WIN), lang.T(lang.YOU_LOSE)]
+    texts = [lang.tr(lang.YOU_WIN), lang.tr(lang.YOU_LOSE)]
     out = mpy.run_mpy(RENDER.format(texts=texts, y=4))
     return {t: _rows(bytes.fromhex(h), 4, 8) for t, h in zip(texts, out.split())}
 
@@ -168,7 +168,7 @@ def test_whole_match_by_key_script(game, players, opts, winner_lines):
     shown = winner_screens(r.frames, winner_lines)
     assert shown, "no winner screen in %d frames" % len(r.frames)
     first = shown[0][1]
-    want = lang.T(lang.YOU_WIN) if last.index(max(last)) == 0 else lang.T(lang.YOU_LOSE)
+    want = lang.tr(lang.YOU_WIN) if last.index(max(last)) == 0 else lang.tr(lang.YOU_LOSE)
     assert first == want, (first, totals)
     # the device's own line at the match's end, when it prints one
     said = [ln for ln in out if ln.startswith("match: ")]

@@ -174,9 +174,9 @@ def winner(frame, font):
     won, lost or drawn: "You win!", ... as ui/summary.py draws it, with
     "A: new match" at the bottom), else None."""
     lang = _lang()
-    T = lang.get
-    titles = [T(lang.YOU_WIN), T(lang.YOU_LOSE), T(lang.DRAW)]
-    bottom = T(lang.NEW_MATCH)
+    tr = lang.get
+    titles = [tr(lang.YOU_WIN), tr(lang.YOU_LOSE), tr(lang.DRAW)]
+    bottom = tr(lang.NEW_MATCH)
     glyphs = font.rows(bottom, *titles)
     h = frame.height
     rows = frame_rows(frame, range(h - 8, h))
@@ -233,7 +233,7 @@ def _turns(result, font):
 def scripts(font, taps=700):
     """{name: Shot} of every screen (see the docstring)."""
     lang = _lang()
-    T = lang.get
+    tr = lang.get
     import app
     import menu_keys as M
 
@@ -244,10 +244,10 @@ def scripts(font, taps=700):
     }
     # New game: the options of Scopa for 2, "Opponents" just set to Hard
     setup = _keys(M.new_game_keys, "scopa", 2, opp=app.HARD, start=False)
-    out["setup"] = Shot("sim", setup + " shot:setup", (T(lang.OPPONENTS),))
+    out["setup"] = Shot("sim", setup + " shot:setup", (tr(lang.OPPONENTS),))
     # a game: A taps, a shot after each; find the moments
     r = sim.run("sim", start + " " + _taps(taps), timeout=600, capture=True)
-    ok, rnd = font.rows(T(lang.OK_BACK), T(lang.ROUND) % 1)
+    ok, rnd = font.rows(tr(lang.OK_BACK), tr(lang.ROUND) % 1)
     i = _first(r, lambda f: find_text(frame_rows(f), ok) >= 0)
     j = _first(r, lambda f: text_at(frame_rows(f), rnd, 0, 0))
     k = _first(r, lambda f: winner(f, font) is not None)
@@ -264,11 +264,13 @@ def scripts(font, taps=700):
     else:
         raise RuntimeError("no hint taking two neighbours in %d taps" % taps)
     at = start + " A" * h
-    out["pick"] = Shot("sim", at + " wait:500 shot:pick", (T(lang.YOUR_TURN),))
+    out["pick"] = Shot("sim", at + " wait:500 shot:pick", (tr(lang.YOUR_TURN),))
     out["hint"] = Shot("sim", at + hint + "hint")
-    out["choose"] = Shot("sim", start + " A" * (i - 1) + " A right shot:choose", (T(lang.OK_BACK),))
-    out["round"] = Shot("sim", start + " A" * j + " shot:round", (T(lang.ROUND) % 1,))
-    out["primiera"] = Shot("sim", start + " A" * j + " right shot:primiera", (T(lang.PRIMIERA),))
+    out["choose"] = Shot(
+        "sim", start + " A" * (i - 1) + " A right shot:choose", (tr(lang.OK_BACK),)
+    )
+    out["round"] = Shot("sim", start + " A" * j + " shot:round", (tr(lang.ROUND) % 1,))
+    out["primiera"] = Shot("sim", start + " A" * j + " right shot:primiera", (tr(lang.PRIMIERA),))
     out["winner"] = Shot("sim", start + " A" * k + " shot:winner")
     # Scopa for 4, partners Hard, the partner's hand visible: the round's
     # end, then the turns of the next round's first hand (the player plays
@@ -279,7 +281,7 @@ def scripts(font, taps=700):
         4,
         partner=app.HARD,
         opp=app.HARD,
-        rows=[(lang.SEE_PARTNER, T(lang.ON))],
+        rows=[(lang.SEE_PARTNER, tr(lang.ON))],
     )
     r = sim.run("sim", start4 + " " + _taps(taps // 3), timeout=600, capture=True)
     j = _first(r, lambda f: text_at(frame_rows(f), rnd, 0, 0))
@@ -287,23 +289,25 @@ def scripts(font, taps=700):
     if j is None or len(turns) < 3:
         raise RuntimeError("no round end and three turns after it in %d taps" % (taps // 3))
     first = start4 + " A" * turns[0]
-    partner = T(lang.PARTNER) + " P3"
-    out["partner"] = Shot("sim", first + " wait:500 shot:partner", (T(lang.YOUR_TURN),))
+    partner = tr(lang.PARTNER) + " P3"
+    out["partner"] = Shot("sim", first + " wait:500 shot:partner", (tr(lang.YOUR_TURN),))
     out["peek"] = Shot("sim", first + " wait:500 up shot:peek", (partner,))
-    out["info"] = Shot("sim", start4 + " A" * turns[2] + " down shot:info", (T(lang.MAZZO),))
-    out["teams"] = Shot("sim", start4 + " A" * j + " shot:teams", (T(lang.ROUND) % 1,))
+    out["info"] = Shot("sim", start4 + " A" * turns[2] + " down shot:info", (tr(lang.MAZZO),))
+    out["teams"] = Shot("sim", start4 + " A" * j + " shot:teams", (tr(lang.ROUND) % 1,))
     # a game saved: New game asks first; a damaged save: the menu's note
-    out["replace"] = Shot("sim", start + " B up A shot:replace", (T(lang.REPLACE_GAME),))
+    out["replace"] = Shot("sim", start + " B up A shot:replace", (tr(lang.REPLACE_GAME),))
     out["note"] = Shot(
-        "sim", "wait:300 shot:note", (T(lang.SAVE_RESTORED),), start + " A" * 40, app.GAME
+        "sim", "wait:300 shot:note", (tr(lang.SAVE_RESTORED),), start + " A" * 40, app.GAME
     )
     # the table idle for the sleep time (a minute): dimmed, a key wakes it
-    out["doze"] = Shot("sim", start + " wait:61000 shot:doze", (T(lang.WAKE_KEY),))
+    out["doze"] = Shot("sim", start + " wait:61000 shot:doze", (tr(lang.WAKE_KEY),))
     # the colour board: the pick and the hint above, the partner's mark
-    out["colour-pick"] = Shot("sim-colour", at + " wait:500 shot:colour-pick", (T(lang.YOUR_TURN),))
+    out["colour-pick"] = Shot(
+        "sim-colour", at + " wait:500 shot:colour-pick", (tr(lang.YOUR_TURN),)
+    )
     out["colour"] = Shot("sim-colour", at + hint + "colour")
     out["colour-partner"] = Shot(
-        "sim-colour", first + " wait:500 shot:colour-partner", (T(lang.YOUR_TURN),)
+        "sim-colour", first + " wait:500 shot:colour-partner", (tr(lang.YOUR_TURN),)
     )
     return out
 

@@ -8,7 +8,7 @@ only: the built-in 8 x 8 framebuf font has no accents, so German and
 Norwegian write ae, oe, ue, ss, aa.
 
 The loaded language is one bytes blob and one array of offsets: two heap
-objects, not a dict of strings. `get(i)` (also called `T`) returns a str.
+objects, not a dict of strings. `get(i)` (also called `tr`) returns a str.
 
 How-to-play pages are `lang/<code>_help.txt`, read from flash a page at a
 time by `page()`.
@@ -212,7 +212,7 @@ def get(i):
     return _blob[o[2 * i] : o[2 * i + 1]].decode()
 
 
-T = get
+tr = get  # the screens' name for it: tr(lang.ROUND), "translated"
 
 
 def rank(v):

@@ -20,7 +20,7 @@ where A edits it.
 
 import lang
 import sheet
-from lang import T
+from lang import tr
 from scopa import scoring
 from scopa.rules import CIRULLA
 from ui import buttons as keys
@@ -207,11 +207,11 @@ class Screen(keys.Screen):
             if x.side >= 0 and self.step() in ("t", "d", "sc", "np"):
                 self.cur = x.side
             if x.kind == sheet.SUM:
-                return T(lang.SK_SUM) % (x.got, x.want)
+                return tr(lang.SK_SUM) % (x.got, x.want)
             if x.kind == sheet.SEVEN:
-                return T(lang.SK_SEVEN) % self.sh.names[x.side]
+                return tr(lang.SK_SEVEN) % self.sh.names[x.side]
             if x.kind in ERRORS:
-                return T(ERRORS[x.kind])
+                return tr(ERRORS[x.kind])
             return str(x)[:16]
         return ""
 
@@ -278,7 +278,7 @@ class Screen(keys.Screen):
         else:
             j = len(sh.rounds)
             err = app.commit_sheet(sh, "add", -1, e)
-        note = [T(lang.SK_NOT_SAVED)] if err else []
+        note = [tr(lang.SK_NOT_SAVED)] if err else []
         rev = self.rev
         if rev is not None:
             sc, after, winner = rev
@@ -397,8 +397,8 @@ class Screen(keys.Screen):
             label = lang.PICCOLA
         top = self.err and self.cards  # the cards fill the screen: the objection on top
         if not top:
-            fb.text(T(label), 0, 0, p.FG)
-            t = T(lang.ROUND) % self.round
+            fb.text(tr(label), 0, 0, p.FG)
+            t = tr(lang.ROUND) % self.round
             fb.text(t, app.w - 8 * len(t) - 1, 0, p.FG)
         if self.cards:
             self._draw_cards(fb)
@@ -452,7 +452,7 @@ class Screen(keys.Screen):
             else:
                 fb.rect(c * cw + 4, 21, cw - 8, 5 * s, p.FG)
         elif not self.err:
-            t = T(lang.SK_BY_CARDS if c == n + 1 else lang.SK_NOBODY)
+            t = tr(lang.SK_BY_CARDS if c == n + 1 else lang.SK_NOBODY)
             gfx.centre(fb, t, 21 + (5 * s - 8) // 2, p.FG, app.w)
 
     def _draw_cards(self, fb):
@@ -508,7 +508,7 @@ class Screen(keys.Screen):
         cw = 28 if n == 2 else 24  # two sides: a name of 3 and a gap
         ends = [w - 1 - (n - 1 - i) * cw for i in range(n)]  # a pixel of margin
         if n == 2:
-            fb.text(T(lang.ROUND) % self.round, 0, 0, p.FG)
+            fb.text(tr(lang.ROUND) % self.round, 0, 0, p.FG)
         for i, x in enumerate(ends):
             name = self.sh.names[i]
             if 8 * len(name) > cw - 4:  # three names of 3 ("NOIVOILOR"): the 3 x 5 font
@@ -519,7 +519,7 @@ class Screen(keys.Screen):
         vis = self._review_rows()
         y = 8
         for j in range(self.top, min(len(cats), self.top + vis)):
-            fb.text(T(CATEGORY_LABELS[cats[j]]), 0, y, p.FG)
+            fb.text(tr(CATEGORY_LABELS[cats[j]]), 0, y, p.FG)
             vals = getattr(sc, cats[j])
             for i, x in enumerate(ends):
                 t = str(vals[i])
@@ -530,7 +530,7 @@ class Screen(keys.Screen):
             fb.vline(w - 1, 8 + bar * self.top // len(cats), bar * vis // len(cats), p.FG)
         y = h - 16
         for sid, vals in ((lang.TOTAL, sc.total), (lang.MATCH, after)):
-            fb.text(T(sid), 0, y, p.FG)
+            fb.text(tr(sid), 0, y, p.FG)
             for i, x in enumerate(ends):
                 t = str(vals[i])
                 if sid == lang.MATCH and i == winner:

@@ -13,7 +13,7 @@ last round, a new sheet, back to the start menu.
 
 import lang
 import sheet
-from lang import T
+from lang import tr
 from scopa.rules import CIRULLA, SCOPA, TARGETS, Rules
 from ui import buttons as keys
 from ui.menu import List
@@ -70,24 +70,24 @@ class Screen(List):
     def build(self):
         cfg = self.cfg
         g = cfg["game"]
-        on_off = [T(lang.OFF), T(lang.ON)]
-        self.title = T(lang.SK_NEW_SHEET)
-        rows: list = [("game", T(lang.SK_GAME), list(GAME_NAMES))]
+        on_off = [tr(lang.OFF), tr(lang.ON)]
+        self.title = tr(lang.SK_NEW_SHEET)
+        rows: list = [("game", tr(lang.SK_GAME), list(GAME_NAMES))]
         if len(PLAYERS[g]) > 1:
-            rows.append(("players", T(lang.SK_PLAYERS), [str(x) for x in PLAYERS[g]]))
+            rows.append(("players", tr(lang.SK_PLAYERS), [str(x) for x in PLAYERS[g]]))
         rows += [
-            ("target", T(lang.TARGET), [str(t) for t in TARGETS]),
-            ("best", T(lang.BEST_OF), ["1", "3"]),
-            ("pzero", T(lang.NO_SUIT), [T(lang.OUT), "0"]),
+            ("target", tr(lang.TARGET), [str(t) for t in TARGETS]),
+            ("best", tr(lang.BEST_OF), ["1", "3"]),
+            ("pzero", tr(lang.NO_SUIT), [tr(lang.OUT), "0"]),
         ]
         if g != 2:  # Cirulla has its piccola and grande, always
-            napola = [T(lang.OFF), T(lang.PER_CARD), T(lang.FIXED_THREE)]
-            rows.append(("napola", T(lang.NAPOLA), napola))
+            napola = [tr(lang.OFF), tr(lang.PER_CARD), tr(lang.FIXED_THREE)]
+            rows.append(("napola", tr(lang.NAPOLA), napola))
             if cfg["napola"]:
-                rows.append(("napoleone", T(lang.NAPOLEONE), on_off))
-            rows.append(("rebello", T(lang.RE_BELLO), [T(lang.OFF), "10D", "6D"]))
+                rows.append(("napoleone", tr(lang.NAPOLEONE), on_off))
+            rows.append(("rebello", tr(lang.RE_BELLO), [tr(lang.OFF), "10D", "6D"]))
         else:
-            rows.append(("piccola", T(lang.PICCOLA_MAX), [T(lang.OFF), "5", "6"]))
+            rows.append(("piccola", tr(lang.PICCOLA_MAX), [tr(lang.OFF), "5", "6"]))
         n = self.sides()
         teams = self.players() > n
         names = self.names[:n]
@@ -107,11 +107,11 @@ class Screen(List):
             self.keys.append(k)
             self.rows.append([label, choices, v])
         for i in range(n):
-            label = T(lang.TEAM) % str(i + 1) if teams else T(lang.SK_NAME) % (i + 1)
+            label = tr(lang.TEAM) % str(i + 1) if teams else tr(lang.SK_NAME) % (i + 1)
             self.keys.append(i)
             self.rows.append([label, _choices(self.names, i), 0])
         self.keys.append(None)
-        self.rows.append([T(lang.START), None, 0])
+        self.rows.append([tr(lang.START), None, 0])
         self.sel = len(self.rows) - 1
         self.top = max(0, self.sel - self.visible() + 1)
 
@@ -164,7 +164,7 @@ class Screen(List):
     def action(self, i):
         app = self.app
         sh = sheet.Sheet(self.rules(), self.names)
-        note = [T(lang.SK_NOT_SAVED)] if app.commit_sheet(sh, "save") else []
+        note = [tr(lang.SK_NOT_SAVED)] if app.commit_sheet(sh, "save") else []
         print("sheet: new %s %s" % (sh.rules.code(), " ".join(sh.names)))
         app.go("scorekeeper", "Screen", (sh, note))
 
@@ -244,12 +244,12 @@ class Menu(List):
         List.__init__(self, app, arg)
 
     def build(self):
-        self.title = T(lang.SCOREKEEPER)
+        self.title = tr(lang.SCOREKEEPER)
         self.ids = [lang.SK_HISTORY]
         if self.sh.rounds:
             self.ids.append(lang.SK_UNDO)
         self.ids += [lang.SK_NEW_SHEET, lang.SK_EXIT]
-        self.rows = [[T(i), None, 0] for i in self.ids]
+        self.rows = [[tr(i), None, 0] for i in self.ids]
 
     def action(self, i):
         app = self.app

@@ -8,7 +8,7 @@ is the first text row; the selected row is drawn inverted.
 """
 
 import lang
-from lang import T
+from lang import tr
 from ui import buttons as keys
 
 ROW_H = 9  # pixels per row: 8 x 8 text and a gap
@@ -116,7 +116,7 @@ class Screen(List):
         if app.game is not None:
             self.ids.append(lang.CONTINUE)
         self.ids += [lang.SCOREKEEPER, lang.SETTINGS, lang.HOW_TO, lang.ABOUT]
-        self.rows = [[T(i), None, 0] for i in self.ids]
+        self.rows = [[tr(i), None, 0] for i in self.ids]
         if app.game is not None:
             self.sel = 1  # a game is saved: the cursor on Continue
         if app.first_menu():
@@ -168,8 +168,8 @@ class Replace(List):
     place) or go on to New game, which replaces it at Start."""
 
     def build(self):
-        self.title = T(lang.REPLACE_GAME)
-        self.rows = [[T(lang.CONTINUE), None, 0], [T(lang.NEW_GAME), None, 0]]
+        self.title = tr(lang.REPLACE_GAME)
+        self.rows = [[tr(lang.CONTINUE), None, 0], [tr(lang.NEW_GAME), None, 0]]
 
     def action(self, i):
         app = self.app
@@ -183,7 +183,7 @@ def game_titles():
     """The rows of New game: Scopa for 2, 3, 4, 6, then config.MENU_GAMES."""
     from config import GAME_NAMES, MENU_GAMES
 
-    out = [T(lang.SCOPA_FOR) % n for n in (2, 3, 4, 6)]
+    out = [tr(lang.SCOPA_FOR) % n for n in (2, 3, 4, 6)]
     return out + [GAME_NAMES[g] for g in MENU_GAMES]
 
 
@@ -194,7 +194,7 @@ class Games(List):
     def build(self):
         from config import MENU_GAMES, family
 
-        self.title = T(lang.NEW_GAME)
+        self.title = tr(lang.NEW_GAME)
         self.rows = [[t, None, 0] for t in game_titles()]
         cfg = self.app.settings["cfg"]
         f = family(cfg["game"])
@@ -225,7 +225,7 @@ def house_rules(cfg):
     import config
 
     g = cfg["game"]
-    on_off = [T(lang.OFF), T(lang.ON)]
+    on_off = [tr(lang.OFF), tr(lang.ON)]
     choices = {
         "deal": (lang.DEAL, config.DEAL_NAMES),
         "players": (lang.SK_PLAYERS, [str(p) for p in config.player_choices(g)]),
@@ -234,28 +234,28 @@ def house_rules(cfg):
         "best": (lang.BEST_OF, ["1", "3"]),
         "must": (lang.MUST_TAKE, on_off),
         "pair": (lang.PAIR_FIRST, on_off),
-        "pzero": (lang.NO_SUIT, [T(lang.OUT), "0"]),
-        "aceace": (lang.ACE_ON_ACE, [T(lang.TAKES_ACE), T(lang.TAKES_ALL)]),
+        "pzero": (lang.NO_SUIT, [tr(lang.OUT), "0"]),
+        "aceace": (lang.ACE_ON_ACE, [tr(lang.TAKES_ACE), tr(lang.TAKES_ALL)]),
         "acescopa": (lang.ACE_SCOPA, on_off),
         "cacescopa": (lang.ACE_SCOPA, on_off[::-1]),  # Cirulla: on first
         "kings": (lang.KINGS, on_off),
-        "napola": (lang.NAPOLA, [T(lang.OFF), T(lang.PER_CARD), T(lang.FIXED_THREE)]),
+        "napola": (lang.NAPOLA, [tr(lang.OFF), tr(lang.PER_CARD), tr(lang.FIXED_THREE)]),
         "napoleone": (lang.NAPOLEONE, on_off),
-        "rebello": (lang.RE_BELLO, [T(lang.OFF), "10D", "6D"]),
-        "piccola": (lang.PICCOLA_MAX, [T(lang.OFF), "5", "6"]),
+        "rebello": (lang.RE_BELLO, [tr(lang.OFF), "10D", "6D"]),
+        "piccola": (lang.PICCOLA_MAX, [tr(lang.OFF), "5", "6"]),
         "pvis": (lang.SEE_PARTNER, on_off),
     }
     rows = []
     for k in config.option_keys(cfg):
         sid, ch = choices[k]
-        rows.append((k, T(sid), list(ch)))
+        rows.append((k, tr(sid), list(ch)))
     return rows
 
 
 def level_names(human):
-    out = [T(lang.EASY), T(lang.MEDIUM), T(lang.HARD)]
+    out = [tr(lang.EASY), tr(lang.MEDIUM), tr(lang.HARD)]
     if human:
-        out.append(T(lang.HUMAN))
+        out.append(tr(lang.HUMAN))
     return out
 
 
@@ -276,14 +276,14 @@ class Options(List):
             app.set_setting("players", n)
         levels = level_names(app.settings["pass"] == 1)
         if g == config.SCOPA:
-            self.title = T(lang.SCOPA_FOR) % n
+            self.title = tr(lang.SCOPA_FOR) % n
         else:
             self.title = config.GAME_NAMES[config.family(g)]
         keys = config.option_keys(cfg)
-        seats = [("seat", T(lang.SEAT), ["P%d" % (i + 1) for i in range(n)])]
+        seats = [("seat", tr(lang.SEAT), ["P%d" % (i + 1) for i in range(n)])]
         if n > rules.sides:
-            seats.append(("partner", T(lang.PARTNER), levels))
-        seats.append(("opp", T(lang.OPPONENTS), levels))
+            seats.append(("partner", tr(lang.PARTNER), levels))
+        seats.append(("opp", tr(lang.OPPONENTS), levels))
         rows = house_rules(cfg)
         at = 1 if keys[0] in ("deal", "players") else 0
         rows[at:at] = seats
@@ -300,7 +300,7 @@ class Options(List):
                 v = 0
                 app.set_setting(k, 0)
             self.rows.append([label, ch, v])
-        self.rows.append([T(lang.START), None, 0])
+        self.rows.append([tr(lang.START), None, 0])
         self.sel = len(self.rows) - 1
 
     def changed(self, i):
@@ -345,23 +345,23 @@ class Settings(List):
         from consts import CONTRASTS, SLEEPS
 
         s = self.app.settings
-        self.title = T(lang.SETTINGS)
+        self.title = tr(lang.SETTINGS)
         sleeps = []
         for t in SLEEPS:
             if not t:
-                sleeps.append(T(lang.NEVER))
+                sleeps.append(tr(lang.NEVER))
             else:
                 sleeps.append("%d s" % t if t < 60 else "%d min" % (t // 60))
         self.keys = ("lang", "faces", "contrast", "sleep", "keeper", "pass")
         self.rows = [
-            [T(lang.LANGUAGE), list(lang.NAMES), s["lang"]],
-            [T(lang.FACES), [T(lang.ITALIAN), T(lang.FRENCH)], s["faces"]],
-            [T(lang.CONTRAST), [str(i + 1) for i in range(len(CONTRASTS))], s["contrast"]],
-            [T(lang.SLEEP), sleeps, s["sleep"]],
+            [tr(lang.LANGUAGE), list(lang.NAMES), s["lang"]],
+            [tr(lang.FACES), [tr(lang.ITALIAN), tr(lang.FRENCH)], s["faces"]],
+            [tr(lang.CONTRAST), [str(i + 1) for i in range(len(CONTRASTS))], s["contrast"]],
+            [tr(lang.SLEEP), sleeps, s["sleep"]],
             # the scorekeeper idle: dimmed, never off (the totals stay
             # readable at the table), or asleep like the other screens
-            [T(lang.KEEPER_IDLE), [T(lang.DIM), T(lang.SLEEP)], s["keeper"]],
-            [T(lang.PASS_PLAY), [T(lang.OFF), T(lang.ON)], s["pass"]],
+            [tr(lang.KEEPER_IDLE), [tr(lang.DIM), tr(lang.SLEEP)], s["keeper"]],
+            [tr(lang.PASS_PLAY), [tr(lang.OFF), tr(lang.ON)], s["pass"]],
         ]
         for r in self.rows:
             if not 0 <= r[2] < len(r[1]):
@@ -387,7 +387,7 @@ class Help(List):
     def build(self):
         from config import GAME_NAMES
 
-        self.title = T(lang.HOW_TO)
+        self.title = tr(lang.HOW_TO)
         self.rows = [[n, None, 0] for n in GAME_NAMES]
         self.sel = self.app.settings["cfg"]["game"] % len(GAME_NAMES)
 

@@ -3,7 +3,7 @@ a one-line note. Any of A / B / LEFT / RIGHT / UP / DOWN pages or leaves.
 """
 
 import lang
-from lang import T
+from lang import tr
 from ui import buttons as keys
 
 
@@ -51,11 +51,11 @@ class About(Pages):
         used = getattr(gc, "mem_alloc", lambda: -1)()
         rows = (
             ("Scopa", VERSION),
-            (T(lang.BOARD), app.name[:8]),
-            (T(lang.FREE_MEM), "%d KiB" % (free // 1024)),
-            (T(lang.USED_MEM), "%d KiB" % (used // 1024)),
+            (tr(lang.BOARD), app.name[:8]),
+            (tr(lang.FREE_MEM), "%d KiB" % (free // 1024)),
+            (tr(lang.USED_MEM), "%d KiB" % (used // 1024)),
         )
-        t = T(lang.ABOUT)
+        t = tr(lang.ABOUT)
         fb.text(t, (app.w - 8 * len(t)) // 2, 0, p.FG)
         fb.hline(0, 8, app.w, p.FG)
         for i, (a, b) in enumerate(rows):
@@ -134,7 +134,7 @@ def house_pages(cfg, game):
         v = choices[c[k]] if 0 <= c[k] < len(choices) else choices[0]
         lines.append(label + " " * max(1, 16 - len(label) - len(v)) + v)
     pages = []
-    title = T(lang.HOUSE_RULES)
+    title = tr(lang.HOUSE_RULES)
     while lines:
         pages.append([title] + lines[:6])
         lines = lines[6:]

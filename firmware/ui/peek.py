@@ -8,7 +8,7 @@ with the option, so that other games keep its code off the heap.
 from micropython import const
 
 import lang
-from lang import T
+from lang import tr
 from ui import buttons as keys
 from ui import gfx
 
@@ -54,4 +54,4 @@ def draw(screen, fb, matta):
 
 def label(screen):
     """The band's line: "Partner P3"."""
-    return T(lang.PARTNER) + " " + screen.app.turns.seat_label(partners(screen)[screen.peek - 1])
+    return tr(lang.PARTNER) + " " + screen.app.turns.seat_label(partners(screen)[screen.peek - 1])

@@ -18,7 +18,7 @@ keeps the plays it showed (`Screen.log`) and the game is the App's.
 from micropython import const
 
 import lang
-from lang import T
+from lang import tr
 from scopa import engine
 
 # characters a line: 120 of the 128 px (some glyphs, 4 and M, fill their
@@ -66,11 +66,11 @@ def lines(screen):
     st = g.st
     r = g.rules
     last = st[engine.LAST]
-    out = ["%s %d" % (T(lang.MAZZO), 40 - st[engine.DP])]
+    out = ["%s %d" % (tr(lang.MAZZO), 40 - st[engine.DP])]
     # the engine keeps the side that took last (its seats in teams)
-    _pack(out, [T(lang.LAST_TAKE), side_label(app, last) if last != engine.NONE else "-"])
+    _pack(out, [tr(lang.LAST_TAKE), side_label(app, last) if last != engine.NONE else "-"])
     scope = ["%s %d" % (side_label(app, side), g.scope(side)) for side in range(r.sides)]
-    _pack(out, [T(lang.SCOPE)] + scope)
+    _pack(out, [tr(lang.SCOPE)] + scope)
     plays = screen.log[-(r.players - 1) :]
     fr = app.french()
     _pack(
@@ -90,7 +90,7 @@ def draw(screen, fb):
     rows = app.h // 8
     out = lines(screen)
     if len(out) < rows:
-        out.append(T(lang.ANY_BACK))  # when there is room (not with six players)
+        out.append(tr(lang.ANY_BACK))  # when there is room (not with six players)
     y = 0
     for t in out[:rows]:
         fb.text(t, 0, y, p.FG)

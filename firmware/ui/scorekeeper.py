@@ -17,7 +17,7 @@ B the scorekeeper's menu.
 
 import lang
 import sheet
-from lang import T
+from lang import tr
 from ui import buttons as keys
 from ui import gfx
 
@@ -33,10 +33,10 @@ def open_sheet(app):
     note = []
     if why:
         print("sheet:", why)
-        note.append(T(lang.SAVE_RESTORED if sh is not None else lang.SAVE_LOST))
+        note.append(tr(lang.SAVE_RESTORED if sh is not None else lang.SAVE_LOST))
         t = sheet.trouble(why)
         if t in _TROUBLE:
-            note.append(T(_TROUBLE[t]))
+            note.append(tr(_TROUBLE[t]))
     if sh is not None:
         print("sheet: %d rounds, %s" % (len(sh.rounds), " ".join(sh.names)))
     return sh, note
@@ -120,17 +120,17 @@ class Screen(keys.Screen):
                 fb.rect(tx - 3, 8, tw + 6, 5 * s + 6, p.FG)
         y = h - 18
         played = len(m["rounds"])
-        fb.text(T(lang.ROUND) % (played if m["over"] else played + 1), 0, y, p.FG)
+        fb.text(tr(lang.ROUND) % (played if m["over"] else played + 1), 0, y, p.FG)
         t = "/%d" % sh.rules.target
         fb.text(t, w - 8 * len(t) - 1, y, p.FG)
         y = h - 8
         if m["over"]:
             who = sh.names[m["winner"]]
-            t = T(lang.WINS) % who if m["finished"] else T(lang.MATCH_TO) % who
+            t = tr(lang.WINS) % who if m["finished"] else tr(lang.MATCH_TO) % who
             fb.fill_rect(0, y - 1, w, 9, p.FG)
             gfx.centre(fb, t, y, p.BG, w)
         else:
-            gfx.centre(fb, T(lang.SK_KEYS), y, p.FG, w)
+            gfx.centre(fb, tr(lang.SK_KEYS), y, p.FG, w)
 
 
 ROW_H = 9
@@ -246,7 +246,7 @@ class Undo(keys.Screen):
         app = self.app
         sh = self.sh
         if k == keys.A:
-            note = [T(lang.SK_NOT_SAVED)] if app.commit_sheet(sh, "undo") else []
+            note = [tr(lang.SK_NOT_SAVED)] if app.commit_sheet(sh, "undo") else []
             t = sh.standing()[0]
             print("sheet: undo round %d -> %s" % (len(sh.rounds) + 1, " ".join(str(x) for x in t)))
             app.go("scorekeeper", "Screen", (sh, note))
@@ -258,10 +258,10 @@ class Undo(keys.Screen):
         p = app.pal
         sh = self.sh
         no = sh.place(len(sh.rounds) - 1)[1]
-        gfx.centre(fb, T(lang.SK_UNDO_Q) % no, 16, p.FG, app.w)
+        gfx.centre(fb, tr(lang.SK_UNDO_Q) % no, 16, p.FG, app.w)
         n = sh.rules.sides
         cw = app.w // n
         for i in range(n):  # each side's points in that round
             gfx.centre(fb, sh.names[i], 28, p.FG, cw, i * cw)
             gfx.centre(fb, str(self.sc.total[i]), 38, p.FG, cw, i * cw)
-        gfx.centre(fb, T(lang.OK_BACK), app.h - 8, p.FG, app.w)
+        gfx.centre(fb, tr(lang.OK_BACK), app.h - 8, p.FG, app.w)

@@ -15,7 +15,7 @@ A on the last page deals the next round.
 """
 
 import lang
-from lang import T
+from lang import tr
 from ui import buttons as keys
 from ui import gfx
 
@@ -124,7 +124,7 @@ class Screen(keys.Screen):
         p = app.pal
         xs, cw = self.columns()
         me = self.my_side()
-        fb.text(T(lang.ROUND) % g.round_no, 0, 0, p.FG)
+        fb.text(tr(lang.ROUND) % g.round_no, 0, 0, p.FG)
         for i, x in enumerate(xs):
             self._cell(fb, self.side_label(i), x, cw, 0, i == me)
         if sc is None:
@@ -146,7 +146,7 @@ class Screen(keys.Screen):
             y = y0 + j * step
             if j == 5 and step > 8:
                 fb.hline(0, y - 2, app.w, p.FG)
-            fb.text(T(sid), 0, y, p.FG)
+            fb.text(tr(sid), 0, y, p.FG)
             for i, x in enumerate(xs):
                 self._cell(fb, vals[i], x, cw, y, bool(won and won[i]))
 
@@ -157,7 +157,7 @@ class Screen(keys.Screen):
         p = app.pal
         lay = app.lay
         s = lay.s
-        t = T(lang.PRIMIERA)
+        t = tr(lang.PRIMIERA)
         fb.text(t, 0, 0, p.FG)
         if sc is None:
             return
@@ -191,7 +191,7 @@ class Screen(keys.Screen):
                 continue
             y = 10 + 10 * j
             vals = getattr(sc, name)
-            fb.text(T(sid), 0, y, p.FG)
+            fb.text(tr(sid), 0, y, p.FG)
             for i, x in enumerate(xs):
                 self._cell(fb, str(vals[i]), x, cw, y, vals[i] > 0)
             j += 1
@@ -203,26 +203,26 @@ class Screen(keys.Screen):
         w = app.w
         me = self.my_side()
         if g.winner is None:
-            t = T(lang.DRAW)
+            t = tr(lang.DRAW)
         elif me >= 0:
-            t = T(lang.YOU_WIN) if g.winner == me else T(lang.YOU_LOSE)
+            t = tr(lang.YOU_WIN) if g.winner == me else tr(lang.YOU_LOSE)
         else:
             lab = self.side_label(g.winner)
             if g.rules.players != g.rules.sides:
-                lab = T(lang.TEAM) % lab
-            t = T(lang.WINS) % lab
+                lab = tr(lang.TEAM) % lab
+            t = tr(lang.WINS) % lab
         if not g.finished and g.winner is not None:
-            t = T(lang.MATCH_TO) % self.side_label(g.winner)
+            t = tr(lang.MATCH_TO) % self.side_label(g.winner)
         gfx.centre(fb, t, 4, p.FG, w)
         if g.score is not None and g.score.napoleone >= 0:
             # all ten coins (napoleone; Cirulla): the match at once
-            gfx.centre(fb, T(lang.ALL_COINS), 12, p.FG, w)
+            gfx.centre(fb, tr(lang.ALL_COINS), 12, p.FG, w)
         xs, cw = self.columns()
         for i, x in enumerate(xs):
             self._cell(fb, self.side_label(i), x, cw, 20, i == me)
             self._cell(fb, str(g.totals[i]), x, cw, 30, i == g.winner)
             if g.rules.best_of > 1:
                 self._cell(fb, str(g.wins[i]), x, cw, 40, False)
-        fb.text(T(lang.MATCH), 0, 30, p.FG)
-        t = T(lang.NEW_MATCH) if g.finished else T(lang.NEXT_ROUND)
+        fb.text(tr(lang.MATCH), 0, 30, p.FG)
+        t = tr(lang.NEW_MATCH) if g.finished else tr(lang.NEXT_ROUND)
         fb.text(t, 0, app.h - 8, p.FG)

@@ -31,7 +31,7 @@ Stages (one at a time):
 from micropython import const
 
 import lang
-from lang import T
+from lang import tr
 from scopa import engine, rules
 from ui import buttons as keys
 from ui import gfx
@@ -354,7 +354,7 @@ class Screen(keys.Screen):
             why = self.hint[2] if self.hint else None
             if why:
                 # the reason, e.g. "Takes settebello" (the hand shows whose)
-                t = T(lang.WHY_SCOPA + why[0])
+                t = tr(lang.WHY_SCOPA + why[0])
                 if "%" in t:
                     t = t % (lang.rank(why[1]) if "%s" in t else why[1])
                 if "|" in t:
@@ -365,21 +365,21 @@ class Screen(keys.Screen):
                         fb.text(t2, 0, ty + 5, p.FG)
                         ty -= 4
             else:
-                t = T(lang.HINT) if self.hint else T(lang.YOUR_TURN)
+                t = tr(lang.HINT) if self.hint else tr(lang.YOUR_TURN)
                 if self.asking:
-                    t = T(lang.HINT) + "..."
+                    t = tr(lang.HINT) + "..."
                 if app.turns.hide_hands():
                     t = app.turns.seat_label(g.turn) + ": " + t
             fb.text(t, 0, ty, p.FG)
         elif st == CHOOSE:
-            t = T(lang.OK_BACK)
+            t = tr(lang.OK_BACK)
             if h >= 17:
                 c = "%d/%d" % (self.oi + 1, len(self.opts))
                 gfx.small(fb, c, w - gfx.small_width(c), y, p.FG)
                 ty = y + h - 8
             fb.text(t, 0, ty, p.FG)
         elif st == THINK:
-            fb.text(T(lang.THINKING) % app.turns.seat_label(g.turn), 0, ty, p.FG)
+            fb.text(tr(lang.THINKING) % app.turns.seat_label(g.turn), 0, ty, p.FG)
         elif st == SHOW and self.move:
             t = app.turns.seat_label(g.turn)
             fb.text(t, 0, ty, p.FG)
@@ -394,13 +394,13 @@ class Screen(keys.Screen):
                 fb.text("+%d" % n, x + lay.cw + 4 * lay.s, ty, p.FG)
         elif st in (SCOPA, NEWS):
             fb.fill_rect(0, y, w, h, p.FG)
-            t = self.line if st == NEWS else T(lang.SCOPA) + " " + app.turns.seat_label(self.seat)
+            t = self.line if st == NEWS else tr(lang.SCOPA) + " " + app.turns.seat_label(self.seat)
             fb.text(t, (w - 8 * len(t)) // 2, ty, p.BG)
         elif st == COVER:
-            t = T(lang.PASS_TO) % app.turns.seat_label(g.turn)
+            t = tr(lang.PASS_TO) % app.turns.seat_label(g.turn)
             fb.text(t, (w - 8 * len(t)) // 2, ty - 5 if h >= 18 else ty, p.FG)
             if h >= 18:
-                t = T(lang.PRESS_A)
+                t = tr(lang.PRESS_A)
                 fb.text(t, (w - 8 * len(t)) // 2, ty + 5, p.FG)
 
     def _status(self, fb):
