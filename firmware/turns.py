@@ -197,6 +197,10 @@ class Turns:
         from scopa.rng import Rng
 
         game = self.app.game
+        if _MPY:
+            # a collection first: a player loaded again after a round needs
+            # a few KiB at once, in the holes of what was freed since
+            gc.collect()
         rng = Rng(add30(game.seed, 7919 * game.moves_played() + seat + (101 if hint else 0)))
         ai = None
         if self.use_ai:
