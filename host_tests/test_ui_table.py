@@ -314,6 +314,27 @@ def test_the_round_page_tells_mazzo_scope_last_take_and_the_last_plays(tmp_path)
     assert "Mazzo" not in b.display.screen_text()
 
 
+def test_the_play_that_ends_a_hand_stays_on_the_round_page_after_the_deal(tmp_path):
+    # the human leads (turn 0), so the computer plays each hand's last card;
+    # after the deal the round page still shows that play
+    g = find(lambda g: g.turn == 0)
+    a, b = start(tmp_path, g, [app.HUMAN, app.EASY])
+    a.loop(5)
+    dp = g.st[E.DP]
+    for _ in range(300):
+        if human_turn(a) and g.st[E.DP] > dp:
+            break
+        if human_turn(a) or a.screen.stage == TB.CHOOSE:
+            press(a, b, "A")  # (a card that takes in two ways: its first)
+        a.loop(20)
+    assert human_turn(a) and g.st[E.DP] > dp and g.moves_played() == 6
+    seat, c, n = a.screen.log[-1]
+    assert seat == 1  # the hand's last play, the computer's
+    press(a, b, "D")
+    face = "A234567FCR"[c % 10] + "DCSB"[c // 10]
+    assert ("P2 " + face + ("+%d" % n if n else "")) in b.display.screen_text().replace("\n", " ")
+
+
 def test_the_round_page_names_teams_by_their_players(tmp_path):
     from ui import round_info
 

@@ -6,8 +6,9 @@ what the round has done, in words.
                          goes there; You+P3 in teams)
     Scope You 1          each side's scope this round
     P2 0
-    P2 4B+2  P3 7D       each other seat's last play of this hand: the card
-                         and how many it took
+    P2 4B+2  P3 7D       each other seat's last play this round (the one
+                         that ended a hand too): the card and how many it
+                         took
     Any key: back
 
 Loaded only while it is shown (ui/table.py imports it on the key), so the
