@@ -5,6 +5,7 @@ buttons only through the board API and ui/buttons.py), then with the real
 app's start menu.
 """
 
+import contextlib
 import fcntl
 import os
 import pty
@@ -523,10 +524,12 @@ for row in board.render_rgb565(buf, 4, 7, 3):
 
 
 @pytest.mark.mpy
+@contextlib.contextmanager
 def _sim_in_pty(demo_dir, rows, cols, env=None, args=()):
     """tools/sim.py running the demo app in a new pseudo-terminal of
-    `rows` x `cols`: (master fd, slave fd, process, the terminal's
-    settings before the run)."""
+    `rows` x `cols`: yields (master fd, slave fd, process, the terminal's
+    settings before the run); at the end the process is killed if it still
+    runs and both fds are closed."""
     master, slave = pty.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
     before = termios.tcgetattr(slave)
@@ -539,7 +542,23 @@ def _sim_in_pty(demo_dir, rows, cols, env=None, args=()):
         start_new_session=True,
         env=env,
     )
-    return master, slave, proc, before
+    try:
+        yield master, slave, proc, before
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait()
+        os.close(master)
+        os.close(slave)
+
+
+def _quit(master, proc):
+    """`q`: the cursor shown again (the terminal given back), exit status 0;
+    returns what was read."""
+    os.write(master, b"q")
+    out = _read_until(master, b"\x1b[?25h")
+    assert proc.wait(10) == 0
+    return out
 
 
 def _settings(fd):
@@ -550,9 +569,8 @@ def _settings(fd):
 
 
 def test_interactive_in_a_terminal(demo_dir):
-    master, slave, proc, before = _sim_in_pty(demo_dir, 40, 140)
-    settings = _settings(slave)
-    try:
+    with _sim_in_pty(demo_dir, 40, 140) as (master, slave, proc, before):
+        settings = _settings(slave)
         out = _read_until(master, "arrows: move".encode())
         assert "\x1b[97;40m".encode() in out and "▀".encode() in out
         assert {"-icanon", "-echo"} <= set(_settings(slave)[0].split())  # the sim's mode
@@ -564,17 +582,9 @@ def test_interactive_in_a_terminal(demo_dir):
         _read_until(master, b"PRESS B")
         os.write(master, b"h")  # B held long
         _read_until(master, b"LONG B")
-        os.write(master, b"q")
-        out = _read_until(master, b"\x1b[?25h")  # cursor shown again
-        assert proc.wait(10) == 0
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
+        _quit(master, proc)
         after = termios.tcgetattr(slave)
         settings_after = _settings(slave)
-        os.close(master)
-        os.close(slave)
     assert after[3] == before[3]  # lflag (ICANON, ECHO) restored
     assert after[0] == before[0]
     assert settings_after[0] == settings[0]  # every field of `stty -a`, `line = 0` too
@@ -582,8 +592,7 @@ def test_interactive_in_a_terminal(demo_dir):
 
 
 def test_a_default_80x24_terminal_plays_in_braille_then_resizes(demo_dir):
-    master, slave, proc, _ = _sim_in_pty(demo_dir, 24, 80)
-    try:
+    with _sim_in_pty(demo_dir, 24, 80) as (master, slave, proc, _):
         out = _read_until(master, "arrows: move".encode())
         text = out.decode("utf-8", "replace")
         assert any(0x2801 <= ord(c) <= 0x28FF for c in text)  # dots drawn
@@ -598,15 +607,7 @@ def test_a_default_80x24_terminal_plays_in_braille_then_resizes(demo_dir):
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 10, 40, 0, 0))
         os.kill(proc.pid, signal.SIGWINCH)
         _read_until(master, b"the screen needs 128x33 (or 64x17)")
-        os.write(master, b"q")
-        _read_until(master, b"\x1b[?25h")
-        assert proc.wait(10) == 0
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-        os.close(master)
-        os.close(slave)
+        _quit(master, proc)
 
 
 # A shell with job control, the least of one: the terminal on its stdin
@@ -717,8 +718,7 @@ def test_ctrl_z_gives_the_terminal_back_and_fg_takes_it_again(demo_dir, stop):
 
 
 def test_the_colour_board_plays_in_80x24_three_times_smaller(demo_dir):
-    master, slave, proc, _ = _sim_in_pty(demo_dir, 24, 80, args=("--board", "sim-colour"))
-    try:
+    with _sim_in_pty(demo_dir, 24, 80, args=("--board", "sim-colour")) as (master, slave, proc, _):
         out = _read_until(master, "arrows: move".encode())
         assert b"drawing it 3 times smaller" in out
         frame = out.decode("utf-8", "replace").rsplit("\x1b[H", 1)[1]
@@ -733,15 +733,7 @@ def test_the_colour_board_plays_in_80x24_three_times_smaller(demo_dir):
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 20, 60, 0, 0))
         os.kill(proc.pid, signal.SIGWINCH)
         _read_until(master, b"the screen needs 240x69 (or 80x24, 3 times smaller)")
-        os.write(master, b"q")
-        _read_until(master, b"\x1b[?25h")
-        assert proc.wait(10) == 0
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-        os.close(master)
-        os.close(slave)
+        _quit(master, proc)
 
 
 def _children(pid):
@@ -773,39 +765,36 @@ def test_sigkill_leaves_no_mess(demo_dir, tmp_path, killed):
     # terminal's settings are those from before the run, no process of the
     # run is left, no temporary folder either.
     env = dict(os.environ, TMPDIR=str(tmp_path))
-    master, slave, proc, before = _sim_in_pty(demo_dir, 40, 140, env)
-    settings = _settings(slave)
     run = []
-    try:
-        _read_until(master, "arrows: move".encode())
-        assert termios.tcgetattr(slave)[3] != before[3]  # the firmware's raw mode
-        run = _children(proc.pid)  # the firmware and the guardian
-        firmware = [p for p in run if b"micropython" in open(f"/proc/{p}/cmdline", "rb").read()]
-        assert len(firmware) == 1 and len(run) == 2, run
-        said = b""
-        if killed.startswith("firmware"):
-            os.kill(firmware[0], 9)
-            if killed == "firmware":
-                said = _read_until(master, b"now removed")  # one line says what happened
-                assert proc.wait(20) == 128 + 9
-        if killed.endswith("sim"):
-            os.kill(proc.pid, 9)
-            proc.wait(20)
-        end = time.monotonic() + 20
-        while any(_alive(p) for p in run) and time.monotonic() < end:
-            try:
-                os.read(master, 65536) if select.select([master], [], [], 0.05)[0] else None
-            except OSError:
-                break
-        after = termios.tcgetattr(slave)
-        settings_after = _settings(slave)
-    finally:
-        for p in [proc.pid, *run]:
-            if _alive(p):
-                os.kill(p, 9)
-        proc.wait()
-        os.close(master)
-        os.close(slave)
+    with _sim_in_pty(demo_dir, 40, 140, env) as (master, slave, proc, before):
+        settings = _settings(slave)
+        try:
+            _read_until(master, "arrows: move".encode())
+            assert termios.tcgetattr(slave)[3] != before[3]  # the firmware's raw mode
+            run = _children(proc.pid)  # the firmware and the guardian
+            firmware = [p for p in run if b"micropython" in open(f"/proc/{p}/cmdline", "rb").read()]
+            assert len(firmware) == 1 and len(run) == 2, run
+            said = b""
+            if killed.startswith("firmware"):
+                os.kill(firmware[0], 9)
+                if killed == "firmware":
+                    said = _read_until(master, b"now removed")  # one line says what happened
+                    assert proc.wait(20) == 128 + 9
+            if killed.endswith("sim"):
+                os.kill(proc.pid, 9)
+                proc.wait(20)
+            end = time.monotonic() + 20
+            while any(_alive(p) for p in run) and time.monotonic() < end:
+                try:
+                    os.read(master, 65536) if select.select([master], [], [], 0.05)[0] else None
+                except OSError:
+                    break
+            after = termios.tcgetattr(slave)
+            settings_after = _settings(slave)
+        finally:
+            for p in run:  # (the sim itself: _sim_in_pty)
+                if _alive(p):
+                    os.kill(p, 9)
     assert not [p for p in run if _alive(p)]
     assert after[3] == before[3] and after[0] == before[0]  # lflag, iflag
     assert settings_after == settings  # every field, c_line (`line = 0`) too
