@@ -10,6 +10,25 @@ from scopa.game import Game
 from scopa.rng import Rng
 from scopa.rules import GAMES, Rules
 
+# A ruleset of each kind the computer players tell apart (their seats,
+# teams, captures by sum or by fifteen, Cirulla's declarations): the AI's
+# tests and tools/ai_digest.py play these.
+FAMILIES = [
+    ("scopa", 2),
+    ("scopa", 3),
+    ("scopa", 4),
+    ("scopa", 6),
+    ("scopone", 4),
+    ("scopone_scientifico", 4),
+    ("scopone_10", 4),
+    ("scopa_d_assi", 2),
+    ("scopa_d_assi", 4),
+    ("scopa_15", 2),
+    ("scopa_15", 3),
+    ("cirulla", 2),
+    ("cirulla", 4),
+]
+
 _PLAYERS = {
     "scopa": (2, 3, 4, 6),
     "scopone": (4,),

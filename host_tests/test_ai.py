@@ -13,23 +13,7 @@ from scopa import scoring
 from scopa.game import Game
 from scopa.rng import Rng
 from scopa.rules import Rules
-from selfplay import applicable
-
-FAMILIES = [
-    ("scopa", 2),
-    ("scopa", 3),
-    ("scopa", 4),
-    ("scopa", 6),
-    ("scopone", 4),
-    ("scopone_scientifico", 4),
-    ("scopone_10", 4),
-    ("scopa_d_assi", 2),
-    ("scopa_d_assi", 4),
-    ("scopa_15", 2),
-    ("scopa_15", 3),
-    ("cirulla", 2),
-    ("cirulla", 4),
-]
+from selfplay import FAMILIES, applicable
 
 OPTIONS = [
     {},

@@ -1,10 +1,11 @@
 """A checksum of the hard player's moves per family, to show that a change
 plays the same moves (or not) as before: for each family, 20 seeds of a
 first round with every seat hard at the family's default budget; prints
-`game players decisions checksum`. Runs on the MicroPython unix port (or
+`game players decisions checksum`, for the families of
+host_tests/selfplay.FAMILIES. Runs on the MicroPython unix port (or
 CPython with host_tests/shim on the path), from the repository's root:
 
-    MICROPYPATH=.frozen:firmware micropython tools/ai_digest.py
+    MICROPYPATH=.frozen:firmware:host_tests micropython tools/ai_digest.py
 """
 
 from ai import core, hard
@@ -12,23 +13,9 @@ from scopa import engine as E
 from scopa.game import Game
 from scopa.rng import Rng
 from scopa.rules import Rules
+from selfplay import FAMILIES
 
-FAM = [
-    ("scopa", 2),
-    ("scopa", 3),
-    ("scopa", 4),
-    ("scopa", 6),
-    ("scopone", 4),
-    ("scopone_scientifico", 4),
-    ("scopone_10", 4),
-    ("scopa_d_assi", 2),
-    ("scopa_d_assi", 4),
-    ("scopa_15", 2),
-    ("scopa_15", 3),
-    ("cirulla", 2),
-    ("cirulla", 4),
-]
-for game, players in FAM:
+for game, players in FAMILIES:
     rules = Rules(game, players=players)
     h = 0
     n = 0
