@@ -448,12 +448,10 @@ class App:
         ev = poll(raw, now)
         while ev:
             self.idle_since = now
-            if self.asleep:
-                self.wake()  # the key that wakes does nothing else
-                ev = poll(raw, now)
-                continue
-            if self.dozing:
-                self.undoze()  # as the screen says: the key wakes, nothing else
+            if self.asleep or self.dozing:
+                # the key that wakes a dark or a dimmed screen does nothing
+                # else (a dimmed one says so)
+                self.wake()
                 ev = poll(raw, now)
                 continue
             if self._next is None:
