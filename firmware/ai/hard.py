@@ -11,7 +11,10 @@ best moves of the medium player forward: to the end of the deal (of the
 round from the next-to-last deal), its own side's moves searched by
 alpha-beta, the other sides playing the medium player's move (they do
 not see the hands either); when every hand is known (two players, last
-deal) every reply is searched, to the end of the round, exactly. Leaves
+deal) every reply is searched, to the end of the round, exactly, and
+among the moves of the best minimax value the one worth most against
+replies the medium player would make wins (_ties): it gives up nothing
+against a perfect reply and takes what a human's slip leaves. Leaves
 score the whole round's points (ai.core.util: cards, coins, settebello,
 primiera, scope, the variants' extras) plus what the seat to move can
 take at once (for another side: its best capture, weighted by the odds
@@ -117,6 +120,7 @@ _roff = [0] * ROOTMAX
 _tot = [0] * ROOTMAX
 _med = array("i", bytes(256))  # the root's medium scores (64 moves; grows)
 _rmed = [0] * ROOTMAX
+TIES = bytearray((1,))  # 1: break the last deal's minimax ties against the medium player (_ties)
 MIX = bytearray((4,))  # weight of the medium score against the search's, in 1/4
 
 _rules = None
@@ -258,6 +262,27 @@ def _search(d, alpha, beta):
     return best
 
 
+def _ties(nr, b, s0, s1):
+    # every hand known (two players, last deal): _tot holds each move's
+    # exact minimax value; among the moves of the best one, the one worth
+    # most against a player who replies as the medium player would
+    global _model, _cap
+    top = -INF
+    for i in range(nr):
+        if _tot[i] > top:
+            top = _tot[i]
+    _model = 1
+    _cap = _nodes + INF  # the replies are the medium player's: few lines, searched whole
+    for i in range(nr):
+        if _tot[i] == top:
+            s1[:] = s0
+            engine.apply(s1, _rules, b, _roff[i])
+            _tot[i] = _search(1, -INF, INF)
+        else:
+            _tot[i] = -INF
+    _model = 0
+
+
 def _depth(st, limit, work):
     # the most plies (at least 1) whose lines of play number at most limit
     # and whose nodes are about `work` at most, to the end of this deal, or
@@ -389,6 +414,8 @@ def decide(st, rules, seat, rng, nodes=None, mv=None):
             s1[:] = s0
             engine.apply(s1, rules, b, _roff[i])
             _tot[i] += _search(1, -INF, INF)
+        if unique and TIES[0]:
+            _ties(nr, b, s0, s1)
         k += 1
         if unique or k >= KMAX or (k >= KMIN and _nodes + _nodes // k > nodes):
             break
