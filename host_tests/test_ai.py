@@ -341,6 +341,76 @@ def test_node_budget_and_ms_budget():
     assert hard.nodes_for(10) == 10 * hard.NODES_PER_MS
 
 
+def _exact(st, rules, side, medium_replies):
+    # the round's value for `side` (core.util at its end), every hand known:
+    # minimax, or with the other side replying as the medium player would
+    if st[E.OVER]:
+        core.setup(rules)
+        return core.util(st, side)
+    seat = st[E.TURN]
+    mv = E.Moves()
+    if medium_replies and seat % rules.sides != side:
+        offs = [medium.pick(st, rules, seat, mv)]
+    else:
+        E.gen_moves(st, rules, mv)
+        offs = mv.offsets()
+    vals = []
+    for o in offs:
+        nx = bytearray(st)
+        E.apply(nx, rules, mv.buf, o)
+        vals.append(_exact(nx, rules, side, medium_replies))
+    return max(vals) if seat % rules.sides == side else min(vals)
+
+
+def _last_deal_positions(rules, count):
+    # positions of the last deal (the mazzo empty) where the seat to play
+    # has from 2 to hard.ROOTMAX moves, along games of random legal moves
+    out = []
+    seed = 1
+    while len(out) < count:
+        for st in _positions(rules, seed, 200):
+            if st[E.DP] == 40 and not st[E.OVER] and 2 <= len(_legal(st, rules)) <= hard.ROOTMAX:
+                out.append(st)
+        seed += 1
+    return out[:count]
+
+
+@pytest.mark.parametrize("game", sorted({g for g, p in FAMILIES if p == 2}))
+def test_last_deal_hard_gives_up_nothing_and_plays_for_a_slip(game):
+    # two players, the mazzo empty: every hand is known. Hard's move has the
+    # best minimax value, and of those moves the best against the medium
+    # player's replies; on some positions that is not the move hard played
+    # before the tie-break (TIES 0), so the test sees the tie-break at work
+    rules = _rules(game, 2)
+    changed = 0
+    for st in _last_deal_positions(rules, 120):
+        seat = st[E.TURN]
+        side = seat % rules.sides
+        mv = E.Moves()
+        E.gen_moves(st, rules, mv)
+        exact = {}
+        slip = {}
+        for o in mv.offsets():
+            nx = bytearray(st)
+            E.apply(nx, rules, mv.buf, o)
+            c, t = mv.move(o)
+            key = (c, tuple(sorted(t)))
+            exact[key] = _exact(nx, rules, side, False)
+            slip[key] = _exact(nx, rules, side, True)
+        best = max(exact.values())
+        top = max(slip[k] for k in exact if exact[k] == best)
+        c, t = hard.choose(bytearray(st), rules, seat, Rng(3))
+        got = (c, tuple(sorted(t)))
+        assert exact[got] == best and slip[got] == top
+        hard.TIES[0] = 0
+        try:
+            c, t = hard.choose(bytearray(st), rules, seat, Rng(3))
+        finally:
+            hard.TIES[0] = 1
+        changed += (c, tuple(sorted(t))) != got
+    assert changed
+
+
 # --------------------------------------------------------------------------
 # On the MicroPython unix port
 

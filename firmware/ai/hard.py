@@ -19,7 +19,8 @@ score the whole round's points (ai.core.util: cards, coins, settebello,
 primiera, scope, the variants' extras) plus what the seat to move can
 take at once (for another side: its best capture, weighted by the odds
 that it holds the card for it, ai.core.risk). A move's value is its mean
-over the deals plus the medium player's score of it (MIX); the best wins.
+over the deals plus the medium player's score of it (MIX; not when every
+hand is known: the exact values decide); the best wins.
 With four or six players three other hands are hidden, too much for a
 few deals: mid-round it plays the medium player's move and searches only
 the end of the round, except in Scopone (ten cards in hand, one deal),
@@ -419,7 +420,7 @@ def decide(st, rules, seat, rng, nodes=None, mv=None):
         k += 1
         if unique or k >= KMAX or (k >= KMIN and _nodes + _nodes // k > nodes):
             break
-    mix = MIX[0]
+    mix = 0 if unique and TIES[0] else MIX[0]  # exact values: no rule of thumb
     for i in range(nr):
         _tot[i] = _tot[i] // k + mix * _rmed[i] // 4
     best = 0
