@@ -520,6 +520,24 @@ def test_tournament_runs_on_the_unix_port(capsys):
     assert "decision time A (hard)" in out and "heap:" in out
 
 
+def test_tournament_versus_pairs_the_same_decks(capsys):
+    import sys
+
+    sys.path.insert(0, str(mpy.ROOT))
+    from tools import tournament
+
+    base = ["--a", "hard", "--b", "medium", "--deals", "3", "--paired", "--no-heap", "--jobs", "1"]
+    # a knob at its default value plays every deck the same: no difference
+    tournament.main(base + ["--nodes", "100", "--versus", "hard.TIES.0=1"])
+    out = capsys.readouterr().out
+    assert "paired difference, with hard.TIES.0=1 less without: +0.000 +- 0.000" in out
+    assert "over 3 decks" in out
+    # both runs are reported, the difference is named by its knob
+    tournament.main(base + ["--nodes", "100", "--versus", "hard.INFER.0=0", "--seed", "2"])
+    out = capsys.readouterr().out
+    assert out.count("paired deals, A - B") == 2 and "with hard.INFER.0=0 less without" in out
+
+
 def test_hard_buffers_complete_after_a_memory_error(monkeypatch):
     # a board short of heap: the 5th move list fails; the next decision
     # tops the buffers up instead of searching with too few plies
