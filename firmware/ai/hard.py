@@ -267,13 +267,12 @@ def _ties(nr, b, s0, s1):
     # every hand known (two players, last deal): _tot holds each move's
     # exact minimax value; among the moves of the best one, the one worth
     # most against a player who replies as the medium player would
-    global _model, _cap
+    global _model
     top = -INF
     for i in range(nr):
         if _tot[i] > top:
             top = _tot[i]
-    _model = 1
-    _cap = _nodes + INF  # the replies are the medium player's: few lines, searched whole
+    _model = 1  # within the decision's cap: cut short, the values are estimates
     for i in range(nr):
         if _tot[i] == top:
             s1[:] = s0
