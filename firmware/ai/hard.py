@@ -93,9 +93,11 @@ _PAIRM = const(250)
 # 1: the partners' plays are read as the medium player's (checked by
 # _consistent; their lacks from core.observe); 0: they are not, a partner
 # being a player of its own (a hard partner does not play as the medium
-# player: in 4-player Scopa at 16 tries +0.44 with them, +0.57 without, on
-# 400 paired deals; docs/ai-results.md)
-PARTNER = bytearray((1, 1, 1, 1, 1, 0, 0, 1, 1, 1))
+# player: on 400 paired deals, in 4-player Scopa at 16 tries +0.44 with
+# them, +0.57 without; in Scopone classico +0.50 / +0.65, seed 2 +0.48 /
+# +0.70; in scientifico +0.72 / +0.87, but a mixed team, Hard + Medium,
+# +0.40 / +0.31: kept there; docs/ai-results.md)
+PARTNER = bytearray((1, 1, 1, 1, 1, 0, 0, 1, 0, 1))
 # Mid-round: the lines of play searched, by players. 0 (partnerships): a few
 # deals of the many hidden cards of three other hands estimate the risks
 # worse than the medium player's exact odds, so mid-round it plays the
