@@ -5,8 +5,9 @@ hands and the mazzo, at random but consistently with what it has seen:
 every seen card in its place, each hand of its public size, no card of a
 value a seat showed it lacks (ai.core.observe: it laid a card while it
 could capture, or did not sweep), and, of up to TRIES deals, the first
-in which every other seat would have made its plays of this deal as the
-medium player would (ai.core.hist). On each deal it plays the ROOTMAX
+in which every other seat (in 4- and 6-player Scopa every opponent,
+PARTNER) would have made its plays of this deal as the medium player
+would (ai.core.hist). On each deal it plays the ROOTMAX
 best moves of the medium player forward: to the end of the deal (of the
 round from the next-to-last deal), its own side's moves searched by
 alpha-beta, the other sides playing the medium player's move (they do
@@ -78,13 +79,14 @@ DEFAULT_NODES = const(200)  # nodes_for(None): the budget when the rules are not
 # the p95 decision time on the unix port (idle) stays within 10 ms
 # (docs/ai-results.md).
 FAMILY = bytearray((160, 115, 90, 80, 130, 200, 200, 130, 130, 130))
-# Deals tried for one consistent with the plays seen (core.hist). With four or
-# six players the checks cost more than the deals they would replace; in
-# 2-player Scopa 16 tries pay with a larger budget (on 400 paired deals
+# Deals tried for one consistent with the plays seen (core.hist). In
+# Scopone the checks cost more than the deals they would replace; in 4- and
+# 6-player Scopa (the end of the round) 16 pay, the partners' plays
+# unchecked (PARTNER); in 2-player Scopa 16 tries pay with a larger budget (on 400 paired deals
 # +0.47 with 4 tries at 1300 nodes, +0.56 with 16, +0.67 with 16 at 1800),
 # in Scopa d'Assi, a 15 and Cirulla at their budgets they do not
 # (docs/ai-results.md).
-TRIES = bytearray((16, 4, 4, 4, 4, 1, 1, 1, 1, 1))
+TRIES = bytearray((16, 4, 4, 4, 4, 16, 16, 1, 1, 1))
 # Mid-round with four or six players: the medium player's best PAIRS[f]
 # moves (0: play the medium player's move), when the second is within
 # _PAIRM centipoints of the first, searched _PAIRD plies deep (a whole
@@ -92,6 +94,14 @@ TRIES = bytearray((16, 4, 4, 4, 4, 1, 1, 1, 1, 1))
 PAIRS = bytearray((0, 0, 0, 0, 0, 0, 0, 3, 3, 3))
 _PAIRD = const(4)
 _PAIRM = const(250)
+# 1: the partners' plays are read as the medium player's (checked by
+# _consistent; their lacks from core.observe); 0: they are not, a partner
+# being a player of its own (a hard partner does not play as the medium
+# player: on 400 paired deals, in 4-player Scopa at 16 tries +0.44 with
+# them, +0.57 without; in Scopone classico +0.50 / +0.65, seed 2 +0.48 /
+# +0.70; in scientifico +0.72 / +0.87, but a mixed team, Hard + Medium,
+# +0.40 / +0.31: kept there; docs/ai-results.md)
+PARTNER = bytearray((1, 1, 1, 1, 1, 0, 0, 1, 0, 1))
 # Mid-round: the lines of play searched, by players. 0 (partnerships): a few
 # deals of the many hidden cards of three other hands estimate the risks
 # worse than the medium player's exact odds, so mid-round it plays the
@@ -131,6 +141,7 @@ _nodes = 0
 _cap = 0
 _model = 0
 _model_all = 0
+_partner = 1
 _seat = 0
 _root = 0  # nodes of the root's scoring (3 per move)
 
@@ -185,7 +196,7 @@ def _consistent(w):
     for j in range(core.hist_n):
         h0 = core.hist[j]
         s = h0[engine.TURN]
-        if _known[s]:
+        if _known[s] or (not _partner and s % core.sides == _side):
             continue
         r[:] = h0
         h = engine.HAND + s
@@ -321,6 +332,7 @@ def decide(st, rules, seat, rng, nodes=None, mv=None):
     the legal moves of `seat`, the seat to play. `nodes`: the budget (the
     family's default when None); `_nodes + _root` is then the nodes used."""
     global _rules, _side, _maxd, _nodes, _cap, _med, _model, _model_all, _seat, _root
+    global _partner
     _init()
     _nodes = 0
     _root = 0
@@ -339,6 +351,8 @@ def decide(st, rules, seat, rng, nodes=None, mv=None):
     use = INFER[0] and core.observed(st)
     for i in range(8):
         _lacks[i] = core.lacks[i] if use else 0
+        if not PARTNER[fam] and i % core.sides == seat % core.sides and i != seat:
+            _lacks[i] = 0
     medium.score(st, rules, seat, mv, _med)  # also fills core.view for seat
     _root = _PICK + 3 * n
     b = mv.buf
@@ -370,6 +384,7 @@ def decide(st, rules, seat, rng, nodes=None, mv=None):
         _tot[i] = 0  # candidates are in the medium player's order: ties go to its choice
     _side = seat % core.sides
     _seat = seat
+    _partner = PARTNER[fam]
     # depth: to the end when the last deal is small enough, else short
     # with every hand known (two players, last deal) each reply is searched;
     # else the other side plays the medium player's move
