@@ -186,8 +186,7 @@ def run(args):
     # left them (1 when idle); decision times times this estimate an idle
     # machine's (one process per core, --jobs 1 on a shared machine)
     share = min(1.0, cpu / (wall * jobs)) if wall > 0 else 1.0
-    diffs = []
-    decks = {}
+    decks = {}  # deck -> A's points less B's, the mean over its seatings
     pa = []
     pb = []
     for i in sorted(deals):
@@ -199,13 +198,12 @@ def run(args):
             ds.append(mine - theirs)
             pa.append(mine)
             pb.append(theirs)
-        diffs.append(sum(ds) / len(ds))
-        decks[i] = diffs[-1]
-    d_m, d_ci = _ci(diffs)
+        decks[i] = sum(ds) / len(ds)
+    d_m, d_ci = _ci(list(decks.values()))
     wins = sum(1 for rot, w in matches if w == rot)
     w_p, w_lo, w_hi = _wilson(wins, len(matches))
     res = {
-        "pairs": len(diffs),
+        "pairs": len(decks),
         "decks": decks,
         "ppd": d_m,
         "ppd_ci": d_ci,
