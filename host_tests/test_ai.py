@@ -530,12 +530,56 @@ def test_tournament_versus_pairs_the_same_decks(capsys):
     # a knob at its default value plays every deck the same: no difference
     tournament.main(base + ["--nodes", "100", "--versus", "hard.TIES.0=1"])
     out = capsys.readouterr().out
-    assert "paired difference, with hard.TIES.0=1 less without: +0.000 +- 0.000" in out
+    line = "paired difference, the second run (hard.TIES.0=1) less the first: +0.000 +- 0.000"
+    assert line in out
     assert "over 3 decks" in out
     # both runs are reported, the difference is named by its knob
     tournament.main(base + ["--nodes", "100", "--versus", "hard.INFER.0=0", "--seed", "2"])
     out = capsys.readouterr().out
-    assert out.count("paired deals, A - B") == 2 and "with hard.INFER.0=0 less without" in out
+    assert out.count("paired deals, A - B") == 2 and "second run: hard.INFER.0=0" in out
+
+
+@pytest.mark.parametrize(
+    "knob,why",
+    [
+        ("foo", "expected MODULE.NAME=int"),
+        ("os.sep=1", "expected MODULE.NAME=int"),
+        ("hard.NOPE=1", "ai.hard has no NOPE"),
+        ("hard.TIES.5=0", "index 0 to 0"),
+        ("hard.TIES.0=x", "whole numbers"),
+        ("hard.TIES.0=300", "0 to 255"),
+        ("hard.TIES=0", "is a table: give an index"),
+        ("hard.INF.0=1", "is not a table"),
+    ],
+)
+def test_tournament_refuses_a_bad_knob_before_playing(capsys, knob, why):
+    import sys
+
+    sys.path.insert(0, str(mpy.ROOT))
+    from tools import tournament
+
+    assert tournament.knob_error("hard.TIES.0=0") is None
+    assert tournament.knob_error("hard.MIX.0=2") is None
+    for opt in ("--set", "--versus"):
+        with pytest.raises(SystemExit) as e:
+            tournament.main(["--deals", "1", "--no-heap", opt, knob])
+        assert e.value.code == 2
+        err = capsys.readouterr()
+        assert why in err.err and "points per deal" not in err.out
+    with pytest.raises(SystemExit):
+        tournament.main(["--deals", "0", "--matches", "1", "--versus", "hard.TIES.0=0"])
+    assert "give --deals N" in capsys.readouterr().err
+
+
+def test_tournament_on_cpython_has_no_heap_figures(capsys):
+    import sys
+
+    sys.path.insert(0, str(mpy.ROOT))
+    from tools import tournament
+
+    tournament.main(["--deals", "1", "--paired", "--nodes", "30", "--jobs", "1", "--cpython"])
+    out = capsys.readouterr().out
+    assert "points per deal" in out and "heap:" not in out
 
 
 def test_hard_buffers_complete_after_a_memory_error(monkeypatch):

@@ -139,8 +139,10 @@ def _args():
 
 
 def main():
-    gc.collect()
-    print("B", gc.mem_alloc())  # the code: modules imported, nothing played
+    heap_ok = hasattr(gc, "mem_alloc")  # MicroPython's; CPython has no heap figure
+    if heap_ok:
+        gc.collect()
+        print("B", gc.mem_alloc())  # the code: modules imported, nothing played
     a = _args()
     opts = {}
     if int(a["players"]):
@@ -159,7 +161,7 @@ def main():
         nodes = hard.nodes_for(int(a["budget"]))
     pa = Player(a["a"], nodes, "a")
     pb = Player(a["b"], nodes, "b")
-    measure = int(a["heap"])
+    measure = int(a["heap"]) and heap_ok
     seed0 = int(a["seed"])
     rots = rules.sides if int(a["paired"]) else 1
     seats = [pb] * rules.players
@@ -200,12 +202,13 @@ def main():
                 g.next_round()
                 rounds += 1
 
-    gc.collect()
-    m = gc.mem_alloc()
-    hard._init()
-    gc.collect()
-    print("P", gc.mem_alloc() - m)
-    print("Q", buffers32())
+    if heap_ok:
+        gc.collect()
+        m = gc.mem_alloc()
+        hard._init()
+        gc.collect()
+        print("P", gc.mem_alloc() - m)
+        print("Q", buffers32())
     start = int(a["start"])
     for i in range(start, start + int(a["deals"])):
         for rot in range(rots):

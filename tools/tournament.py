@@ -314,6 +314,41 @@ def report(args, r):
     )
 
 
+KNOB_MODULES = ("hard", "medium", "easy", "core")  # tools/arena.py's
+
+
+def knob_error(knob):
+    """Why `knob` (a --set or --versus value) cannot be set, or None.
+    Its form is MODULE.NAME=int (NAME an int of firmware/ai/MODULE.py) or
+    MODULE.NAME.i=int (NAME a table: a bytearray, 0..255, or a list)."""
+    name, eq, val = knob.partition("=")
+    f = name.split(".")
+    if not eq or len(f) not in (2, 3) or f[0] not in KNOB_MODULES:
+        return f"expected MODULE.NAME=int or MODULE.NAME.i=int, MODULE one of {KNOB_MODULES}"
+    try:
+        v = int(val)
+        i = int(f[2]) if len(f) == 3 else 0
+    except ValueError:
+        return "the value and the index must be whole numbers"
+    import importlib
+
+    mpy.setup_cpython_path()
+    mod = importlib.import_module("ai." + f[0])
+    if not hasattr(mod, f[1]):
+        return f"ai.{f[0]} has no {f[1]}"
+    x = getattr(mod, f[1])
+    if len(f) == 3:
+        if not isinstance(x, (bytearray, list)):
+            return f"ai.{f[0]}.{f[1]} is not a table: {f[0]}.{f[1]}={val}"
+        if not 0 <= i < len(x):
+            return f"ai.{f[0]}.{f[1]} has {len(x)} entries: index 0 to {len(x) - 1}"
+        if isinstance(x, bytearray) and not 0 <= v <= 255:
+            return f"ai.{f[0]}.{f[1]} holds bytes: 0 to 255"
+    elif isinstance(x, bool) or not isinstance(x, int):
+        return f"ai.{f[0]}.{f[1]} is a table: give an index, e.g. {f[0]}.{f[1]}.0={val}"
+    return None
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--a", default="hard", choices=("easy", "medium", "hard"))
@@ -350,17 +385,28 @@ def main(argv=None):
         "and print the paired difference, deck by deck, of that run less the first",
     )
     args = ap.parse_args(argv)
+    for knob in args.set + args.versus:
+        why = knob_error(knob)
+        if why:
+            ap.error(f"knob {knob!r}: {why}")
+    if args.versus and not args.deals:
+        ap.error("--versus compares deals deck by deck: give --deals N")
+    if args.cpython:
+        args.no_heap = True  # the heap figures are MicroPython's
     r = run(args)
+    if args.versus:
+        print("first run:", " ".join(args.set) or "the defaults")
     report(args, r)
     if args.versus:
         other = argparse.Namespace(**vars(args))
         other.set = args.set + args.versus
         r2 = run(other)
+        print("second run:", " ".join(other.set))
         report(other, r2)
         keys = sorted(set(r["decks"]) & set(r2["decks"]))
         m, ci = _ci([r2["decks"][k] - r["decks"][k] for k in keys])
         print(
-            f"  paired difference, with {' '.join(args.versus)} less without: "
+            f"  paired difference, the second run ({' '.join(args.versus)}) less the first: "
             f"{m:+.3f} +- {ci:.3f} points per deal over {len(keys)} decks"
         )
 
