@@ -111,6 +111,8 @@ class Moves:
 
 # Scratch for the enumeration (module level: allocated once).
 _cnt = bytearray(11)  # table cards per value 1..10
+_Z11 = bytes(11)
+_suf = bytearray(12)  # the table's values from v up added up (all 40 cards: 220)
 _start = bytearray(12)  # start of each value's cards in _byv
 _fill = bytearray(12)
 _byv = bytearray(40)  # table cards grouped by value
@@ -326,35 +328,47 @@ def pile_of(st, side):
 
 def _group(st):
     n = st[NTAB]
-    for v in range(11):
-        _cnt[v] = 0
+    cnt = _cnt
+    cnt[:] = _Z11
     m = st[MATTA]
-    for i in range(n):
-        c = st[TAB + i]
-        _cnt[m if c == _MATTA_CARD and m else c % 10 + 1] += 1
-    s = 0
-    for v in range(1, 11):
-        _start[v] = s
-        s += _cnt[v]
-    _start[11] = s
-    for v in range(12):
-        _fill[v] = _start[v]
+    tot = 0
     for i in range(n):
         c = st[TAB + i]
         v = m if c == _MATTA_CARD and m else c % 10 + 1
-        _byv[_fill[v]] = c
-        _fill[v] += 1
+        cnt[v] += 1
+        tot += v
+    start = _start
+    fill = _fill
+    suf = _suf
+    s = 0
+    for v in range(1, 11):
+        start[v] = s
+        fill[v] = s
+        s += cnt[v]
+        suf[v] = tot
+        tot -= v * cnt[v]
+    start[11] = s
+    fill[11] = s
+    byv = _byv
+    for i in range(n):
+        c = st[TAB + i]
+        v = m if c == _MATTA_CARD and m else c % 10 + 1
+        byv[fill[v]] = c
+        fill[v] += 1
 
 
 def _emit(mv, c, n):
-    mv._room(2 + n)
-    b = mv.buf
     e = mv.end
+    b = mv.buf
+    if e + 2 + n > len(b):
+        mv._room(2 + n)
+        b = mv.buf
     b[e] = c
     b[e + 1] = n
+    e += 2
     for i in range(n):
-        b[e + 2 + i] = _pick[i]
-    mv.end = e + 2 + n
+        b[e + i] = _pick[i]
+    mv.end = e + n
     mv.n += 1
 
 
@@ -385,7 +399,9 @@ def _sums(mv, c, v, rem, count, minc):
         if count >= minc:
             _expand(mv, c, 1, 0)
         return
-    if v > 10 or v > rem:
+    while v <= rem and v <= 10 and not _cnt[v]:
+        v += 1  # no table card of value v: none in the sum
+    if v > 10 or v > rem or _suf[v] < rem:
         return
     top = _cnt[v]
     if top * v > rem:
@@ -408,24 +424,30 @@ def _gen_card(st, rules, c, mv):
                 _pick[i] = st[TAB + i]
             _emit(mv, c, n)
             return
+        tot = _suf[1]
         if g == SCOPA_15:
-            _sums(mv, c, 1, 15 - v, 0, 1)
+            if tot >= 15 - v:
+                _sums(mv, c, 1, 15 - v, 0, 1)
         else:
             if _cnt[v]:
                 for i in range(_start[v], _start[v] + _cnt[v]):
                     _pick[0] = _byv[i]
                     _emit(mv, c, 1)
-            if not _cnt[v] or not rules.strict:
+            if (not _cnt[v] or not rules.strict) and tot >= v:
                 _sums(mv, c, 1, v, 0, 2)
-            if g == CIRULLA:
+            if g == CIRULLA and tot >= 15 - v:
                 _sums(mv, c, 1, 15 - v, 0, 1)
         if rules.fewest and mv.n - n0 > 1:
             _keep_fewest(mv, first)
     if mv.n == n0 or not rules.mandatory:
-        mv._room(2)
-        mv.buf[mv.end] = c
-        mv.buf[mv.end + 1] = 0
-        mv.end += 2
+        e = mv.end
+        b = mv.buf
+        if e + 2 > len(b):
+            mv._room(2)
+            b = mv.buf
+        b[e] = c
+        b[e + 1] = 0
+        mv.end = e + 2
         mv.n += 1
 
 
