@@ -605,3 +605,14 @@ def test_hard_buffers_complete_after_a_memory_error(monkeypatch):
     st = _state(rules, [36, 9, 19], [6, 29, 18])
     assert hard.choose(st, rules, 0, Rng(1), nodes=200) == (36, (6,))
     assert len(hard._S) == len(hard._MV) == hard.MAXD + 1
+
+
+@pytest.mark.parametrize("mod", [core, hard, medium], ids=lambda m: m.__name__)
+def test_folded_constants_match_the_engine(mod):
+    # the players fold scopa.engine's state layout into their own const()s
+    # (an attribute of another module is looked up at run time); under
+    # CPython const() is the identity, so the names are there to compare
+    names = [n for n in vars(mod) if n[0] == "_" and n[1:].isupper() and hasattr(E, n[1:])]
+    assert len(names) >= 6, names
+    for n in names:
+        assert getattr(mod, n) == getattr(E, n[1:]), n

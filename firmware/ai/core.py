@@ -72,7 +72,8 @@ _rules = None
 _cnt = [0, 0, 0]
 _coin = [0, 0, 0]
 _pb = bytearray(12)  # best primiera points per side * 4 + suit
-_pot = bytearray(4)  # best primiera points still unplaced, per suit
+_Z12 = bytes(12)
+_Z11 = bytes(11)
 _prim = [0, 0, 0]
 _tw = bytearray(11)  # best worth on the table per value
 
@@ -244,16 +245,18 @@ def view(st, seat):
         while s != seat:
             known[s] = 1
             s = (s + sides) % players
-    for v in range(11):
-        uval[v] = 0
+    uv = uval
+    uv[:] = _Z11
+    kn = known
+    us = unseen
     n = 0
     for c in range(40):
         loc = st[c]
-        if loc == _TABLE or loc >= _PILE or (loc >= _HAND and known[loc - _HAND]):
+        if loc == _TABLE or loc >= _PILE or (loc >= _HAND and kn[loc - _HAND]):
             continue
-        unseen[n] = c
+        us[n] = c
         n += 1
-        uval[c % 10 + 1] += 1
+        uv[c % 10 + 1] += 1
     nun = n
     return n
 
@@ -429,70 +432,83 @@ def util(st, side):
     estimate from cards, coins, primiera, settebello, scope and the
     variants' extras. Reads only public cards (table and piles)."""
     ns = sides
-    for i in range(3):
-        _cnt[i] = 0
-        _coin[i] = 0
-    for i in range(12):
-        _pb[i] = 0
-    rem = 0
-    remc = 0
-    for su in range(4):
+    cnt = _cnt
+    coin = _coin
+    pb = _pb
+    pt = _PRIM
+    cnt[0] = cnt[1] = cnt[2] = 0
+    coin[0] = coin[1] = coin[2] = 0
+    pb[:] = _Z12
+    # denari (suit 0): piles also count the coins
+    top = 0
+    for c in range(10):
+        loc = st[c]
+        if loc >= _PILE:
+            s = loc - _PILE
+            cnt[s] += 1
+            coin[s] += 1
+            k = s * 4
+            p = pt[c]
+            if p > pb[k]:
+                pb[k] = p
+        else:
+            p = pt[c]
+            if p > top:
+                top = p
+    pot = top
+    for su in range(1, 4):
         top = 0
         c = su * 10
         for v in range(10):
             loc = st[c]
-            p = _PRIM[v]
             if loc >= _PILE:
                 s = loc - _PILE
-                _cnt[s] += 1
-                if su == 0:
-                    _coin[s] += 1
+                cnt[s] += 1
                 k = s * 4 + su
-                if p > _pb[k]:
-                    _pb[k] = p
+                p = pt[v]
+                if p > pb[k]:
+                    pb[k] = p
             else:
-                rem += 1
-                if su == 0:
-                    remc += 1
+                p = pt[v]
                 if p > top:
                     top = p
             c += 1
-        _pot[su] = top
+        pot += top
+    rem = 40 - cnt[0] - cnt[1] - cnt[2]
+    remc = 10 - coin[0] - coin[1] - coin[2]
     # majorities: cards, coins, primiera
-    pot = _pot[0] + _pot[1] + _pot[2] + _pot[3]
-    mine = _cnt[side]
-    mc = _coin[side]
-    for s in range(ns):
-        t = 0
-        miss = 0
-        for su in range(4):
-            p = _pb[s * 4 + su]
-            t += p
-            if p == 0:
-                miss = 1
-        if miss and pot == 0 and not _pzero:
-            t = -1
-        _prim[s] = t
+    prim = _prim
     oc = 0
     oco = 0
     op = -1
     osc = 0
     for s in range(ns):
+        k = s * 4
+        p0 = pb[k]
+        p1 = pb[k + 1]
+        p2 = pb[k + 2]
+        p3 = pb[k + 3]
+        t = p0 + p1 + p2 + p3
+        if not (p0 and p1 and p2 and p3) and pot == 0 and not _pzero:
+            t = -1
+        prim[s] = t
         if s != side:
-            if _cnt[s] > oc:
-                oc = _cnt[s]
-            if _coin[s] > oco:
-                oco = _coin[s]
-            if _prim[s] > op:
-                op = _prim[s]
+            if cnt[s] > oc:
+                oc = cnt[s]
+            if coin[s] > oco:
+                oco = coin[s]
+            if t > op:
+                op = t
             osc += st[_SCOPE + s]
+    mine = cnt[side]
+    mc = coin[side]
     u = _maj(mine - oc, rem, rem // 3 + 1)
     u += _maj(mc - oco, remc, remc // 2 + 1)
     if pot == 0:
-        d = _prim[side] - op
+        d = prim[side] - op
         u += 100 if d > 0 else -100 if d < 0 else 0
     else:
-        u += _maj(_prim[side] - op, 999, pot // 2 + 8)
+        u += _maj(prim[side] - op, 999, pot // 2 + 8)
     # scope
     if ns == 2:
         u += 100 * (st[_SCOPE + side] - osc)
@@ -516,7 +532,7 @@ def util(st, side):
             x = run * 100 * _coinrun if run >= 3 else 0
             if _grande and st[7] == p and st[8] == p and st[9] == p:
                 x += 500
-            if _napoleone and _coin[s] == 10:
+            if _napoleone and coin[s] == 10:
                 x += 2000
             if x:
                 u += x if s == side else -x // (ns - 1)

@@ -54,6 +54,15 @@ from micropython import const
 from ai import core, medium
 from scopa import engine
 
+# scopa.engine's state layout (its constants, folded here; host_tests/test_ai.py checks them)
+_DECK = const(40)
+_DP = const(121)
+_HAND = const(2)
+_INHAND = const(128)
+_MAZZO = const(0)
+_OVER = const(129)
+_TURN = const(122)
+
 # scopa.rules' games
 _SC1 = const(1)  # SCOPONE
 _SC2 = const(2)  # SCOPONE_SCIENTIFICO
@@ -177,14 +186,14 @@ def _sample(st, rng, w):
                 c = _shuf[q]
                 _shuf[q] = _shuf[k]
                 _shuf[k] = c
-                w[c] = engine.HAND + s
+                w[c] = _HAND + s
                 k += 1
-    dp = st[engine.DP]
+    dp = st[_DP]
     for i in range(40 - dp):
         c = _shuf[k]
         k += 1
-        w[c] = engine.MAZZO
-        w[engine.DECK + dp + i] = c
+        w[c] = _MAZZO
+        w[_DECK + dp + i] = c
 
 
 def _consistent(w):
@@ -195,16 +204,16 @@ def _consistent(w):
     mv = _MV[MAXD]
     for j in range(core.hist_n):
         h0 = core.hist[j]
-        s = h0[engine.TURN]
+        s = h0[_TURN]
         if _known[s] or (not _partner and s % core.sides == _side):
             continue
         r[:] = h0
-        h = engine.HAND + s
+        h = _HAND + s
         for c in range(40):
             if w[c] == h:
                 r[c] = h
         for j2 in range(j, core.hist_n):
-            if core.hist[j2][engine.TURN] == s:
+            if core.hist[j2][_TURN] == s:
                 r[core.hmove[j2][0]] = h
         o = medium.pick(r, _rules, s, mv)
         _nodes += _PICK + 3 * mv.n
@@ -228,15 +237,15 @@ def _search(d, alpha, beta):
     global _nodes
     st = _S[d]
     _nodes += 1
-    if st[engine.OVER]:
+    if st[_OVER]:
         return core.util(st, _side)
     if d >= _maxd or _nodes > _cap:
-        if RISK[0] and not _model_all and st[engine.TURN] % core.sides != _side:
+        if RISK[0] and not _model_all and st[_TURN] % core.sides != _side:
             return core.util(st, _side) + core.risk(st, _seat)
         return core.util(st, _side) + core.threat(st, _side)
     mv = _MV[d]
     nx = _S[d + 1]
-    seat = st[engine.TURN]
+    seat = st[_TURN]
     if _model and (_model == 2 or seat != _seat):
         # every other seat, a partner too, plays as the medium player would:
         # it cannot see the hands of this deal either
@@ -248,7 +257,7 @@ def _search(d, alpha, beta):
     engine.gen_moves(st, _rules, mv)
     b = mv.buf
     end = mv.end
-    maxi = st[engine.TURN] % core.sides == _side
+    maxi = st[_TURN] % core.sides == _side
     best = -INF if maxi else INF
     for lay in (0, 1):  # captures first
         o = 0
@@ -301,11 +310,11 @@ def _depth(st, limit, work):
     # every seat can then count); with the model, only the player's own
     # plies branch, the others cost a scored move each (3 nodes). MAXD + 1:
     # to the end of the round.
-    n = st[engine.INHAND]
-    seat = st[engine.TURN]
+    n = st[_INHAND]
+    seat = st[_TURN]
     p = core.players
     h = core.hand
-    more = (40 - st[engine.DP]) // (h * p)
+    more = (40 - st[_DP]) // (h * p)
     total = n + h * p if more == 1 else n
     prod = 1
     cost = 0

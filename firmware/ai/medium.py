@@ -22,9 +22,16 @@ from micropython import const
 from ai import core
 from scopa import engine
 
+# scopa.engine's state layout (its constants, folded here; host_tests/test_ai.py checks them)
+_DEALT = const(8)
+_HAND = const(2)
+_NTAB = const(120)
+_OVER = const(129)
+_TAB = const(80)
+_TURN = const(122)
+
 SWEEP = 110  # cost of giving a scopa: the point and the cards
 
-_HAND_BASE = const(2)  # engine.HAND: defined before the code that reads it
 _w = bytearray(engine.SIZE)
 _strict = 1
 _mv = None
@@ -45,15 +52,24 @@ def score(st, rules, seat, mv, out):
     end = mv.end
     o = 0
     i = 0
+    lay = 0
+    lv = 0
     while o < end:
         k = b[o + 1]
         w[:] = st
         fl = engine.apply(w, rules, b, o)
-        v = core.util(w, side)
-        if not w[engine.OVER] and w[engine.NTAB]:
-            nxt = w[engine.TURN]
+        if fl:
+            v = core.util(w, side)
+        else:
+            # a card laid, nothing dealt: the piles and scope as before
+            if not lay:
+                lv = core.util(w, side)
+                lay = 1
+            v = lv
+        if not w[_OVER] and w[_NTAB]:
+            nxt = w[_TURN]
             # the next seat's hand: dealt afresh, else from the counters
-            h = core.hand if fl & engine.DEALT else core.hand_size(w, nxt)
+            h = core.hand if fl & _DEALT else core.hand_size(w, nxt)
             opp = nxt % core.sides != side
             m = core.sweep_mask(w)
             if m:
@@ -63,8 +79,8 @@ def score(st, rules, seat, mv, out):
                         cnt += core.uval[x]
                 if cnt:
                     tw = 0
-                    for j in range(w[engine.NTAB]):
-                        tw += core.WORTH[w[engine.TAB + j]]
+                    for j in range(w[_NTAB]):
+                        tw += core.WORTH[w[_TAB + j]]
                     cost = SWEEP + tw
                     if opp:
                         v -= core.p_holds(cnt, u, h) * cost // 1000
@@ -72,7 +88,7 @@ def score(st, rules, seat, mv, out):
                         v += core.p_holds(cnt, u, h) * cost // 2000
                 if core.sides == 2 and core.players >= 4 and core.known[(seat + 2) % core.players]:
                     # a visible partner, two seats on: does it hold the sweep?
-                    ph = _HAND_BASE + (seat + 2) % core.players
+                    ph = _HAND + (seat + 2) % core.players
                     for c in range(40):
                         if st[c] == ph and (m >> (c % 10 + 1)) & 1:
                             v += 30
@@ -86,8 +102,8 @@ def score(st, rules, seat, mv, out):
                 if core.uval[x]:
                     loss = core.p_holds(core.uval[x], u, h) * core.WORTH[c]
                 if x < 10 and not (_strict and core.uval[x] and _single(w, x)):
-                    for j in range(w[engine.NTAB] - 1):
-                        t = w[engine.TAB + j]
+                    for j in range(w[_NTAB] - 1):
+                        t = w[_TAB + j]
                         y = x + t % 10 + 1
                         if y <= 10 and core.uval[y] and not _single(w, y):
                             q = core.p_holds(core.uval[y], u, h) * (core.WORTH[c] + core.WORTH[t])
@@ -102,8 +118,8 @@ def score(st, rules, seat, mv, out):
 
 def _single(w, y):
     # a table card of value y (a single match, taken before any sum)
-    for j in range(w[engine.NTAB]):
-        if w[engine.TAB + j] % 10 + 1 == y:
+    for j in range(w[_NTAB]):
+        if w[_TAB + j] % 10 + 1 == y:
             return True
     return False
 
