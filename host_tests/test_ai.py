@@ -616,3 +616,26 @@ def test_folded_constants_match_the_engine(mod):
     assert len(names) >= 6, names
     for n in names:
         assert getattr(mod, n) == getattr(E, n[1:]), n
+
+
+@pytest.mark.mpy
+def test_ai_digest_of_one_family_is_the_same_on_cpython():
+    # tools/ai_digest.py GAME PLAYERS SEEDS: one family's checksum, as
+    # played on the unix port and on CPython
+    import os
+    import subprocess
+    import sys
+
+    tool = str(mpy.ROOT / "tools" / "ai_digest.py")
+    args = ["scopa_15", "2", "1"]
+    paths = (mpy.FIRMWARE, mpy.ROOT / "host_tests")
+
+    def run(exe, var, first):
+        env = dict(os.environ, **{var: os.pathsep.join(map(str, first + paths))})
+        p = subprocess.run([exe, tool, *args], env=env, capture_output=True, text=True, timeout=120)
+        assert p.returncode == 0, p.stderr
+        return p.stdout.split()
+
+    out = run(str(mpy.MICROPYTHON), "MICROPYPATH", (".frozen",))
+    assert out[:2] == ["scopa_15", "2"] and int(out[2]) >= 30
+    assert run(sys.executable, "PYTHONPATH", (mpy.SHIM,)) == out

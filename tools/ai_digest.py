@@ -6,7 +6,12 @@ host_tests/selfplay.FAMILIES. Runs on the MicroPython unix port (or
 CPython with host_tests/shim on the path), from the repository's root:
 
     MICROPYPATH=.frozen:firmware:host_tests micropython tools/ai_digest.py
+
+`ai_digest.py GAME PLAYERS SEEDS` plays only that family's first SEEDS
+seeds (for counting its work, e.g. under valgrind's callgrind).
 """
+
+import sys
 
 from ai import core, hard
 from scopa import engine as E
@@ -15,11 +20,15 @@ from scopa.rng import Rng
 from scopa.rules import Rules
 from selfplay import FAMILIES
 
+seeds = 20
+if len(sys.argv) == 4:
+    FAMILIES = [(sys.argv[1], int(sys.argv[2]))]
+    seeds = int(sys.argv[3])
 for game, players in FAMILIES:
     rules = Rules(game, players=players)
     h = 0
     n = 0
-    for seed in range(1, 21):
+    for seed in range(1, seeds + 1):
         g = Game(rules, seed)
         rng = Rng(seed)
         st = g.st
