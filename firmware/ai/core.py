@@ -439,24 +439,8 @@ def util(st, side):
     cnt[0] = cnt[1] = cnt[2] = 0
     coin[0] = coin[1] = coin[2] = 0
     pb[:] = _Z12
-    # denari (suit 0): piles also count the coins
-    top = 0
-    for c in range(10):
-        loc = st[c]
-        if loc >= _PILE:
-            s = loc - _PILE
-            cnt[s] += 1
-            coin[s] += 1
-            k = s * 4
-            p = pt[c]
-            if p > pb[k]:
-                pb[k] = p
-        else:
-            p = pt[c]
-            if p > top:
-                top = p
-    pot = top
-    for su in range(1, 4):
+    pot = 0
+    for su in range(4):
         top = 0
         c = su * 10
         for v in range(10):
@@ -474,6 +458,10 @@ def util(st, side):
                     top = p
             c += 1
         pot += top
+    for c in range(10):  # denari
+        loc = st[c]
+        if loc >= _PILE:
+            coin[loc - _PILE] += 1
     rem = 40 - cnt[0] - cnt[1] - cnt[2]
     remc = 10 - coin[0] - coin[1] - coin[2]
     # majorities: cards, coins, primiera
