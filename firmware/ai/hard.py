@@ -43,8 +43,8 @@ unix port stays within about 10 ms (about 1 s on an RP2040 at 125 MHz;
 docs/ai-results.md). `budget_ms` is turned into nodes with NODES_PER_MS
 for the platform. Memory: the search's states and move lists and the
 record of plays are allocated once (`_init`: about 9.9 KiB on the 64-bit
-unix port, 7.9 KiB on a 32-bit build); a decision allocates nothing (but
-see scopa.engine's Cirulla declarations, dealt inside the search).
+unix port, 7.9 KiB on a 32-bit build); a decision allocates nothing, in
+every family.
 """
 
 import sys
@@ -118,13 +118,14 @@ PARTNER = bytearray((1, 1, 1, 1, 1, 0, 0, 1, 0, 1))
 # medium player's move and searches only the end of the round.
 LINES = bytearray((0, 0, 40, 40, 0, 0, 0))
 
-# Nodes per millisecond of budget, by platform.
+# Nodes per millisecond of budget, by platform (measured in 2-player Scopa
+# and the Scopone games, docs/ai-results.md).
 if sys.implementation.name != "micropython":
-    NODES_PER_MS = 60  # CPython 3.11 here
+    NODES_PER_MS = 450  # CPython 3.11 here
 elif sys.platform in ("linux", "darwin", "win32"):
-    NODES_PER_MS = 50  # the unix port here (x86-64)
+    NODES_PER_MS = 300  # the unix port here (x86-64): 260 to 390
 else:
-    NODES_PER_MS = 1  # RP2040-class board, 125 MHz (50-80x slower)
+    NODES_PER_MS = 3  # RP2040-class board, 125 MHz (80-100x slower)
 
 _S = []  # per-ply states (filled by _init)
 _MV = []  # per-ply move lists
