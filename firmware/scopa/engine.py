@@ -112,7 +112,7 @@ class Moves:
 # Scratch for the enumeration (module level: allocated once).
 _cnt = bytearray(11)  # table cards per value 1..10
 _Z11 = bytes(11)
-_suf = bytearray(12)  # the table's values from v up added up (all 40 cards: 220)
+_suf = bytearray(12)  # the table's values from v up added up (at most 223, the matta a 10)
 _start = bytearray(12)  # start of each value's cards in _byv
 _fill = bytearray(12)
 _byv = bytearray(40)  # table cards grouped by value
@@ -424,31 +424,21 @@ def _gen_card(st, rules, c, mv):
                 _pick[i] = st[TAB + i]
             _emit(mv, c, n)
             return
-        tot = _suf[1]
         if g == SCOPA_15:
-            if tot >= 15 - v:
-                _sums(mv, c, 1, 15 - v, 0, 1)
+            _sums(mv, c, 1, 15 - v, 0, 1)
         else:
             if _cnt[v]:
                 for i in range(_start[v], _start[v] + _cnt[v]):
                     _pick[0] = _byv[i]
                     _emit(mv, c, 1)
-            if (not _cnt[v] or not rules.strict) and tot >= v:
+            if not _cnt[v] or not rules.strict:
                 _sums(mv, c, 1, v, 0, 2)
-            if g == CIRULLA and tot >= 15 - v:
+            if g == CIRULLA:
                 _sums(mv, c, 1, 15 - v, 0, 1)
         if rules.fewest and mv.n - n0 > 1:
             _keep_fewest(mv, first)
     if mv.n == n0 or not rules.mandatory:
-        e = mv.end
-        b = mv.buf
-        if e + 2 > len(b):
-            mv._room(2)
-            b = mv.buf
-        b[e] = c
-        b[e + 1] = 0
-        mv.end = e + 2
-        mv.n += 1
+        _emit(mv, c, 0)
 
 
 def _keep_fewest(mv, first):
