@@ -639,3 +639,26 @@ def test_ai_digest_of_one_family_is_the_same_on_cpython():
     out = run(str(mpy.MICROPYTHON), "MICROPYPATH", (".frozen",))
     assert out[:2] == ["scopa_15", "2"] and int(out[2]) >= 30
     assert run(sys.executable, "PYTHONPATH", (mpy.SHIM,)) == out
+
+
+@pytest.mark.mpy
+@pytest.mark.parametrize(
+    "args,says",
+    [(["scopa"], "usage"), (["scopa", "x", "1"], "usage"), (["nope", "2", "1"], "unknown game")],
+)
+def test_ai_digest_refuses_bad_arguments(args, says):
+    import os
+    import subprocess
+
+    env = dict(
+        os.environ,
+        MICROPYPATH=os.pathsep.join((".frozen", str(mpy.FIRMWARE), str(mpy.ROOT / "host_tests"))),
+    )
+    p = subprocess.run(
+        [str(mpy.MICROPYTHON), str(mpy.ROOT / "tools" / "ai_digest.py"), *args],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert p.returncode == 2 and says in p.stdout, (p.returncode, p.stdout, p.stderr)

@@ -21,11 +21,18 @@ from scopa.rules import Rules
 from selfplay import FAMILIES
 
 seeds = 20
-if len(sys.argv) == 4:
+if len(sys.argv) == 4 and sys.argv[2].isdigit() and sys.argv[3].isdigit():
     FAMILIES = [(sys.argv[1], int(sys.argv[2]))]
     seeds = int(sys.argv[3])
+elif len(sys.argv) != 1:
+    print("usage: ai_digest.py [GAME PLAYERS SEEDS]  (e.g. scopa 2 2)")
+    sys.exit(2)
 for game, players in FAMILIES:
-    rules = Rules(game, players=players)
+    try:
+        rules = Rules(game, players=players)
+    except ValueError as e:
+        print("ai_digest.py:", e)
+        sys.exit(2)
     h = 0
     n = 0
     for seed in range(1, seeds + 1):
