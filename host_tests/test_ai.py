@@ -662,3 +662,27 @@ def test_ai_digest_refuses_bad_arguments(args, says):
         timeout=60,
     )
     assert p.returncode == 2 and says in p.stdout, (p.returncode, p.stdout, p.stderr)
+
+
+@pytest.mark.parametrize(
+    "opts,why",
+    [
+        (["--game", "cirula"], "unknown game 'cirula'"),
+        (["--game", "scopa", "--players", "5"], "5 is not 2, 3, 4 or 6"),
+        (["--game", "scopone", "--players", "2"], "scopone is for 4 players"),
+        (["--deals", "-3"], "--deals must be 0 or more"),
+        (["--nodes", "-1"], "--nodes must be 0 or more"),
+        (["--jobs", "0"], "--jobs must be 1 or more"),
+    ],
+)
+def test_tournament_refuses_a_bad_game_or_count_before_playing(capsys, opts, why):
+    import sys
+
+    sys.path.insert(0, str(mpy.ROOT))
+    from tools import tournament
+
+    with pytest.raises(SystemExit) as e:
+        tournament.main(["--no-heap", *opts])
+    assert e.value.code == 2
+    err = capsys.readouterr()
+    assert why in err.err and "points per deal" not in err.out

@@ -349,6 +349,18 @@ def knob_error(knob):
     return None
 
 
+def rules_error(game, players):
+    """Why `game` with `players` (0: its default) is no game, or None."""
+    mpy.setup_cpython_path()
+    from scopa.rules import Rules
+
+    try:
+        Rules(game, **({"players": players} if players else {}))
+    except ValueError as e:
+        return str(e)
+    return None
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--a", default="hard", choices=("easy", "medium", "hard"))
@@ -385,6 +397,14 @@ def main(argv=None):
         "and print the paired difference, deck by deck, of that run less the first",
     )
     args = ap.parse_args(argv)
+    for name in ("deals", "matches", "budget_ms", "nodes", "jobs"):
+        if getattr(args, name) < 0:
+            ap.error(f"--{name.replace('_', '-')} must be 0 or more")
+    if args.jobs == 0:
+        ap.error("--jobs must be 1 or more")
+    why = rules_error(args.game, args.players)
+    if why:
+        ap.error(why)
     for knob in args.set + args.versus:
         why = knob_error(knob)
         if why:
