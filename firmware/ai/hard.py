@@ -87,16 +87,16 @@ DEFAULT_NODES = const(200)  # nodes_for(None): the budget when the rules are not
 # The default budget (nodes_for), in tens of nodes, calibrated so that
 # the p95 decision time on the unix port (idle) stays within 10 ms
 # (docs/ai-results.md).
-FAMILY = bytearray((160, 115, 90, 170, 130, 200, 200, 130, 130, 130))
+FAMILY = bytearray((160, 160, 130, 170, 130, 255, 200, 130, 130, 130))
 # Deals tried for one consistent with the plays seen (core.hist). In
 # Scopone the checks cost more than the deals they would replace; in 4- and
 # 6-player Scopa (the end of the round) 16 pay, the partners' plays
-# unchecked (PARTNER); in 2-player Scopa 16 pay with a larger budget (on
-# 400 paired deals +0.47 with 4 tries at 1300 nodes, +0.56 with 16, +0.67
-# with 16 at 1800); in Cirulla 16 at 1700 nodes (+0.38 points a round
-# over two seeds of 400 paired deals); in Scopa d'Assi and a 15 neither 16
-# tries nor twice the budget pay (docs/ai-results.md).
-TRIES = bytearray((16, 4, 4, 16, 4, 16, 16, 1, 1, 1))
+# unchecked (PARTNER); in the 2-player games 16 pay with a larger budget
+# (2-player Scopa, 400 paired deals: +0.47 with 4 tries at 1300 nodes,
+# +0.56 with 16, +0.67 with 16 at 1800; Cirulla at 1700 nodes +0.38
+# points a round over two seeds of 400; Scopa d'Assi at 1600 nodes and a
+# 15 at 1300, +0.06 and +0.12 over two seeds of 1000; docs/ai-results.md).
+TRIES = bytearray((16, 16, 16, 16, 4, 16, 16, 1, 1, 1))
 # Mid-round with four or six players: the medium player's best PAIRS[f]
 # moves (0: play the medium player's move), when the second is within
 # _PAIRM centipoints of the first, searched _PAIRD plies deep (a whole
