@@ -81,13 +81,14 @@ _SAMPLE = const(8)  # nodes of a sampled deal
 _PICK = const(8)  # nodes of a medium player's move besides its scored moves (view, moves)
 DEFAULT_NODES = const(200)  # nodes_for(None): the budget when the rules are not given
 # By family (family()): 0 Scopa, 1 Scopa d'Assi, 2 Scopa a 15, 3 Cirulla,
-# each with 2 players; 4 any game with 3 players; 5 Scopa, Scopa d'Assi and
-# Cirulla with 4; 6 any game with 6; 7 Scopone scientifico, 8 Scopone
-# (classico), 9 Scopone a 10.
+# each with 2 players; 4 any game with 3 players; 5 Scopa and
+# Scopa d'Assi with 4; 6 any game with 6; 7 Scopone scientifico, 8
+# Scopone (classico), 9 Scopone a 10; 10 Cirulla with 4 (the search of 5,
+# its own budget: a Cirulla node costs more).
 # The default budget (nodes_for), in tens of nodes, calibrated so that
 # the p95 decision time on the unix port (idle) stays within 10 ms
 # (docs/ai-results.md).
-FAMILY = bytearray((160, 160, 130, 170, 130, 255, 200, 130, 130, 130))
+FAMILY = bytearray((160, 160, 130, 170, 130, 255, 200, 130, 130, 130, 200))
 # Deals tried for one consistent with the plays seen (core.hist). In
 # Scopone the checks cost more than the deals they would replace; in 4- and
 # 6-player Scopa (the end of the round) 16 pay, the partners' plays
@@ -96,12 +97,12 @@ FAMILY = bytearray((160, 160, 130, 170, 130, 255, 200, 130, 130, 130))
 # +0.56 with 16, +0.67 with 16 at 1800; Cirulla at 1700 nodes +0.38
 # points a round over two seeds of 400; Scopa d'Assi at 1600 nodes and a
 # 15 at 1300, +0.06 and +0.12 over two seeds of 1000; docs/ai-results.md).
-TRIES = bytearray((16, 16, 16, 16, 4, 16, 16, 1, 1, 1))
+TRIES = bytearray((16, 16, 16, 16, 4, 16, 16, 1, 1, 1, 16))
 # Mid-round with four or six players: the medium player's best PAIRS[f]
 # moves (0: play the medium player's move), when the second is within
 # _PAIRM centipoints of the first, searched _PAIRD plies deep (a whole
 # turn of the table: the partner's and both opponents' replies).
-PAIRS = bytearray((0, 0, 0, 0, 0, 0, 0, 3, 3, 3))
+PAIRS = bytearray((0, 0, 0, 0, 0, 0, 0, 3, 3, 3, 0))
 _PAIRD = const(4)
 _PAIRM = const(250)
 # 1: the partners' plays are read as the medium player's (checked by
@@ -111,7 +112,7 @@ _PAIRM = const(250)
 # them, +0.57 without; in Scopone classico +0.50 / +0.65, seed 2 +0.48 /
 # +0.70; in scientifico +0.72 / +0.87, but a mixed team, Hard + Medium,
 # +0.40 / +0.31: kept there; docs/ai-results.md)
-PARTNER = bytearray((1, 1, 1, 1, 1, 0, 0, 1, 0, 1))
+PARTNER = bytearray((1, 1, 1, 1, 1, 0, 0, 1, 0, 1, 0))
 # Mid-round: the lines of play searched, by players. 0 (partnerships): a few
 # deals of the many hidden cards of three other hands estimate the risks
 # worse than the medium player's exact odds, so mid-round it plays the
@@ -461,14 +462,14 @@ def moves():
 
 
 def family(rules):
-    """The family of `rules` (0..9, see FAMILY) that sets the hard player's
+    """The family of `rules` (0..10, see FAMILY) that sets the hard player's
     default budget and search."""
     p = rules.players
     g = rules.game
     if p == 2:
         return 1 if g == _ASSI else 2 if g == _S15 else 3 if g == _CIR else 0
     if p == 4:
-        return 7 if g == _SC2 else 8 if g == _SC1 else 9 if g == _SC3 else 5
+        return 7 if g == _SC2 else 8 if g == _SC1 else 9 if g == _SC3 else 10 if g == _CIR else 5
     return 4 if p == 3 else 6
 
 
