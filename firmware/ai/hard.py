@@ -88,7 +88,7 @@ DEFAULT_NODES = const(200)  # nodes_for(None): the budget when the rules are not
 # The default budget (nodes_for), in tens of nodes, calibrated so that
 # the p95 decision time on the unix port (idle) stays within 10 ms
 # (docs/ai-results.md).
-FAMILY = bytearray((160, 160, 130, 170, 130, 255, 200, 130, 130, 130, 200))
+FAMILY = bytearray((160, 160, 130, 170, 130, 255, 200, 130, 160, 130, 200))
 # Deals tried for one consistent with the plays seen (core.hist). In
 # Scopone the checks cost more than the deals they would replace; in 4- and
 # 6-player Scopa (the end of the round) 16 pay, the partners' plays
