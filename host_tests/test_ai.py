@@ -618,27 +618,35 @@ def test_folded_constants_match_the_engine(mod):
         assert getattr(mod, n) == getattr(E, n[1:]), n
 
 
+def _ai_digest(args, exe=None):
+    # tools/ai_digest.py ARGS on the unix port (or on CPython with the shim):
+    # the finished process
+    import os
+    import subprocess
+
+    if exe is None:
+        exe, var, first = str(mpy.MICROPYTHON), "MICROPYPATH", (".frozen",)
+    else:
+        var, first = "PYTHONPATH", (mpy.SHIM,)
+    paths = (*first, mpy.FIRMWARE, mpy.ROOT / "host_tests")
+    env = dict(os.environ, **{var: os.pathsep.join(map(str, paths))})
+    tool = str(mpy.ROOT / "tools" / "ai_digest.py")
+    return subprocess.run([exe, tool, *args], env=env, capture_output=True, text=True, timeout=120)
+
+
 @pytest.mark.mpy
 def test_ai_digest_of_one_family_is_the_same_on_cpython():
     # tools/ai_digest.py GAME PLAYERS SEEDS: one family's checksum, as
     # played on the unix port and on CPython
-    import os
-    import subprocess
     import sys
 
-    tool = str(mpy.ROOT / "tools" / "ai_digest.py")
     args = ["scopa_15", "2", "1"]
-    paths = (mpy.FIRMWARE, mpy.ROOT / "host_tests")
-
-    def run(exe, var, first):
-        env = dict(os.environ, **{var: os.pathsep.join(map(str, first + paths))})
-        p = subprocess.run([exe, tool, *args], env=env, capture_output=True, text=True, timeout=120)
+    runs = (_ai_digest(args), _ai_digest(args, sys.executable))
+    for p in runs:
         assert p.returncode == 0, p.stderr
-        return p.stdout.split()
-
-    out = run(str(mpy.MICROPYTHON), "MICROPYPATH", (".frozen",))
+    out = runs[0].stdout.split()
     assert out[:2] == ["scopa_15", "2"] and int(out[2]) >= 30
-    assert run(sys.executable, "PYTHONPATH", (mpy.SHIM,)) == out
+    assert runs[1].stdout.split() == out
 
 
 @pytest.mark.mpy
@@ -647,20 +655,7 @@ def test_ai_digest_of_one_family_is_the_same_on_cpython():
     [(["scopa"], "usage"), (["scopa", "x", "1"], "usage"), (["nope", "2", "1"], "unknown game")],
 )
 def test_ai_digest_refuses_bad_arguments(args, says):
-    import os
-    import subprocess
-
-    env = dict(
-        os.environ,
-        MICROPYPATH=os.pathsep.join((".frozen", str(mpy.FIRMWARE), str(mpy.ROOT / "host_tests"))),
-    )
-    p = subprocess.run(
-        [str(mpy.MICROPYTHON), str(mpy.ROOT / "tools" / "ai_digest.py"), *args],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    p = _ai_digest(args)
     assert p.returncode == 2 and says in p.stdout, (p.returncode, p.stdout, p.stderr)
 
 
