@@ -397,10 +397,10 @@ def main(argv=None):
         "and print the paired difference, deck by deck, of that run less the first",
     )
     args = ap.parse_args(argv)
-    for name in ("deals", "matches", "budget_ms", "nodes", "jobs"):
+    for name in ("deals", "matches", "budget_ms", "nodes"):
         if getattr(args, name) < 0:
             ap.error(f"--{name.replace('_', '-')} must be 0 or more")
-    if args.jobs == 0:
+    if args.jobs < 1:
         ap.error("--jobs must be 1 or more")
     why = rules_error(args.game, args.players)
     if why:
