@@ -5,7 +5,10 @@ hand holds a card.
 Points are ints in hundredths of a point (centipoints), never floats. The
 functions keep their scratch in module-level buffers and allocate nothing
 per call; `setup(rules)` caches the ruleset's numbers in module globals
-before a decision.
+before a decision. The flash tool compiles this module to native code
+for a board with a native emitter (tools/flash/compiler.py: NATIVE), which
+allocates a slice object where bytecode does not: no slices in the
+per-node functions.
 
 What a seat may read of a state `st` (scopa.engine): the table, the piles,
 its own hand, a partner's hand when the rules make it visible, and the
@@ -72,8 +75,6 @@ _rules = None
 _cnt = [0, 0, 0]
 _coin = [0, 0, 0]
 _pb = bytearray(12)  # best primiera points per side * 4 + suit
-_Z12 = bytes(12)
-_Z11 = bytes(11)
 _prim = [0, 0, 0]
 _tw = bytearray(11)  # best worth on the table per value
 
@@ -246,7 +247,8 @@ def view(st, seat):
             known[s] = 1
             s = (s + sides) % players
     uv = uval
-    uv[:] = _Z11
+    for i in range(11):  # not uv[:] = ...: native code allocates the slice
+        uv[i] = 0
     kn = known
     us = unseen
     n = 0
@@ -438,7 +440,8 @@ def util(st, side):
     pt = _PRIM
     cnt[0] = cnt[1] = cnt[2] = 0
     coin[0] = coin[1] = coin[2] = 0
-    pb[:] = _Z12
+    for i in range(12):
+        pb[i] = 0
     pot = 0
     for su in range(4):
         top = 0

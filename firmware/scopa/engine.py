@@ -18,6 +18,9 @@ it. Layout:
 A move is a card played and the table cards it takes. Move lists are
 written into a preallocated `Moves` buffer as ``card, n, taken * n``; a move
 is named by its offset there. No list, dict or long int is built per move.
+The flash tool compiles this module to native code for a board with a
+native emitter (tools/flash/compiler.py: NATIVE), which allocates a slice
+object where bytecode does not: no slices in gen_moves and apply.
 
 Sources for the rules: pagat.com "Scopa" and "Scopone"; Parlett, The
 Penguin Book of Card Games, pp. 136-138; the rule texts the
@@ -111,7 +114,6 @@ class Moves:
 
 # Scratch for the enumeration (module level: allocated once).
 _cnt = bytearray(11)  # table cards per value 1..10
-_Z11 = bytes(11)
 _suf = bytearray(12)  # the table's values from v up added up (at most 223, the matta a 10)
 _start = bytearray(12)  # start of each value's cards in _byv
 _fill = bytearray(12)
@@ -329,7 +331,8 @@ def pile_of(st, side):
 def _group(st):
     n = st[NTAB]
     cnt = _cnt
-    cnt[:] = _Z11
+    for i in range(11):  # not cnt[:] = ...: native code allocates the slice
+        cnt[i] = 0
     m = st[MATTA]
     tot = 0
     for i in range(n):
