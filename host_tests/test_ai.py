@@ -618,9 +618,9 @@ def test_folded_constants_match_the_engine(mod):
         assert getattr(mod, n) == getattr(E, n[1:]), n
 
 
-def _ai_digest(args, exe=None):
-    # tools/ai_digest.py ARGS on the unix port (or on CPython with the shim):
-    # the finished process
+def _ai_digest(args, exe=None, fw=mpy.FIRMWARE, timeout=120):
+    # tools/ai_digest.py ARGS on the unix port (or on CPython with the shim)
+    # with the firmware in `fw` (source, or compiled): the finished process
     import os
     import subprocess
 
@@ -628,10 +628,12 @@ def _ai_digest(args, exe=None):
         exe, var, first = str(mpy.MICROPYTHON), "MICROPYPATH", (".frozen",)
     else:
         var, first = "PYTHONPATH", (mpy.SHIM,)
-    paths = (*first, mpy.FIRMWARE, mpy.ROOT / "host_tests")
+    paths = (*first, fw, mpy.ROOT / "host_tests")
     env = dict(os.environ, **{var: os.pathsep.join(map(str, paths))})
     tool = str(mpy.ROOT / "tools" / "ai_digest.py")
-    return subprocess.run([exe, tool, *args], env=env, capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [exe, tool, *args], env=env, capture_output=True, text=True, timeout=timeout
+    )
 
 
 @pytest.mark.mpy
@@ -647,6 +649,29 @@ def test_ai_digest_of_one_family_is_the_same_on_cpython():
     out = runs[0].stdout.split()
     assert out[:2] == ["scopa_15", "2"] and int(out[2]) >= 30
     assert runs[1].stdout.split() == out
+
+
+@pytest.mark.mpy
+def test_native_modules_play_the_same_moves_as_bytecode(mpy_firmware, tmp_path):
+    # the flash tool compiles the search's modules (tools.flash.compiler.NATIVE)
+    # to native code for a board with a native emitter, as the tests' .mpy
+    # firmware is for the unix port: every family plays the same moves as
+    # from bytecode (the WebAssembly port's build) and from source
+    from tools.flash.compiler import NATIVE
+
+    bytecode = mpy.compile_firmware(tmp_path / "bytecode")
+    for name in ("ai/core", "ai/easy", "scopa/engine", "scopa/game"):
+        arch = {
+            f: (fw / (name + ".mpy")).read_bytes()[2] >> 2
+            for f, fw in (("native", mpy_firmware), ("bytecode", bytecode))
+        }
+        assert arch == {"native": 2 if name + ".py" in NATIVE else 0, "bytecode": 0}, name
+    runs = [_ai_digest(["2"], fw=fw, timeout=300) for fw in (mpy_firmware, bytecode, mpy.FIRMWARE)]
+    for p in runs:
+        assert p.returncode == 0, p.stderr
+    lines = runs[0].stdout.splitlines()
+    assert len(lines) == len(FAMILIES) and all(int(x.split()[2]) >= 60 for x in lines)
+    assert runs[1].stdout == runs[2].stdout == runs[0].stdout
 
 
 @pytest.mark.mpy

@@ -8,7 +8,8 @@ CPython with host_tests/shim on the path), from the repository's root:
     MICROPYPATH=.frozen:firmware:host_tests micropython tools/ai_digest.py
 
 `ai_digest.py GAME PLAYERS SEEDS` plays only that family's first SEEDS
-seeds (for counting its work, e.g. under valgrind's callgrind).
+seeds (for counting its work, e.g. under valgrind's callgrind);
+`ai_digest.py SEEDS` every family's first SEEDS seeds.
 """
 
 import sys
@@ -24,8 +25,10 @@ seeds = 20
 if len(sys.argv) == 4 and sys.argv[2].isdigit() and sys.argv[3].isdigit():
     FAMILIES = [(sys.argv[1], int(sys.argv[2]))]
     seeds = int(sys.argv[3])
+elif len(sys.argv) == 2 and sys.argv[1].isdigit():
+    seeds = int(sys.argv[1])
 elif len(sys.argv) != 1:
-    print("usage: ai_digest.py [GAME PLAYERS SEEDS]  (e.g. scopa 2 2)")
+    print("usage: ai_digest.py [[GAME PLAYERS] SEEDS]  (e.g. scopa 2 2)")
     sys.exit(2)
 for game, players in FAMILIES:
     try:

@@ -32,6 +32,19 @@ ARCHS = [
 ]
 
 
+# The firmware's hottest modules: move generation and `apply`
+# (scopa.engine) and the leaves' values (ai.core: util, risk, threat), which
+# the hard player's search runs at every node. mpy-cross compiles them with
+# `-X emit=native` for a board whose .mpy carries native code (-march).
+# Their source is plain Python: a port without a native emitter (the
+# WebAssembly port; an mpy-cross of another sub-version) runs the same
+# modules as bytecode, and both play the same moves (host_tests/test_ai.py).
+# Native, they take about 30% of the instructions off a hard decision on
+# the unix port (x64); on an RP2040 their code (36 KB as armv6m .mpy, 9 KB
+# as bytecode) is loaded into the heap. The other modules gain too little
+# for their size (docs/ai-results.md).
+NATIVE = frozenset({"scopa/engine.py", "ai/core.py"})
+
 
 @dataclass(frozen=True)
 class MpyFormat:
@@ -85,7 +98,13 @@ class Compiler:
             done = subprocess.run([*self.command, "--version"], capture_output=True, text=True)
             self._version = done.stdout.strip() or " ".join(self.command)
         h = hashlib.sha256()
-        for part in (self._version, str(self.emits), self.march or "", name):
+        for part in (
+            self._version,
+            str(self.emits),
+            self.march or "",
+            name,
+            str(self.native(name)),
+        ):
             h.update(part.encode() + b"\0")
         h.update(src.read_bytes())
         cached = self.cache / (h.hexdigest() + ".mpy")
@@ -101,10 +120,16 @@ class Compiler:
                     os.unlink(tmp)
         shutil.copyfile(cached, dest)
 
+    def native(self, name: str) -> bool:
+        """Whether source `name` compiles to native code (NATIVE, with -march)."""
+        return bool(self.march) and name in NATIVE
+
     def _run(self, src: Path, dest: Path, name: str) -> None:
         args = [*self.command]
         if self.march:
             args.append("-march=" + self.march)
+        if self.native(name):
+            args += ["-X", "emit=native"]
         args += ["-s", name, "-o", str(dest), str(src)]
         done = subprocess.run(args, capture_output=True, text=True)
         if done.returncode != 0 or not dest.is_file():
