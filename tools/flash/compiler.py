@@ -218,7 +218,8 @@ def find_compiler(fmt: MpyFormat, micropython: str = "X.Y") -> Compiler:
                 emits,
                 None,
                 note=f"bytecode only (mpy-cross emits v{emits[0]}.{emits[1]}, "
-                f"the board v{fmt.label}: @native code would not load)",
+                f"the board v{fmt.label}: native code would not load), so the hard "
+                "player thinks about 1.5 times as long",
             )
     have = ", ".join(f"v{e[0]}.{e[1]}" for _, e in found) or "nothing (it does not run)"
     raise FlashError(
