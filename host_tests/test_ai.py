@@ -548,6 +548,7 @@ def test_tournament_versus_pairs_the_same_decks(capsys):
         ("hard.TIES.5=0", "index 0 to 0"),
         ("hard.TIES.0=x", "whole numbers"),
         ("hard.TIES.0=300", "0 to 255"),
+        ("hard.FAMILY.5=70000", "0 to 65535"),
         ("hard.TIES=0", "is a table: give an index"),
         ("hard.INF.0=1", "is not a table"),
     ],
@@ -560,6 +561,7 @@ def test_tournament_refuses_a_bad_knob_before_playing(capsys, knob, why):
 
     assert tournament.knob_error("hard.TIES.0=0") is None
     assert tournament.knob_error("hard.MIX.0=2") is None
+    assert tournament.knob_error("hard.FAMILY.5=350") is None
     for opt in ("--set", "--versus"):
         with pytest.raises(SystemExit) as e:
             tournament.main(["--deals", "1", "--no-heap", opt, knob])

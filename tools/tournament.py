@@ -42,6 +42,7 @@ import resource
 import subprocess
 import sys
 import time
+from array import array
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -320,7 +321,8 @@ KNOB_MODULES = ("hard", "medium", "easy", "core")  # tools/arena.py's
 def knob_error(knob):
     """Why `knob` (a --set or --versus value) cannot be set, or None.
     Its form is MODULE.NAME=int (NAME an int of firmware/ai/MODULE.py) or
-    MODULE.NAME.i=int (NAME a table: a bytearray, 0..255, or a list)."""
+    MODULE.NAME.i=int (NAME a table: a bytearray, 0..255, an array of
+    unsigned shorts, 0..65535, or a list)."""
     name, eq, val = knob.partition("=")
     f = name.split(".")
     if not eq or len(f) not in (2, 3) or f[0] not in KNOB_MODULES:
@@ -338,12 +340,14 @@ def knob_error(knob):
         return f"ai.{f[0]} has no {f[1]}"
     x = getattr(mod, f[1])
     if len(f) == 3:
-        if not isinstance(x, (bytearray, list)):
+        if not isinstance(x, (bytearray, array, list)):
             return f"ai.{f[0]}.{f[1]} is not a table: {f[0]}.{f[1]}={val}"
         if not 0 <= i < len(x):
             return f"ai.{f[0]}.{f[1]} has {len(x)} entries: index 0 to {len(x) - 1}"
         if isinstance(x, bytearray) and not 0 <= v <= 255:
             return f"ai.{f[0]}.{f[1]} holds bytes: 0 to 255"
+        if isinstance(x, array) and not 0 <= v <= 65535:
+            return f"ai.{f[0]}.{f[1]} holds unsigned shorts: 0 to 65535"
     elif isinstance(x, bool) or not isinstance(x, int):
         return f"ai.{f[0]}.{f[1]} is a table: give an index, e.g. {f[0]}.{f[1]}.0={val}"
     return None

@@ -39,9 +39,11 @@ about three per move the medium player scores and _PICK more per move it
 chooses, _SAMPLE per deal dealt), not a clock, so that a seed gives the
 same move on every machine and under any load. The default is per family
 (FAMILY, nodes_for), calibrated so that the p95 decision time on the
-unix port stays within about 10 ms (about 1 s on an RP2040 at 125 MHz;
-docs/ai-results.md). `budget_ms` is turned into nodes with NODES_PER_MS
-for the platform. Memory: the search's states and move lists and the
+unix port stays within about 10 ms (docs/ai-results.md), with
+scopa.engine and ai.core as native code, as the flash tool compiles them
+for a board with a native emitter (tools/flash/compiler.py: NATIVE); as
+bytecode a node costs about 1.5 times as much. `budget_ms` is turned
+into nodes with NODES_PER_MS for the platform. Memory: the search's states and move lists and the
 record of plays are allocated once (`_init`: about 9.9 KiB on the 64-bit
 unix port, 7.9 KiB on a 32-bit build); a decision allocates nothing, in
 every family.
@@ -86,9 +88,14 @@ DEFAULT_NODES = const(200)  # nodes_for(None): the budget when the rules are not
 # Scopone (classico), 9 Scopone a 10; 10 Cirulla with 4 (the search of 5,
 # its own budget: a Cirulla node costs more).
 # The default budget (nodes_for), in tens of nodes, calibrated so that
-# the p95 decision time on the unix port (idle) stays within 10 ms
-# (docs/ai-results.md).
-FAMILY = bytearray((160, 160, 130, 170, 130, 255, 200, 130, 160, 130, 200))
+# the p95 decision time on the unix port (idle; the flash tool's build,
+# scopa.engine and ai.core native code) stays within 10 ms
+# (docs/ai-results.md). With the nodes the native code buys: 2-player
+# Scopa 2400 (1000 paired deals, three seeds: +0.05 over 1600), 4-player
+# Scopa 4000 (two seeds: +0.09 / +0.08 over 2550), Scopa d'Assi 2000
+# (four seeds: +0.07 over 1600), Cirulla 2400 (72.5% of 2000 matches,
+# 71.1% at 1700).
+FAMILY = array("H", (240, 200, 130, 240, 130, 400, 200, 130, 160, 130, 200))
 # Deals tried for one consistent with the plays seen (core.hist). In
 # Scopone the checks cost more than the deals they would replace; in 4- and
 # 6-player Scopa (the end of the round) 16 pay, the partners' plays
@@ -124,7 +131,7 @@ LINES = bytearray((0, 0, 40, 40, 0, 0, 0))
 if sys.implementation.name != "micropython":
     NODES_PER_MS = 450  # CPython 3.11 here
 elif sys.platform in ("linux", "darwin", "win32"):
-    NODES_PER_MS = 300  # the unix port here (x86-64): 260 to 390
+    NODES_PER_MS = 300  # the unix port here (x86-64), bytecode: 260 to 390 (native: 450 to 570)
 else:
     NODES_PER_MS = 3  # RP2040-class board, 125 MHz (80-100x slower)
 
