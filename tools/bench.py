@@ -1,5 +1,6 @@
 """Engine benchmark: speed on CPython and on the MicroPython unix port, heap
-on the unix port with the firmware compiled by mpy-cross.
+on the unix port, the unix port running the firmware compiled by mpy-cross
+as the flash tool compiles it (scopa.engine as native code).
 
     python tools/bench.py [--rounds N] [--markdown]
 
@@ -244,9 +245,9 @@ def main(argv=None):
     a = ap.parse_args(argv)
     code = "ROUNDS = %d\nREPS = %d\n" % (a.rounds, a.reps) + BODY
     cpy = parse(run_cpython(code))
-    upy = parse(mpy.run_mpy(code, timeout=600))
     with tempfile.TemporaryDirectory() as tmp:
         fw = mpy.compile_firmware(Path(tmp) / "fw", mpy.UNIX_MPY_CROSS_ARGS)
+        upy = parse(mpy.run_mpy(code, timeout=600, path=(fw,)))
         heap = parse(mpy.run_mpy(HEAP, heapsize=a.heapsize, path=(fw,)))
         least = smallest_heap(fw)
     heap32 = heap_wasm()
