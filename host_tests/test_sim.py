@@ -488,10 +488,10 @@ def _read_until(fd, needle, timeout=10.0):
         if r:
             try:
                 chunk = os.read(fd, 65536)
-            except OSError:
-                break
+            except OSError:  # EIO: no process holds the terminal any more
+                chunk = b""
             if not chunk:
-                break
+                raise AssertionError(f"the output ended before {needle!r}: {buf[-2000:]!r}")
             buf += chunk
     return buf
 
