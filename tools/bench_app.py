@@ -471,13 +471,13 @@ def native_code(dest, bytecode):
     (-march=armv6m, native) into `dest`, against their bytecode in the
     folder `bytecode`: (names, native bytes, bytecode bytes, difference),
     sizes of the .mpy files."""
-    from tools.flash.compiler import NATIVE
+    from tools.flash.compiler import NATIVE, native_modules
 
     arm = mpy.compile_firmware(dest, ("-march=armv6m",))
-    names = sorted(n[:-3] + ".mpy" for n in NATIVE)
+    names = [n[:-3] + ".mpy" for n in NATIVE]
     a = sum((arm / n).stat().st_size for n in names)
     b = sum((Path(bytecode) / n).stat().st_size for n in names)
-    return ", ".join(n[:-4] for n in names), a, b, a - b
+    return native_modules(), a, b, a - b
 
 
 if __name__ == "__main__":

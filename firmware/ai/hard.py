@@ -43,10 +43,10 @@ unix port stays within about 10 ms (docs/ai-results.md), with
 scopa.engine and ai.core as native code, as the flash tool compiles them
 for a board with a native emitter (tools/flash/compiler.py: NATIVE); as
 bytecode a node costs about 1.5 times as much. `budget_ms` is turned
-into nodes with NODES_PER_MS for the platform. Memory: the search's states and move lists and the
-record of plays are allocated once (`_init`: about 9.9 KiB on the 64-bit
-unix port, 7.9 KiB on a 32-bit build); a decision allocates nothing, in
-every family.
+into nodes with NODES_PER_MS for the platform. Memory: the search's
+states and move lists and the record of plays are allocated once
+(`_init`: about 9.9 KiB on the 64-bit unix port, 7.9 KiB on a 32-bit
+build); a decision allocates nothing, in every family.
 """
 
 import sys

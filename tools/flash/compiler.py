@@ -46,6 +46,11 @@ ARCHS = [
 NATIVE = frozenset({"scopa/engine.py", "ai/core.py"})
 
 
+def native_modules() -> str:
+    """NATIVE as the flash tool and the benchmarks name it: `ai/core, scopa/engine`."""
+    return ", ".join(sorted(n[:-3] for n in NATIVE))
+
+
 @dataclass(frozen=True)
 class MpyFormat:
     """What `.mpy` files a board loads: version.sub and native arch."""

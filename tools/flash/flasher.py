@@ -25,7 +25,7 @@ from .common import (
     kib,
     say,
 )
-from .compiler import NATIVE, Compiler, find_compiler
+from .compiler import Compiler, find_compiler, native_modules
 from .device import BoardInfo, Device, find_port
 from .package import app_version, package_json, render_package_json
 from .plan import Plan, Record, _dirs_of, make_plan, parents, space_needed
@@ -122,8 +122,7 @@ class Flasher:
             )
             what = "sources (.py)" if compiler is None else f"compiled for .mpy {info.fmt}"
             if compiler is not None and compiler.march:
-                native = ", ".join(sorted(n[:-3] for n in NATIVE))
-                what += f", {native} as native code"
+                what += f", {native_modules()} as native code"
             say(f"  staged {len(stage.files)} files, {what}" + (f" in {root}" if keep else ""))
             if compiler is not None and compiler.note:
                 say(f"  note: {compiler.note}")
