@@ -95,8 +95,10 @@ DEFAULT_NODES = const(200)  # nodes_for(None): the budget when the rules are not
 # Scopa 4000 (two seeds: +0.09 / +0.08 over 2550), Scopa d'Assi 2000
 # (four seeds: +0.07 over 1600), Cirulla 2400 (72.5% of 2000 matches,
 # 71.1% at 1700), Scopone a 10 2600 (two seeds: +0.22 / -0.04 over 1300;
-# 3000, +0.25 / +0.12, went over 10 ms at p95).
-FAMILY = array("H", (240, 200, 130, 240, 130, 400, 200, 130, 160, 260, 200))
+# 3000, +0.25 / +0.12, went over 10 ms at p95), 6 players 3600 (three
+# seeds: +0.04 / +0.06 / +0.10 over 2000; 4000 nodes, +0.08 / +0.10 /
+# +0.12, reached 10 ms at p95).
+FAMILY = array("H", (240, 200, 130, 240, 130, 400, 360, 130, 160, 260, 200))
 # Deals tried for one consistent with the plays seen (core.hist). In
 # Scopone the checks cost more than the deals they would replace; in 4- and
 # 6-player Scopa (the end of the round) 16 pay, the partners' plays
