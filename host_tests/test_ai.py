@@ -184,7 +184,27 @@ def test_hint_names_the_hard_move_in_every_family(game, players):
         assert (c, tuple(sorted(t))) in _legal(st, rules), (game, players)
 
 
-@pytest.mark.parametrize("game,players", FAMILIES)
+def test_every_game_has_a_family_in_every_table():
+    # each game and player count the rules allow reads its knobs from one
+    # family index, present in every per-family table
+    from scopa.rules import GAMES
+
+    tables = (hard.FAMILY, hard.TRIES, hard.PAIRS, hard.PARTNER)
+    seen = set()
+    for game in GAMES:
+        for players in (2, 3, 4, 6):
+            try:
+                rules = Rules(game, players=players)
+            except ValueError:
+                continue
+            f = hard.family(rules)
+            seen.add(f)
+            assert all(0 <= f < len(t) for t in tables), (game, players, f)
+    assert seen == set(range(len(hard.FAMILY)))  # no table row unused
+    assert len({len(t) for t in tables}) == 1
+
+
+@pytest.mark.parametrize("game,players", FAMILIES + [("scopa_15", 6), ("scopa_d_assi", 6)])
 def test_default_budget_is_the_family_s_and_deterministic(game, players):
     rules = _rules(game, players)
     budget = hard.nodes_for(None, rules)
