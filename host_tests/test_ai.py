@@ -12,7 +12,7 @@ from scopa import engine as E
 from scopa import scoring
 from scopa.game import Game
 from scopa.rng import Rng
-from scopa.rules import Rules
+from scopa.rules import GAMES, Rules
 from selfplay import FAMILIES, applicable
 
 OPTIONS = [
@@ -187,8 +187,6 @@ def test_hint_names_the_hard_move_in_every_family(game, players):
 def test_every_game_has_a_family_in_every_table():
     # each game and player count the rules allow reads its knobs from one
     # family index, present in every per-family table
-    from scopa.rules import GAMES
-
     tables = (hard.FAMILY, hard.TRIES, hard.PAIRS, hard.PARTNER)
     seen = set()
     for game in GAMES:
