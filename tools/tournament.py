@@ -391,14 +391,18 @@ def main(argv=None):
     )
     ap.add_argument("--no-heap", action="store_true", help="skip the heap measurement")
     ap.add_argument(
-        "--set", action="append", default=[], help="experiments: hard.NAME=int or hard.NAME.i=int"
+        "--set",
+        action="append",
+        default=[],
+        help="experiments: MODULE.NAME=int or MODULE.NAME.i=int (MODULE: hard, medium, easy, core)",
     )
     ap.add_argument(
         "--versus",
         action="append",
         default=[],
-        help="experiments: run the same decks again with this --set knob added (repeatable) "
-        "and print the paired difference, deck by deck, of that run less the first",
+        help="experiments: run the same decks again with this --set knob added (repeatable: "
+        "every --versus knob goes into one second run) and print the paired difference, "
+        "deck by deck, of that run less the first",
     )
     args = ap.parse_args(argv)
     for name in ("deals", "matches", "budget_ms", "nodes"):
