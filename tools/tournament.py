@@ -394,7 +394,8 @@ def main(argv=None):
         "--set",
         action="append",
         default=[],
-        help="experiments: MODULE.NAME=int or MODULE.NAME.i=int (MODULE: hard, medium, easy, core)",
+        help="experiments: MODULE.NAME=int or MODULE.NAME.i=int (MODULE: %s)"
+        % ", ".join(KNOB_MODULES),
     )
     ap.add_argument(
         "--versus",
