@@ -582,6 +582,8 @@ def test_interactive_in_a_terminal(demo_dir):
         _read_until(master, b"PRESS B")
         os.write(master, b"h")  # B held long
         _read_until(master, b"LONG B")
+        os.write(master, b"\x1b\r")  # a lone Esc does not swallow the key after it
+        _read_until(master, b"PRESS A")
         _quit(master, proc)
         after = termios.tcgetattr(slave)
         settings_after = _settings(slave)

@@ -212,8 +212,10 @@ class TerminalKeys:
     def feed(self, c):
         """Take one byte `c` (int) typed on the keyboard."""
         if self._esc == 1:
-            self._esc = 2 if c in (0x5B, 0x4F) else 0  # '[' or 'O'
-            return
+            if c in (0x5B, 0x4F):  # '[' or 'O': an arrow's sequence
+                self._esc = 2
+                return
+            self._esc = 0  # a lone Esc: this byte is a key of its own
         if self._esc == 2:
             if 0x30 <= c <= 0x3F:  # parameters: ESC [ 1 ; 2 A
                 return
