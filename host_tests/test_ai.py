@@ -713,6 +713,8 @@ def test_ai_digest_refuses_bad_arguments(args, says):
         (["--deals", "-3"], "--deals must be 0 or more"),
         (["--nodes", "-1"], "--nodes must be 0 or more"),
         (["--jobs", "0"], "--jobs must be 1 or more"),
+        (["--heapsize", "banana"], "'banana' is not a size"),
+        (["--heapsize", "1K"], "give at least 16K"),
     ],
 )
 def test_tournament_refuses_a_bad_game_or_count_before_playing(capsys, opts, why):

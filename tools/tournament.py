@@ -46,9 +46,12 @@ from array import array
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "host_tests"))
+for _p in (ROOT / "host_tests", ROOT):
+    if str(_p) not in sys.path:
+        sys.path.insert(0, str(_p))
 
 import mpy  # noqa: E402
+from tools.sim import heapsize_arg  # noqa: E402
 
 
 def _split(n, jobs):
@@ -381,7 +384,9 @@ def main(argv=None):
         help="hard player's budget in ms (turned into nodes for the platform)",
     )
     ap.add_argument("--nodes", type=int, default=0, help="hard player's budget in nodes")
-    ap.add_argument("--heapsize", default="", help="micropython -X heapsize, e.g. 96K")
+    ap.add_argument(
+        "--heapsize", type=heapsize_arg, default=None, help="micropython -X heapsize, e.g. 96K"
+    )
     ap.add_argument("--mpy", action="store_true", help="run the firmware compiled to .mpy")
     ap.add_argument("--cpython", action="store_true", help="run on CPython instead")
     ap.add_argument("--jobs", type=int, default=2, help="processes in parallel")
