@@ -569,6 +569,9 @@ def test_tournament_versus_pairs_the_same_decks(capsys):
         ("hard.FAMILY.5=70000", "0 to 65535"),
         ("hard.TIES=0", "is a table: give an index"),
         ("hard.INF.0=1", "is not a table"),
+        ("hard.INF=1", "is a const(): compiled into the code"),
+        ("core.THREAT=50", "is a const(): compiled into the code"),
+        ("hard.const=1", "is not a knob"),
     ],
 )
 def test_tournament_refuses_a_bad_knob_before_playing(capsys, knob, why):
@@ -580,6 +583,7 @@ def test_tournament_refuses_a_bad_knob_before_playing(capsys, knob, why):
     assert tournament.knob_error("hard.TIES.0=0") is None
     assert tournament.knob_error("hard.MIX.0=2") is None
     assert tournament.knob_error("hard.FAMILY.5=350") is None
+    assert tournament.knob_error("medium.SWEEP=100") is None
     for opt in ("--set", "--versus"):
         with pytest.raises(SystemExit) as e:
             tournament.main(["--deals", "1", "--no-heap", opt, knob])
@@ -712,6 +716,7 @@ def test_ai_digest_refuses_bad_arguments(args, says):
         (["--game", "scopone", "--players", "2"], "scopone is for 4 players"),
         (["--deals", "-3"], "--deals must be 0 or more"),
         (["--nodes", "-1"], "--nodes must be 0 or more"),
+        (["--deals", "0"], "nothing to play: give --deals N or --matches N"),
         (["--jobs", "0"], "--jobs must be 1 or more"),
         (["--heapsize", "banana"], "'banana' is not a size"),
         (["--heapsize", "1K"], "give at least 16K"),

@@ -351,9 +351,22 @@ def knob_error(knob):
             return f"ai.{f[0]}.{f[1]} holds bytes: 0 to 255"
         if isinstance(x, array) and not 0 <= v <= 65535:
             return f"ai.{f[0]}.{f[1]} holds unsigned shorts: 0 to 65535"
-    elif isinstance(x, bool) or not isinstance(x, int):
+    elif isinstance(x, (bytearray, array, list)):
         return f"ai.{f[0]}.{f[1]} is a table: give an index, e.g. {f[0]}.{f[1]}.0={val}"
+    elif isinstance(x, bool) or not isinstance(x, int):
+        return f"ai.{f[0]}.{f[1]} is not a knob: a knob is an int or a table"
+    elif _is_const(f[0], f[1]):
+        return f"ai.{f[0]}.{f[1]} is a const(): compiled into the code, it cannot be set"
     return None
+
+
+def _is_const(module, name):
+    # NAME = const(...) in firmware/ai/MODULE.py: MicroPython folds it into
+    # the bytecode, so setting the module's attribute changes nothing
+    import re
+
+    src = (ROOT / "firmware" / "ai" / (module + ".py")).read_text()
+    return re.search(r"^%s\s*=\s*const\(" % re.escape(name), src, re.M) is not None
 
 
 def rules_error(game, players):
@@ -381,9 +394,16 @@ def main(argv=None):
         "--budget-ms",
         type=int,
         default=0,
-        help="hard player's budget in ms (turned into nodes for the platform)",
+        help="hard player's budget in ms (turned into nodes for the platform); "
+        "0, the default: the family's default budget",
     )
-    ap.add_argument("--nodes", type=int, default=0, help="hard player's budget in nodes")
+    ap.add_argument(
+        "--nodes",
+        type=int,
+        default=0,
+        help="hard player's budget in nodes (wins over --budget-ms); "
+        "0, the default: the family's default budget",
+    )
     ap.add_argument(
         "--heapsize", type=heapsize_arg, default=None, help="micropython -X heapsize, e.g. 96K"
     )
@@ -423,6 +443,8 @@ def main(argv=None):
         why = knob_error(knob)
         if why:
             ap.error(f"knob {knob!r}: {why}")
+    if not args.deals and not args.matches:
+        ap.error("nothing to play: give --deals N or --matches N (1 or more)")
     if args.versus and not args.deals:
         ap.error("--versus compares deals deck by deck: give --deals N")
     if args.cpython:
