@@ -181,6 +181,10 @@ def test_best_of_three_plays_until_two_matches():
     assert max(g.wins) == 2 and g.match_no in (2, 3)
 
 
+def _as_played(g):
+    return (bytes(g.st), bytes(g.history), bytes(g.played), list(g.totals), g.round_over, g.score)
+
+
 def test_out_of_memory_in_a_play_changes_nothing(monkeypatch):
     # A board short of heap: the round's scoring (or the move's record)
     # raises MemoryError; the game is as before and the play can be retried.
@@ -198,14 +202,14 @@ def test_out_of_memory_in_a_play_changes_nothing(monkeypatch):
                 g.play(card, taken)  # up to the last play of the round
                 continue
             break
-        before = (bytes(g.st), bytes(g.history), list(g.totals), g.round_over, g.score)
+        before = _as_played(g)
         if fail == "score":
             monkeypatch.setattr(scoring, "score_piles", boom)
         else:
             monkeypatch.setattr(g, "_log", boom)
         with pytest.raises(MemoryError):
             g.play(card, taken)
-        assert (bytes(g.st), bytes(g.history), list(g.totals), g.round_over, g.score) == before
+        assert _as_played(g) == before
         monkeypatch.undo()
         flags = g.play(card, taken)
         if fail == "score":
@@ -250,6 +254,31 @@ def test_replay_code_rebuilds_the_game_and_rejects_damage():
     for bad in ("", "S1.x", "S9.a.b.c.d", 42):
         with pytest.raises(replay.ReplayError):
             replay.decode(bad)
+
+
+def test_each_seats_last_play_is_kept_for_the_round_and_replayed():
+    # the round page's last plays: each seat's latest (card, cards taken),
+    # through the deals of a round, none at the next round; a game rebuilt
+    # from its replay code (a resumed one) has the same
+    rng = Rng(17)
+    for players in (2, 3, 4, 6):
+        g = Game(Rules("scopa", players=players), seed=players)
+        for _ in range(2):
+            last = [None] * players
+            while not g.round_over:
+                assert _last_plays(g) == last
+                seat = g.turn
+                card, taken = g.legal_moves()[rng.below(len(g.legal_moves()))]
+                g.play(card, taken)
+                last[seat] = (card, len(taken))
+                if g.deck_left() == 24 or g.round_over:
+                    assert _last_plays(replay.decode(replay.encode(g))) == last
+            g.next_round()
+            assert _last_plays(g) == [None] * players
+
+
+def _last_plays(g):
+    return [g.last_play(s) for s in range(g.rules.players)]
 
 
 def test_replay_of_an_illegal_move_is_refused():

@@ -289,12 +289,14 @@ def _table_stages(w):
                     w.draw()
             s.hint = None
             w.draw()
-            # the round's page, with a play of every seat logged
-            s.log = [(seat, 9, 3) for seat in range(g.rules.players)]
+            # the round's page, with a play of every seat (a king that took 3)
+            before = bytes(g.played)
+            for seat in range(g.rules.players):
+                g.played[2 * seat : 2 * seat + 2] = bytes((9 + 1, 3))
             s.info = True
             w.draw()
             s.info = False
-            s.log = []
+            g.played[:] = before
             s.asking = True
             w.draw()
             s.asking = False

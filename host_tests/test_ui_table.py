@@ -286,6 +286,34 @@ def test_the_cursors_card_is_drawn_as_the_cursor_not_only_lifted(tmp_path):
     assert shown != drawn(gfx.FACE)  # not a face merely lifted
 
 
+def _round_page(a, b):
+    """The round page's text, shown by DOWN on the human's turn and left
+    again by a key (the table back as it was)."""
+    press(a, b, "D")
+    assert a.screen.info
+    text = b.display.screen_text().replace("\n", " ")
+    press(a, b, "R")
+    assert not a.screen.info and human_turn(a)
+    return text
+
+
+def _plays_text(g, seats):
+    """The round page's plays of `seats` ("P2 7D+1 P3 AS"), from the game's
+    history replayed: each seat's last play this round."""
+    last = {}
+    h = Game(g.rules, g.seed)
+    for i in replay.indices(g):
+        if h.round_over:
+            h.next_round()
+            last = {}
+        seat = h.turn
+        c, t = h.legal_moves()[i]
+        h.play(c, t)
+        last[seat] = "P%d " % (seat + 1) + "A234567FCR"[c % 10] + "DCSB"[c // 10]
+        last[seat] += "+%d" % len(t) if t else ""
+    return " ".join(last[s] for s in seats if s in last)
+
+
 def test_the_round_page_tells_mazzo_scope_last_take_and_the_last_plays(tmp_path):
     g = find(lambda g: g.turn == 0)
     a, b = start(tmp_path, g, [app.HUMAN, app.EASY])
@@ -305,10 +333,8 @@ def test_the_round_page_tells_mazzo_scope_last_take_and_the_last_plays(tmp_path)
     last = g.st[E.LAST]
     assert ("Last take " + (a.turns.seat_label(last) if last != E.NONE else "-")) in text
     assert "You %d" % g.scope(0) in text and "P2 %d" % g.scope(1) in text
-    seat, c, n = a.screen.log[-1]
-    assert seat == 1  # the computer's play, before the human's turn
-    face = "A234567FCR"[c % 10] + "DCSB"[c // 10]  # as the card's face shows it
-    assert ("P2 " + face + ("+%d" % n if n else "")) in text
+    # the computer's play, before the human's turn, as the card's face shows it
+    assert _plays_text(g, [1]).startswith("P2 ") and _plays_text(g, [1]) in text
     press(a, b, "R")  # any key: back to the hand, the key does nothing else
     assert not a.screen.info and human_turn(a) and g.moves_played() >= 2
     assert "Mazzo" not in b.display.screen_text()
@@ -328,11 +354,58 @@ def test_the_play_that_ends_a_hand_stays_on_the_round_page_after_the_deal(tmp_pa
             press(a, b, "A")  # (a card that takes in two ways: its first)
         a.loop(20)
     assert human_turn(a) and g.st[E.DP] > dp and g.moves_played() == 6
-    seat, c, n = a.screen.log[-1]
-    assert seat == 1  # the hand's last play, the computer's
+    # the hand's last play (the 6th), the computer's
     press(a, b, "D")
-    face = "A234567FCR"[c % 10] + "DCSB"[c // 10]
-    assert ("P2 " + face + ("+%d" % n if n else "")) in b.display.screen_text().replace("\n", " ")
+    assert _plays_text(g, [1]) in b.display.screen_text().replace("\n", " ")
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_round_page_shows_the_rounds_last_plays_after_a_resume(tmp_path, players):
+    # plays made, saved (game.sav, then a journal line a play); the game
+    # resumed by a new App from those files shows the same round page
+    g = find(lambda g: g.turn == 0, Rules("scopa", players=players))
+    levels = [app.HUMAN] + [app.EASY] * (players - 1)
+    a, b = start(tmp_path, g, levels)
+    a.loop(5)
+    for _ in range(400):
+        if human_turn(a) and g.moves_played() >= 2 * players + 1:
+            break
+        if human_turn(a) or a.screen.stage == TB.CHOOSE:
+            press(a, b, "A")
+        a.loop(20)
+    assert human_turn(a) and not g.round_over and g.moves_played() > players
+    assert (tmp_path / app.JOURNAL).exists()  # plays journalled after the record
+    seats = range(1, players)
+    plays = _plays_text(g, seats)
+    assert plays.count("P") == players - 1
+    before = _round_page(a, b)
+    assert plays in before
+    b2 = F.Board(())
+    a2 = app.App(b2, str(tmp_path))
+    a2.start()
+    a2.loop(200, until=human_turn)
+    assert human_turn(a2) and replay.encode(a2.game) == replay.encode(g)
+    assert _round_page(a2, b2) == before
+
+
+def test_the_round_page_keeps_the_last_plays_through_the_menu(tmp_path):
+    # B to the menu, then Continue: the table comes back with its page
+    g = find(lambda g: g.turn == 0)
+    a, b = start(tmp_path, g, [app.HUMAN, app.EASY])
+    a.loop(5)
+    for _ in range(200):
+        if human_turn(a) and g.moves_played() >= 4:
+            break
+        if human_turn(a) or a.screen.stage == TB.CHOOSE:
+            press(a, b, "A")
+        a.loop(20)
+    before = _round_page(a, b)
+    assert _plays_text(g, [1]) in before
+    press(a, b, "B")
+    assert a.screen_mod == "menu"
+    press(a, b, "A")  # the cursor is on Continue
+    a.loop(200, until=human_turn)
+    assert human_turn(a) and _round_page(a, b) == before
 
 
 def test_the_round_page_names_teams_by_their_players(tmp_path):

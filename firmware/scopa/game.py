@@ -18,7 +18,8 @@ class Game:
     (match points per side), round_no (from 1), score (the last round's
     Score or None), over (match over), winner (side or None), wins
     (matches won per side, best of three), history (bytearray of move
-    indices, for replay codes).
+    indices, for replay codes), played (bytearray: each seat's last play
+    this round, see last_play).
     """
 
     def __init__(self, rules, seed=1):
@@ -29,6 +30,9 @@ class Game:
         self._w = engine.new_state()  # the next state, while a move is played
         self.mv = engine.Moves()
         self.history = bytearray()
+        # per seat, its last play this round: the card + 1 (0: none yet),
+        # then the number of cards it took; a replayed game has them too
+        self.played = bytearray(2 * rules.players)
         self.wins = [0] * rules.sides
         self.match_no = 1
         self._new_match(rules.players - 1)
@@ -44,6 +48,9 @@ class Game:
         self.round_no += 1
         self.score = None
         self.round_over = False
+        p = self.played
+        for i in range(len(p)):
+            p[i] = 0
         engine.start_round(self.st, self.rules, self.rng, dealer)
 
     # Reading the state ---------------------------------------------------
@@ -148,6 +155,9 @@ class Game:
         flags = engine.apply(w, self.rules, b, off)
         res = self._score(w) if flags & engine.ROUND_OVER else None
         self._log(idx)
+        i = 2 * self.st[engine.TURN]
+        self.played[i] = b[off] + 1
+        self.played[i + 1] = b[off + 1]
         self.st[:] = w
         if res is not None:
             self.score, self.totals, self.over, self.winner = res
@@ -228,6 +238,14 @@ class Game:
             v |= (h[k] & 127) << sh
             sh += 7
         return v
+
+    def last_play(self, seat):
+        """The last play of `seat` this round, ``(card, cards taken)``, or
+        None before its first (kept through a deal: the play that ended a
+        hand)."""
+        p = self.played
+        c = p[2 * seat]
+        return (c - 1, p[2 * seat + 1]) if c else None
 
     def moves_played(self):
         """Number of moves played so far in the whole game."""

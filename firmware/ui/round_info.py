@@ -12,8 +12,9 @@ what the round has done, in words.
     Any key: back
 
 Loaded only while it is shown (ui/table.py imports it on the key), so the
-table's heap during play does not hold it. Draws only: the table screen
-keeps the plays it showed (`Screen.log`) and the game is the App's.
+table's heap during play does not hold it. Draws only: the game (the
+App's) keeps each seat's last play (`Game.last_play`), a resumed game too,
+rebuilt from its save.
 """
 
 from micropython import const
@@ -72,15 +73,17 @@ def lines(screen):
     _pack(out, [tr(lang.LAST_TAKE), side_label(app, last) if last != engine.NONE else "-"])
     scope = ["%s %d" % (side_label(app, side), g.scope(side)) for side in range(r.sides)]
     _pack(out, [tr(lang.SCOPE)] + scope)
-    plays = screen.log[-(r.players - 1) :]
+    # the other seats from the one after the seat to play: the order played
     fr = app.french()
-    _pack(
-        out,
-        [
-            "%s %s%s" % (app.turns.seat_label(seat), card_text(c, fr), "+%d" % n if n else "")
-            for seat, c, n in plays
-        ],
-    )
+    plays = []
+    for i in range(1, r.players):
+        seat = (g.turn + i) % r.players
+        p = g.last_play(seat)
+        if p:
+            c, n = p
+            t = "%s %s" % (app.turns.seat_label(seat), card_text(c, fr))
+            plays.append(t + "+%d" % n if n else t)
+    _pack(out, plays)
     return out
 
 

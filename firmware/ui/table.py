@@ -77,7 +77,6 @@ class Screen(keys.Screen):
         self.news = []  # NEWS: lines still to announce at this deal
         self.line = ""  # NEWS: the line shown
         self.dealt = None  # (round, cards dealt) of the deal announced
-        self.log = []  # (seat, card, cards taken) of the last plays shown, this round
         self.info = False  # PICK: the round's page (ui/round_info.py) shown
         self.peek = 0  # PICK: 0 the own hand, k the k-th partner's (partners_visible)
 
@@ -143,13 +142,6 @@ class Screen(keys.Screen):
         card, taken = self.move
         self.seat = app.game.turn
         self.flags = app.turns.play(card, taken)
-        if self.flags & engine.ROUND_OVER:
-            self.log = []  # a new round: its plays from now on
-        else:
-            # the last play of each seat, through a deal too: the play that
-            # ended a hand stays on the round page until that seat plays again
-            self.log.append((self.seat, card, len(taken)))
-            del self.log[: -app.game.rules.players]
         self.move = None  # type: ignore
         app.dirty = True
         if self.flags & engine.SCOPA:
