@@ -338,6 +338,44 @@ def test_summary_fits(walker):
     w.app.settings["cfg"].update(napola=0, rebello=0)
 
 
+@pytest.mark.parametrize("players", [2, 3, 4, 6])
+@pytest.mark.parametrize("code, w, h", [(c, 128, 64) for c in lang.LANGS] + [("en", 240, 135)])
+def test_primiera_labels_clear_the_cards(tmp_path, monkeypatch, code, w, h, players):
+    # the round's primiera page: each side's label ("P2", "1+3", with 6
+    # players "1+3+5"), its best card of each suit, its total; no text
+    # under a card (the cards are drawn after the label), nothing off the
+    # screen
+    from ui import gfx
+
+    cards = []
+    real = gfx.card
+
+    def card(fb, x, y, c, pal, s=1, *a):
+        cards.append((x, y, x + gfx.CARD_W * s, y + gfx.CARD_H * s))
+        real(fb, x, y, c, pal, s, *a)
+
+    wk = Walker(tmp_path, code, w, h, w > 128)
+    try:
+        _new_game(wk, 0, players)
+        g = wk.app.game
+        _play_round(g)
+        monkeypatch.setattr(gfx, "card", card)
+        s = wk.show("summary")
+        s.k = s.pages.index("primiera")
+        cards.clear()
+        wk.draw()
+        texts = wk.board.display.frame
+    finally:
+        lang.load("en")
+    labels = [s.side_label(i) for i in range(g.rules.sides)]
+    assert [t for t, _, _ in texts if t in labels] == labels
+    assert len(cards) == 4 * g.rules.sides and all(x1 < w and y1 <= h for _, _, x1, y1 in cards)
+    for t, x, y in texts:
+        right = F.text_right(t, x)
+        under = [c for c in cards if x < c[2] and c[0] <= right and y < c[3] and c[1] < y + 8]
+        assert not under, (code, players, t, x, y, under)
+
+
 @pytest.mark.parametrize("code", ["en", "de"])
 def test_colour_screen_fits(tmp_path, code):
     w = Walker(tmp_path, code, 240, 135, True)

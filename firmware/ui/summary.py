@@ -162,11 +162,14 @@ class Screen(keys.Screen):
         if sc is None:
             return
         rowh = lay.ch + s + 1
+        # the cards after the widest label: 3 characters ("P2", "1+3"), 5
+        # for teams of three ("1+3+5", 6 players), which the cards would cover
+        x0 = 8 * max(3, len(self.side_label(0))) + 2
         for i in range(sc.sides):
             y = 10 + i * rowh
             lab = self.side_label(i)
             fb.text(lab, 0, y + (lay.ch - 8) // 2, p.FG)
-            x = 8 * 3 + 2
+            x = x0
             won = sc.primiera[i]
             for c in sc.primiera_cards[i]:
                 if c < 0:
