@@ -205,8 +205,9 @@ def load_settings(folder=""):
     """The saved settings in `folder`: ``(settings, note)``, settings a
     dict as default_settings (keys it does not know, or values of the
     wrong type, are left at their defaults), note "" or the line that says
-    a damaged file was replaced by its backup, or lost (the defaults are
-    used). Loads the language."""
+    a damaged file was replaced by its backup (lang.SAVE_RESTORED), or lost
+    (lang.SETTINGS_LOST: the defaults are used; the saved game is another
+    file). Loads the language."""
     import lang
     import store
 
@@ -233,7 +234,8 @@ def load_settings(folder=""):
         print("lang: no strings:", e)
     note = ""
     if status == store.BAK or status == store.BAD:
-        note = lang.tr(lang.SAVE_RESTORED if status == store.BAK else lang.SAVE_LOST)
+        # the settings' own line: the saved game, if any, is another file
+        note = lang.tr(lang.SAVE_RESTORED if status == store.BAK else lang.SETTINGS_LOST)
     return s, note
 
 

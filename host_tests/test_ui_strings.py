@@ -235,6 +235,8 @@ def test_menus_fit(walker):
     w.show("menu")
     w.app.note = lang.tr(lang.SAVE_LOST)
     w.show("menu")
+    w.app.note = lang.tr(lang.SETTINGS_LOST)
+    w.show("menu")
     _walk_lists(w, w.show("menu", "Games"))
     for pass_play in (0, 1):
         w.app.settings["pass"] = pass_play
@@ -282,7 +284,7 @@ def _table_stages(w):
             # every reason of the hint, with its widest number
             from ai import hint as H
 
-            for code in range(lang.N_STRINGS - lang.WHY_SCOPA):
+            for code in range(len(H.REASONS)):
                 # ALL_OUT names a rank (1..10)
                 for n in range(1, 11) if code == H.ALL_OUT else (40,):
                     s.hint = (hand[0], (), (code, n))

@@ -159,7 +159,8 @@ WHY_LEAVES = const(126)
 WHY_ALL_OUT = const(127)
 WHY_LEAST_RISK = const(128)
 WHY_HARD_TO_TAKE = const(129)
-N_STRINGS = const(130)
+SETTINGS_LOST = const(130)  # settings.sav and its .bak damaged: the defaults
+N_STRINGS = const(131)
 
 _blob = b""
 _offs = None
