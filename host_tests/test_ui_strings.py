@@ -284,7 +284,7 @@ def _table_stages(w):
             # every reason of the hint, with its widest number
             from ai import hint as H
 
-            for code in range(len(H.REASONS)):
+            for code in range(lang.N_STRINGS - lang.WHY_SCOPA):
                 # ALL_OUT names a rank (1..10)
                 for n in range(1, 11) if code == H.ALL_OUT else (40,):
                     s.hint = (hand[0], (), (code, n))
