@@ -182,6 +182,10 @@ class App:
         self._last = 0  # the board's ticks at the last step
         self._short = 0  # steps in a row that ran out of memory
         self.settings, self.note = _config().load_settings(folder)
+        if self.note:
+            # a damaged settings.sav: the copy in use saved again (the damaged
+            # one kept as .bad), so that the note is shown once, not at every start
+            self.save_settings()
         self.apply_contrast()
 
     # Settings -------------------------------------------------------------

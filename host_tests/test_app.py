@@ -194,6 +194,10 @@ def test_damaged_settings_fall_back_and_say_so(tmp_path, backup):
     assert a2.settings["faces"] == (1 if backup else 0)
     # the settings' loss is not the game's: the menu does not say the save is damaged
     assert lang.tr(lang.SAVE_LOST) not in b2.display.screen_text()
+    # said once: the settings in use were saved again, the damaged file kept aside
+    assert (tmp_path / (app.SETTINGS + ".bad")).exists()
+    a3, b3 = run(F.keys(""), tmp_path, 5)
+    assert a3.note == "" and a3.settings["faces"] == (1 if backup else 0)
 
 
 def test_out_of_memory_while_a_screen_is_made_retries(tmp_path, monkeypatch, capsys):
