@@ -560,7 +560,13 @@ def main(argv=None):
     ap.add_argument("--all-frames", action="store_true", help="also a PNG of every frame")
     ap.add_argument("--scale", type=int, default=4, help="PNG pixels per screen pixel")
     ap.add_argument("--mpy", action="store_true", help="run the firmware compiled by mpy-cross")
-    ap.add_argument("--flash", type=Path, help="keep the board's files in this folder")
+    ap.add_argument(
+        "--flash",
+        type=Path,
+        help="keep the board's files (saved game, settings, score sheet) in this folder; "
+        "without it they go to a temporary folder, deleted at the end (tools/play "
+        "uses build/sim-flash)",
+    )
     ap.add_argument("--heapsize", type=heapsize_arg, help="MicroPython heap, e.g. 192K")
     ap.add_argument("--entry", default="main", help="module to run instead of main (a demo)")
     ap.add_argument("--path", type=Path, action="append", default=[], help="extra module folder")
