@@ -323,9 +323,10 @@ KNOB_MODULES = ("hard", "medium", "easy", "core")  # tools/arena.py's
 
 def knob_error(knob):
     """Why `knob` (a --set or --versus value) cannot be set, or None.
-    Its form is MODULE.NAME=int (NAME an int of firmware/ai/MODULE.py) or
-    MODULE.NAME.i=int (NAME a table: a bytearray, 0..255, an array of
-    unsigned shorts, 0..65535, or a list)."""
+    Its form is MODULE.NAME=int (NAME an upper-case int of
+    firmware/ai/MODULE.py, not a const()) or MODULE.NAME.i=int (NAME a
+    table: a bytearray, 0..255, an array of unsigned shorts, 0..65535, or
+    a list)."""
     name, eq, val = knob.partition("=")
     f = name.split(".")
     if not eq or len(f) not in (2, 3) or f[0] not in KNOB_MODULES:
@@ -341,9 +342,13 @@ def knob_error(knob):
     mod = importlib.import_module("ai." + f[0])
     if not hasattr(mod, f[1]):
         return f"ai.{f[0]} has no {f[1]}"
+    if f[1][0] == "_" or not f[1].isupper():
+        return f"ai.{f[0]}.{f[1]} is not a knob: knobs have upper-case names"
     x = getattr(mod, f[1])
     if len(f) == 3:
         if not isinstance(x, (bytearray, array, list)):
+            if _is_const(f[0], f[1]):
+                return f"ai.{f[0]}.{f[1]} is a const(): compiled into the code, it cannot be set"
             return f"ai.{f[0]}.{f[1]} is not a table: {f[0]}.{f[1]}={val}"
         if not 0 <= i < len(x):
             return f"ai.{f[0]}.{f[1]} has {len(x)} entries: index 0 to {len(x) - 1}"
