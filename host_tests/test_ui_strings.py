@@ -280,6 +280,10 @@ def _table_stages(w):
         s.hint = (hand[0], (), None) if stage == TB.PICK else None
         s.seat = g.turn
         w.draw()
+        if stage == TB.CHOOSE:
+            s.asking = True  # "Hint..." in place of "A:ok B:back"
+            w.draw()
+            s.asking = False
         if stage == TB.PICK:
             # every reason of the hint, with its widest number
             from ai import hint as H

@@ -109,6 +109,47 @@ def test_hint_selects_the_suggested_card_and_lights_its_captures(tmp_path):
     assert g.moves_played() == 0
 
 
+def _choosing(tmp_path, hint):
+    """On the capture choice of the first card with several captures, the
+    hint to come ``hint(game, card, captures)``. Returns the app, the board,
+    the game, the card's index in the hand and its captures."""
+    g = find(several, Rules("scopa", match_priority="free"))
+    hand = g.hand(0)
+    i = next(i for i, c in enumerate(hand) if len(g.options(c)) >= 2)
+    opts = g.options(hand[i])
+    move = hint(g, hand[i], opts)
+    a, b = start(tmp_path, g, [app.HUMAN, app.EASY])
+    a.turns.computer_turn = lambda hint=False: move if hint else None
+    a.loop(5)
+    press(a, b, "R" * i + "A")
+    assert a.screen.stage == TB.CHOOSE and a.screen.oi == 0
+    return a, b, g, i, opts
+
+
+def test_hint_on_the_capture_choice_selects_the_hints_capture(tmp_path):
+    a, b, g, i, opts = _choosing(tmp_path, lambda g, card, opts: (card, opts[-1], None))
+    s = a.screen
+    press(a, b, "b", steps=100)
+    assert s.stage == TB.CHOOSE and s.cur == i and s.oi == len(opts) - 1
+    assert s.hint is not None and not s.asking
+    assert "A:ok B:back" in b.display.screen_text()
+    press(a, b, "A", steps=10)
+    assert s.stage == TB.SHOW and s.move == (g.hand(0)[i], tuple(opts[-1]))
+    assert g.moves_played() == 0
+
+
+def test_hint_on_the_capture_choice_of_another_card_goes_to_it(tmp_path):
+    def other(g, card, opts):
+        return next((c, t, None) for c, t in g.legal_moves() if c != card)
+
+    a, b, g, i, opts = _choosing(tmp_path, other)
+    s = a.screen
+    press(a, b, "b", steps=100)
+    assert s.stage == TB.PICK and s.hint is not None and not s.asking
+    assert s.hint[0] != g.hand(0)[i] and g.hand(0)[s.cur] == s.hint[0]
+    assert g.moves_played() == 0
+
+
 @pytest.mark.parametrize("code", ["en", "it"])
 def test_hint_gives_its_reason_in_the_band(tmp_path, monkeypatch, code):
     import lang

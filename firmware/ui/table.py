@@ -15,7 +15,8 @@ Stages (one at a time):
   (the game is saved after every play and Continue comes back).
 - CHOOSE: the card has several captures; LEFT / RIGHT / UP / DOWN cycle
   through them with the table cards of each highlighted, A confirms, B
-  goes back to PICK.
+  goes back to PICK; B long asks for a hint: its capture is selected when
+  it plays this card, else PICK shows it on its card.
 - COVER: pass-and-play with several people: the hand is hidden until the
   next player presses A.
 - THINK: a computer seat is choosing (shown for at least THINK_MS).
@@ -129,11 +130,14 @@ class Screen(keys.Screen):
         elif st in (SCOPA, NEWS):
             if keys.ticks_diff(now, self.t0) >= ANNOUNCE_MS:
                 self._done()
-        elif st == PICK and self.asking and not app.dirty:
+        elif st in (PICK, CHOOSE) and self.asking and not app.dirty:
             self.asking = False
             self.hint = app.turns.computer_turn(hint=True)
             hand = self.hand()
-            if self.hint[0] in hand:
+            if st == CHOOSE and self.hint[0] == hand[self.cur]:
+                self._hint_opt()
+            elif self.hint[0] in hand:
+                self.stage = PICK  # another card: the hint as on PICK
                 self.cur = hand.index(self.hint[0])
             app.dirty = True
 
@@ -203,10 +207,14 @@ class Screen(keys.Screen):
         self.opts = opts
         self.oi = 0
         if self.hint and self.hint[0] == card:
-            for i, o in enumerate(opts):
-                if sorted(o) == sorted(self.hint[1]):
-                    self.oi = i
+            self._hint_opt()
         self.stage = CHOOSE
+
+    def _hint_opt(self):
+        """CHOOSE: select the hint's capture."""
+        for i, o in enumerate(self.opts):
+            if sorted(o) == sorted(self.hint[1]):
+                self.oi = i
 
     def _show(self, card, taken):
         self.move = (card, tuple(taken))
@@ -253,6 +261,8 @@ class Screen(keys.Screen):
                 self.oi = (self.oi - 1) % n
             elif k == keys.A and not ev & keys.REPEAT:
                 self._show(self.hand()[self.cur], self.opts[self.oi])
+            elif k == keys.B and ev & keys.LONG:
+                self.asking = True  # as on PICK: "Hint...", then tick
             elif k == keys.B and not ev & keys.REPEAT:
                 self.stage = PICK
         elif st == COVER:
@@ -366,7 +376,7 @@ class Screen(keys.Screen):
                     t = app.turns.seat_label(g.turn) + ": " + t
             fb.text(t, 0, ty, p.FG)
         elif st == CHOOSE:
-            t = tr(lang.OK_BACK)
+            t = tr(lang.HINT) + "..." if self.asking else tr(lang.OK_BACK)
             if h >= 17:
                 c = "%d/%d" % (self.oi + 1, len(self.opts))
                 gfx.small(fb, c, w - gfx.small_width(c), y, p.FG)
