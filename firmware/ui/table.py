@@ -211,9 +211,12 @@ class Screen(keys.Screen):
         self.stage = CHOOSE
 
     def _hint_opt(self):
-        """CHOOSE: select the hint's capture."""
+        """CHOOSE: select the hint's capture (a hint is shown)."""
+        h = self.hint
+        if h is None:
+            return
         for i, o in enumerate(self.opts):
-            if sorted(o) == sorted(self.hint[1]):
+            if sorted(o) == sorted(h[1]):
                 self.oi = i
 
     def _show(self, card, taken):
