@@ -338,6 +338,17 @@ def _round_page(a, b):
     return text
 
 
+def _play_until(a, b, done, steps):
+    """Play the human's cards (A; a card that takes in two ways: its first
+    capture) and let the computers play, until done(a) or `steps` loops."""
+    for _ in range(steps):
+        if done(a):
+            return
+        if human_turn(a) or a.screen.stage == TB.CHOOSE:
+            press(a, b, "A")
+        a.loop(20)
+
+
 def _plays_text(g, seats):
     """The round page's plays of `seats` ("P2 7D+1 P3 AS"), from the game's
     history replayed: each seat's last play this round."""
@@ -388,12 +399,7 @@ def test_the_play_that_ends_a_hand_stays_on_the_round_page_after_the_deal(tmp_pa
     a, b = start(tmp_path, g, [app.HUMAN, app.EASY])
     a.loop(5)
     dp = g.st[E.DP]
-    for _ in range(300):
-        if human_turn(a) and g.st[E.DP] > dp:
-            break
-        if human_turn(a) or a.screen.stage == TB.CHOOSE:
-            press(a, b, "A")  # (a card that takes in two ways: its first)
-        a.loop(20)
+    _play_until(a, b, lambda a: human_turn(a) and g.st[E.DP] > dp, 300)
     assert human_turn(a) and g.st[E.DP] > dp and g.moves_played() == 6
     # the hand's last play (the 6th), the computer's
     press(a, b, "D")
@@ -408,12 +414,7 @@ def test_the_round_page_shows_the_rounds_last_plays_after_a_resume(tmp_path, pla
     levels = [app.HUMAN] + [app.EASY] * (players - 1)
     a, b = start(tmp_path, g, levels)
     a.loop(5)
-    for _ in range(400):
-        if human_turn(a) and g.moves_played() >= 2 * players + 1:
-            break
-        if human_turn(a) or a.screen.stage == TB.CHOOSE:
-            press(a, b, "A")
-        a.loop(20)
+    _play_until(a, b, lambda a: human_turn(a) and g.moves_played() >= 2 * players + 1, 400)
     assert human_turn(a) and not g.round_over and g.moves_played() > players
     assert (tmp_path / app.JOURNAL).exists()  # plays journalled after the record
     seats = range(1, players)
@@ -434,12 +435,7 @@ def test_the_round_page_keeps_the_last_plays_through_the_menu(tmp_path):
     g = find(lambda g: g.turn == 0)
     a, b = start(tmp_path, g, [app.HUMAN, app.EASY])
     a.loop(5)
-    for _ in range(200):
-        if human_turn(a) and g.moves_played() >= 4:
-            break
-        if human_turn(a) or a.screen.stage == TB.CHOOSE:
-            press(a, b, "A")
-        a.loop(20)
+    _play_until(a, b, lambda a: human_turn(a) and g.moves_played() >= 4, 200)
     before = _round_page(a, b)
     assert _plays_text(g, [1]) in before
     press(a, b, "B")

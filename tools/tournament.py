@@ -344,11 +344,11 @@ def knob_error(knob):
         return f"ai.{f[0]} has no {f[1]}"
     if f[1][0] == "_" or not f[1].isupper():
         return f"ai.{f[0]}.{f[1]} is not a knob: knobs have upper-case names"
+    if _is_const(f[0], f[1]):
+        return f"ai.{f[0]}.{f[1]} is a const(): compiled into the code, it cannot be set"
     x = getattr(mod, f[1])
     if len(f) == 3:
         if not isinstance(x, (bytearray, array, list)):
-            if _is_const(f[0], f[1]):
-                return f"ai.{f[0]}.{f[1]} is a const(): compiled into the code, it cannot be set"
             return f"ai.{f[0]}.{f[1]} is not a table: {f[0]}.{f[1]}={val}"
         if not 0 <= i < len(x):
             return f"ai.{f[0]}.{f[1]} has {len(x)} entries: index 0 to {len(x) - 1}"
@@ -360,8 +360,6 @@ def knob_error(knob):
         return f"ai.{f[0]}.{f[1]} is a table: give an index, e.g. {f[0]}.{f[1]}.0={val}"
     elif isinstance(x, bool) or not isinstance(x, int):
         return f"ai.{f[0]}.{f[1]} is not a knob: a knob is an int or a table"
-    elif _is_const(f[0], f[1]):
-        return f"ai.{f[0]}.{f[1]} is a const(): compiled into the code, it cannot be set"
     return None
 
 

@@ -135,7 +135,7 @@ class Screen(keys.Screen):
             self.hint = app.turns.computer_turn(hint=True)
             hand = self.hand()
             if st == CHOOSE and self.hint[0] == hand[self.cur]:
-                self._hint_opt()
+                self._hint_opt(self.hint[1])
             elif self.hint[0] in hand:
                 self.stage = PICK  # another card: the hint as on PICK
                 self.cur = hand.index(self.hint[0])
@@ -207,16 +207,13 @@ class Screen(keys.Screen):
         self.opts = opts
         self.oi = 0
         if self.hint and self.hint[0] == card:
-            self._hint_opt()
+            self._hint_opt(self.hint[1])
         self.stage = CHOOSE
 
-    def _hint_opt(self):
-        """CHOOSE: select the hint's capture (a hint is shown)."""
-        h = self.hint
-        if h is None:
-            return
+    def _hint_opt(self, taken):
+        """CHOOSE: select the capture of `taken` (the hint's cards)."""
         for i, o in enumerate(self.opts):
-            if sorted(o) == sorted(h[1]):
+            if sorted(o) == sorted(taken):
                 self.oi = i
 
     def _show(self, card, taken):
