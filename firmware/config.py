@@ -220,7 +220,7 @@ def load_settings(folder=""):
                     v = obj[k].get(j)
                     if isinstance(v, int):
                         s["cfg"][j] = v
-            elif isinstance(obj.get(k), int):
+            elif isinstance(obj.get(k), int) and isinstance(s[k], int):
                 s[k] = obj[k]
     if not 0 <= s["cfg"]["game"] < len(GAME_KEYS):
         s["cfg"]["game"] = 0

@@ -275,6 +275,15 @@ def test_the_scorekeeper_stays_readable_past_the_sleep_time(tmp_path, keeper):
     assert a.asleep == bool(keeper) and b.display.on == (not keeper)
 
 
+def test_settings_of_the_wrong_shape_load_as_defaults(tmp_path):
+    # a record whose checksum holds but whose New game choices are no dict
+    # (another firmware's, a bug's): the defaults, not a crash at every start
+    store.save(app.SETTINGS, {"cfg": 5, "lang": 1}, str(tmp_path))
+    s, note = config.load_settings(str(tmp_path))
+    assert s["cfg"] == config.default_settings()["cfg"] and s["lang"] == 1 and note == ""
+    lang.load("en")
+
+
 def test_settings_persist(tmp_path):
     # Settings, language: one to the right (Italiano), back
     a, b = run(F.keys("DDARB"), tmp_path, 300)

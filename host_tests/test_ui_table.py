@@ -138,6 +138,19 @@ def test_hint_on_the_capture_choice_selects_the_hints_capture(tmp_path):
     assert g.moves_played() == 0
 
 
+def test_a_hint_asked_with_the_play_is_dropped(tmp_path):
+    # B held and A in one step of the loop: the card is played and no hint
+    # turns up later unasked
+    from ui import buttons as keys
+
+    a, b, g, i, opts = _choosing(tmp_path, lambda g, card, opts: (card, opts[-1], None))
+    s = a.screen
+    s.key(keys.B | keys.LONG)
+    s.key(keys.A)
+    assert s.stage == TB.SHOW and s.move == (g.hand(0)[i], tuple(opts[0]))
+    assert not s.asking and s.hint is None  # nothing left to compute at a later turn
+
+
 def test_hint_on_the_capture_choice_of_another_card_goes_to_it(tmp_path):
     def other(g, card, opts):
         return next((c, t, None) for c, t in g.legal_moves() if c != card)

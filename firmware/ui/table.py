@@ -221,6 +221,7 @@ class Screen(keys.Screen):
         self.stage = SHOW
         self.t0 = self.app.now
         self.hint = None
+        self.asking = False  # a hint asked in the same step as the play: dropped
 
     def press(self, k, ev):
         app = self.app
