@@ -255,7 +255,8 @@ def load_game(folder=""):
     """The saved game in `folder` and the plays journalled after it:
     ``(game, levels, note)``, game None (and levels []) when none was found
     or it is unreadable; note "" or the line that says a damaged save was
-    replaced by its backup, or lost."""
+    replaced by its backup, or lost, or that damaged journal lines lost
+    the plays after them (the game resumes before them)."""
     import lang
     import store
     from scopa import replay
@@ -288,7 +289,7 @@ def load_game(folder=""):
     # .bak, first its journal's .bak, which leads to the damaged record
     code = obj["code"]
     for name in (JOURNAL + ".bak", JOURNAL) if status == store.BAK else (JOURNAL,):
-        lines = journal(name, store.checksum(code.encode()), folder)
+        lines, damaged = journal(name, store.checksum(code.encode()), folder)
         try:
             for i in lines:
                 if game.round_over:
@@ -296,6 +297,11 @@ def load_game(folder=""):
                 game.play_index(i)
         except ValueError as e:  # IllegalMove: a line that does not fit
             print("store: journal stops:", e)
+            damaged = True
+        if damaged:
+            print("store: plays lost: journal", name, "damaged")
+            if not note:
+                note = lang.tr(lang.PLAYS_LOST)
             break
         if lines:
             code = replay.encode(game)
@@ -303,22 +309,26 @@ def load_game(folder=""):
 
 
 def journal(name, base, folder=""):
-    """The values (list of ints) of journal `name` (store.append) after the record of
-    checksum `base`, in order, up to the first line that is cut short, out
-    of place or of another record; [] when there is no journal."""
+    """The values of journal `name` (store.append) after the record of
+    checksum `base`: ``(values, damaged)``, values a list of ints in order
+    up to the first line that is cut short, out of place or of another
+    record ([] when there is no journal); damaged True when a whole line
+    stops it (garbage, or a line out of place), False for a last line cut
+    short (a power cut while it was written) or lines of another record
+    (a power cut between game.sav and the journal's rotation)."""
     import store
 
     try:
         with open(folder + "/" + name if folder else name, "rb") as f:
             data = f.read()
     except OSError:
-        return []
+        return [], False
     out = []
     start = 0
     while True:
         end = data.find(b"\n", start)
         if end < 0:
-            break  # the end, or a line cut short
+            return out, False  # the end, or a line cut short
         line = data[start : end + 1]
         start = end + 1
         parts = line.split()
@@ -329,7 +339,10 @@ def journal(name, base, folder=""):
             v = int(parts[2])
         except ValueError:
             break
-        if n != len(out) + 1 or not 0 <= v < 0x3FFFFFFF or store.journal_line(base, n, v) != line:
+        if n != len(out) + 1 or not 0 <= v < 0x3FFFFFFF:
             break
+        if store.journal_line(base, n, v) != line:
+            # the first line of another record's journal, or a changed line
+            return out, len(out) > 0
         out.append(v)
-    return out
+    return out, True

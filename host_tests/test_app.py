@@ -122,7 +122,8 @@ def saved(folder):
     obj, status, _ = store.load(app.GAME, str(folder))
     assert status == store.OK
     g = replay.decode(obj["code"])
-    lines = config.journal(app.JOURNAL, store.checksum(obj["code"].encode()), str(folder))
+    lines, damaged = config.journal(app.JOURNAL, store.checksum(obj["code"].encode()), str(folder))
+    assert not damaged
     for i in lines:
         if g.round_over:
             g.next_round()
@@ -176,6 +177,30 @@ def test_damaged_save_falls_back_and_says_so(tmp_path):
     assert a3.game is None and a3.screen_mod == "menu"
     assert a3.note == lang.tr(lang.SAVE_LOST)
     assert lang.tr(lang.SAVE_LOST) in b3.display.screen_text()
+
+
+def test_damaged_journal_resumes_before_the_damage_and_says_so(tmp_path):
+    a, b = run(forever(), tmp_path, 3000, until=lambda a: a.plays >= 5)
+    code, n = saved(tmp_path)
+    assert n >= 3 and code == replay.encode(a.game)
+    p = tmp_path / app.JOURNAL
+    whole = p.read_bytes()
+    # a power cut while the last line was written: silent, the plays before it
+    p.write_bytes(whole[:-3])
+    a2, b2 = run(F.keys(""), tmp_path, 5)
+    assert a2.note == "" and len(a2.game.history) == len(a.game.history) - 1
+    # a damaged second line: the first play, and the menu says the rest is lost
+    lines = whole.splitlines(True)
+    p.write_bytes(lines[0] + b"J 2 x" + lines[1][5:] + b"".join(lines[2:]))
+    a3, b3 = run(F.keys(""), tmp_path, 5)
+    assert a3.note == lang.tr(lang.PLAYS_LOST) and a3.screen_mod == "menu"
+    assert lang.tr(lang.PLAYS_LOST) in b3.display.screen_text()
+    assert len(a3.game.history) == len(a.game.history) - n + 1
+    # Continue resumes there, and the next play saves the game whole: said once
+    a4, b4 = run(forever(), tmp_path, 3000, until=lambda x: x.plays >= 1)
+    assert a4.game.history[: len(a3.game.history)] == a3.game.history
+    a5, b5 = run(F.keys(""), tmp_path, 5)
+    assert a5.note == "" and replay.encode(a5.game) == replay.encode(a4.game)
 
 
 @pytest.mark.parametrize("backup", [True, False])

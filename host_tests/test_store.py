@@ -136,21 +136,28 @@ def test_a_damaged_copy_is_set_aside_not_moved_over_the_good_one(tmp_path):
 
 def test_journal_reads_its_lines_up_to_the_first_bad_one(tmp_path):
     d = str(tmp_path)
-    assert config.journal("j", "base", d) == []  # none yet
+    assert config.journal("j", "base", d) == ([], False)  # none yet
     sizes = [store.append("j", n, v, "base", d) for n, v in ((1, 5), (2, 0), (3, 17))]
-    assert config.journal("j", "base", d) == [5, 0, 17]
+    assert config.journal("j", "base", d) == ([5, 0, 17], False)
     assert max(sizes) <= 24  # a short line whatever came before
-    assert config.journal("j", "other", d) == []  # lines of another record
+    # lines of another record (a power cut before the journal's rotation)
+    assert config.journal("j", "other", d) == ([], False)
     p = tmp_path / "j"
     whole = p.read_bytes()
     for cut in range(len(whole)):  # a cut anywhere: the whole lines before it
         p.write_bytes(whole[:cut])
         got = config.journal("j", "base", d)
-        assert got == [5, 0, 17][: whole[:cut].count(b"\n")], cut
+        assert got == ([5, 0, 17][: whole[:cut].count(b"\n")], False), cut
+    # damage: the lines before it, and it says so
     p.write_bytes(whole.replace(b"J 2 0", b"J 2 1"))  # a changed value
-    assert config.journal("j", "base", d) == [5]
+    assert config.journal("j", "base", d) == ([5], True)
     p.write_bytes(whole + store.journal_line("base", 5, 3))  # a line out of place
-    assert config.journal("j", "base", d) == [5, 0, 17]
+    assert config.journal("j", "base", d) == ([5, 0, 17], True)
+    p.write_bytes(b"\x00garbage\n" + whole)  # garbage from the first line
+    assert config.journal("j", "base", d) == ([], True)
+    p.write_bytes(whole[:20] + b"\xff" * 4 + whole[24:])  # bytes of a line overwritten
+    got, damaged = config.journal("j", "base", d)
+    assert got == [5] and damaged
 
 
 def test_rotate_moves_the_journal_beside_the_records_bak(tmp_path):
@@ -158,7 +165,7 @@ def test_rotate_moves_the_journal_beside_the_records_bak(tmp_path):
     store.rotate("j", d)  # nothing to move
     store.append("j", 1, 4, "b", d)
     store.rotate("j", d)
-    assert not (tmp_path / "j").exists() and config.journal("j.bak", "b", d) == [4]
+    assert not (tmp_path / "j").exists() and config.journal("j.bak", "b", d) == ([4], False)
     store.append("j", 1, 9, "c", d)
     store.rotate("j", d)
-    assert config.journal("j.bak", "c", d) == [9]
+    assert config.journal("j.bak", "c", d) == ([9], False)

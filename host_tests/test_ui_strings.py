@@ -237,6 +237,8 @@ def test_menus_fit(walker):
     w.show("menu")
     w.app.note = lang.tr(lang.SETTINGS_LOST)
     w.show("menu")
+    w.app.note = lang.tr(lang.PLAYS_LOST)
+    w.show("menu")
     _walk_lists(w, w.show("menu", "Games"))
     for pass_play in (0, 1):
         w.app.settings["pass"] = pass_play
