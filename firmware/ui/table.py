@@ -363,7 +363,7 @@ class Screen(keys.Screen):
                 if "%" in t:
                     t = t % (lang.rank(why[1]) if "%s" in t else why[1])
                 if "|" in t:
-                    # two lines: "Takes 3" / "no scopa left" (a band too
+                    # two lines: "Takes 3 cards" / "safe from scopa" (a band too
                     # low for two, under a second row of the table: the first)
                     t, t2 = t.split("|")
                     if h >= 17:
