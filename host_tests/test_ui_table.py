@@ -127,12 +127,23 @@ def _choosing(tmp_path, hint):
 
 
 def test_hint_on_the_capture_choice_selects_the_hints_capture(tmp_path):
-    a, b, g, i, opts = _choosing(tmp_path, lambda g, card, opts: (card, opts[-1], None))
+    from ai import hint as H
+
+    def hint(g, card, opts):
+        return card, opts[-1], (H.TAKES, len(opts[-1]) + 1)
+
+    a, b, g, i, opts = _choosing(tmp_path, hint)
     s = a.screen
+    assert "A:ok B:back" in b.display.screen_text()
     press(a, b, "b", steps=100)
     assert s.stage == TB.CHOOSE and s.cur == i and s.oi == len(opts) - 1
     assert s.hint is not None and not s.asking
+    # its capture says why; another capture, how to confirm
+    text = b.display.screen_text()
+    assert "Takes %d cards" % (len(opts[-1]) + 1) in text and "A:ok B:back" not in text
+    press(a, b, "R", steps=10)
     assert "A:ok B:back" in b.display.screen_text()
+    press(a, b, "L", steps=10)
     press(a, b, "A", steps=10)
     assert s.stage == TB.SHOW and s.move == (g.hand(0)[i], tuple(opts[-1]))
     assert g.moves_played() == 0

@@ -344,6 +344,17 @@ class Screen(keys.Screen):
                 gfx.card(fb, xs[i], y, c, p, s, mode, fr, mr if c == _MATTA else 0)
         self._band(fb, st, band_y, band_h)
 
+    def _why(self):
+        """The hint's reason in the player's language ("Takes 3 cards|safe
+        from scopa": "|" between two lines), "" without one."""
+        why = self.hint[2] if self.hint else None
+        if not why:
+            return ""
+        t = tr(lang.WHY_SCOPA + why[0])
+        if "%" in t:
+            t = t % (lang.rank(why[1]) if "%s" in t else why[1])
+        return t
+
     def _band(self, fb, st, y, h):
         app = self.app
         g = app.game
@@ -356,12 +367,9 @@ class Screen(keys.Screen):
 
             fb.text(peek.label(self), 0, ty, p.FG)
         elif st == PICK:
-            why = self.hint[2] if self.hint else None
-            if why:
+            t = self._why()
+            if t:
                 # the reason, e.g. "Takes settebello" (the hand shows whose)
-                t = tr(lang.WHY_SCOPA + why[0])
-                if "%" in t:
-                    t = t % (lang.rank(why[1]) if "%s" in t else why[1])
                 if "|" in t:
                     # two lines: "Takes 3 cards" / "safe from scopa" (a band too
                     # low for two, under a second row of the table: the first)
@@ -378,6 +386,10 @@ class Screen(keys.Screen):
             fb.text(t, 0, ty, p.FG)
         elif st == CHOOSE:
             t = tr(lang.HINT) + "..." if self.asking else tr(lang.OK_BACK)
+            h1 = self.hint
+            if h1 and not self.asking and h1[2] and h1[0] == self.hand()[self.cur]:
+                if sorted(self.opts[self.oi]) == sorted(h1[1]):
+                    t = self._why().split("|")[0]  # on the hint's capture: its reason
             if h >= 17:
                 c = "%d/%d" % (self.oi + 1, len(self.opts))
                 gfx.small(fb, c, w - gfx.small_width(c), y, p.FG)
