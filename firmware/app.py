@@ -172,6 +172,7 @@ class App:
         self.game = None  # type: ignore
         self.levels = []
         self.shown = -1  # pass-and-play: the seat whose hand is shown
+        self.cursor = -1  # the card under the table's cursor when B left it for the menu
         self.saves = 0
         self.saved_bytes = 0  # written to flash by the game's saves
         self.turns = None  # type: ignore  (a turns.Turns once a game starts)
@@ -245,6 +246,7 @@ class App:
         t = self._turns()
         self.game, self.levels = _config().new_game(self.settings, t.seed())
         self.shown = -1
+        self.cursor = -1
         t.save_game()
 
     def _turns(self):

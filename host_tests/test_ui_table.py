@@ -469,6 +469,21 @@ def test_the_round_page_keeps_the_last_plays_through_the_menu(tmp_path):
     assert human_turn(a) and _round_page(a, b) == before
 
 
+def test_the_cursor_keeps_its_card_through_the_menu(tmp_path):
+    g = find(lambda g: g.turn == 0)
+    a, b = start(tmp_path, g, [app.HUMAN, app.EASY])
+    a.loop(5)
+    press(a, b, "RR")
+    card = g.hand(0)[2]
+    assert a.screen.cur == 2
+    press(a, b, "B")
+    assert a.screen_mod == "menu"
+    press(a, b, "A")  # Continue
+    a.loop(200, until=human_turn)
+    assert a.screen_mod == "table" and g.hand(0)[a.screen.cur] == card
+    assert a.cursor == -1  # kept for that one return
+
+
 def test_the_round_page_names_teams_by_their_players(tmp_path):
     from ui import round_info
 

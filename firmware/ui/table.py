@@ -101,9 +101,12 @@ class Screen(keys.Screen):
             self.stage = COVER
         elif turn == _TURN_PICK:
             self.stage = PICK
-            n = len(self.hand())
-            if self.cur >= n:
-                self.cur = max(0, n - 1)
+            hand = self.hand()
+            if app.cursor in hand:
+                self.cur = hand.index(app.cursor)  # back from the menu: where it was
+            app.cursor = -1
+            if self.cur >= len(hand):
+                self.cur = max(0, len(hand) - 1)
         else:
             self.stage = THINK
             self.t0 = now
@@ -253,6 +256,7 @@ class Screen(keys.Screen):
             elif k == keys.B and ev & keys.LONG:
                 self.asking = True  # drawn first ("Hint..."), then computed in tick
             elif k == keys.B and not ev & keys.REPEAT:
+                app.cursor = self.hand()[self.cur] if n else -1
                 app.go("menu")
         elif st == CHOOSE:
             n = len(self.opts)
