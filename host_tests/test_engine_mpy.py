@@ -226,7 +226,9 @@ def _app_paths(folder):
 
     rec = store.load(app.GAME, str(match))[0]
     g2 = replay.decode(rec["code"])
-    for i in config.journal(app.JOURNAL, store.checksum(rec["code"].encode()), str(match)):
+    lines, damaged = config.journal(app.JOURNAL, store.checksum(rec["code"].encode()), str(match))
+    assert not damaged
+    for i in lines:
         if g2.round_over:
             g2.next_round()
         g2.play_index(i)
