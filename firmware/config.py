@@ -261,29 +261,33 @@ def load_game(folder=""):
     import store
     from scopa import replay
 
-    obj, status, why = store.load(GAME, folder)
+    got = []  # the game of the copy that passed
+
+    def check(obj):
+        # a copy that reads but does not hold a game counts as damaged:
+        # store.load then tries the next (the .bak)
+        if not isinstance(obj, dict):
+            raise ValueError("not a record")
+        game = replay.decode(obj.get("code"))
+        levels = obj.get("levels")
+        if not isinstance(levels, list) or len(levels) != game.rules.players:
+            raise ValueError("bad seats")
+        for v in levels:
+            if not isinstance(v, int) or not EASY <= v <= HUMAN:
+                raise ValueError("bad seats")
+        if HUMAN not in levels:
+            raise ValueError("no human seat")
+        got.append(game)
+
+    obj, status, why = store.load(GAME, folder, check)
     if why:
         print("store:", why)
-    game = None
-    levels = []
-    if isinstance(obj, dict):
-        try:
-            game = replay.decode(obj.get("code"))
-            levels = obj.get("levels")
-            if not isinstance(levels, list) or len(levels) != game.rules.players:
-                raise ValueError("bad seats")
-            for v in levels:
-                if not isinstance(v, int) or not EASY <= v <= HUMAN:
-                    raise ValueError("bad seats")
-            if HUMAN not in levels:
-                raise ValueError("no human seat")
-        except ValueError as e:
-            print("store: saved game unreadable:", e)
-            game = None
-    if game is None or not isinstance(levels, list):
-        if status == store.BAD or obj is not None:
+    game = got[-1] if got else None
+    if obj is None or game is None:
+        if status == store.BAD:
             return None, [], lang.tr(lang.SAVE_LOST)
         return None, [], ""
+    levels = obj["levels"]
     note = lang.tr(lang.SAVE_RESTORED) if status == store.BAK else ""
     # then the plays journalled after the record (Turns.save_game); from the
     # .bak, first its journal's .bak, which leads to the damaged record

@@ -179,6 +179,24 @@ def test_damaged_save_falls_back_and_says_so(tmp_path):
     assert lang.tr(lang.SAVE_LOST) in b3.display.screen_text()
 
 
+@pytest.mark.parametrize(
+    "rec",
+    [{"code": "S1.bogus.123.xyz.EW", "levels": [3, 1]}, {"levels": [3, 1]}, [1, 2], "x"],
+)
+def test_a_record_that_reads_but_holds_no_game_falls_back_to_its_bak(tmp_path, rec):
+    # a whole record (its checksum right) whose content is not a game: the
+    # .bak and its journal rebuild the game, as for a damaged file
+    a, b = run(forever(), tmp_path, 3000, until=lambda a: a.plays >= 4)
+    (tmp_path / app.GAME).write_bytes(store.encode(rec))
+    a2, b2 = run(F.keys(""), tmp_path, 5)
+    assert a2.note == lang.tr(lang.SAVE_RESTORED) and a2.screen_mod == "menu"
+    assert replay.encode(a2.game) == replay.encode(a.game)
+    # with the .bak such a record too: the save is lost, and said so
+    (tmp_path / (app.GAME + ".bak")).write_bytes(store.encode(rec))
+    a3, b3 = run(F.keys(""), tmp_path, 5)
+    assert a3.game is None and a3.note == lang.tr(lang.SAVE_LOST)
+
+
 def test_damaged_journal_resumes_before_the_damage_and_says_so(tmp_path):
     a, b = run(forever(), tmp_path, 3000, until=lambda a: a.plays >= 5)
     code, n = saved(tmp_path)
