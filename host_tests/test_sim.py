@@ -600,6 +600,10 @@ def test_a_default_80x24_terminal_plays_in_braille_then_resizes(demo_dir):
         assert any(0x2801 <= ord(c) <= 0x28FF for c in text)  # dots drawn
         assert "▀" not in text and "▄" not in text
         assert max(len(line) for line in text.split("\n") if "\u2800" in line) < 80 + 20
+        # every row erased to its end: a line the app printed (its menu line,
+        # 72 characters) does not stay beside the 64 columns of braille
+        rows = text.rsplit("\x1b[H", 1)[1].split("\r\n")
+        assert len(rows) > 16 and all(r.endswith("\x1b[K") for r in rows[:-1])
         os.write(master, b"\x1b[C")
         _read_until(master, b"PRESS RIGHT")  # it plays
         # larger: half blocks; too small: it says what it needs

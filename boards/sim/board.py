@@ -476,8 +476,10 @@ class Terminal:
         rows.append(_HELP[: max(0, cols - 1)] + "\x1b[J")
         # (drawn again whole: the cursor hidden again, after a Ctrl-Z showed it;
         # no newline after the last line: a screen that fits exactly does not scroll)
+        # (each row erased to its end: a line the app printed, e.g. its menu
+        # line, does not stay beside a screen narrower than the terminal)
         again = "\x1b[?25l\x1b[H\x1b[J" if resized else ""
-        sys.stdout.write(again + "\x1b[H" + "\n".join(rows))
+        sys.stdout.write(again + "\x1b[H" + "\x1b[K\n".join(rows))
 
     def shot(self, name):
         pass
