@@ -317,9 +317,10 @@ def journal(name, base, folder=""):
     checksum `base`: ``(values, damaged)``, values a list of ints in order
     up to the first line that is cut short, out of place or of another
     record ([] when there is no journal); damaged True when a whole line
-    stops it (garbage, or a line out of place), False for a last line cut
-    short (a power cut while it was written) or lines of another record
-    (a power cut between game.sav and the journal's rotation)."""
+    stops it (garbage, or a line out of place) or it ends in more bytes
+    than a line holds, False for a last line cut short (a power cut while
+    it was written) or lines of another record (a power cut between
+    game.sav and the journal's rotation: its first line's check fails)."""
     import store
 
     try:
@@ -332,7 +333,8 @@ def journal(name, base, folder=""):
     while True:
         end = data.find(b"\n", start)
         if end < 0:
-            return out, False  # the end, or a line cut short
+            # the end, or a line cut short (shorter than a whole line)
+            return out, len(data) - start >= len(store.journal_line(base, 99, 0x3FFFFFFE))
         line = data[start : end + 1]
         start = end + 1
         parts = line.split()

@@ -155,6 +155,8 @@ def test_journal_reads_its_lines_up_to_the_first_bad_one(tmp_path):
     assert config.journal("j", "base", d) == ([5, 0, 17], True)
     p.write_bytes(b"\x00garbage\n" + whole)  # garbage from the first line
     assert config.journal("j", "base", d) == ([], True)
+    p.write_bytes(whole + b"\xff" * 40)  # more bytes than a line holds, no newline
+    assert config.journal("j", "base", d) == ([5, 0, 17], True)
     p.write_bytes(whole[:20] + b"\xff" * 4 + whole[24:])  # bytes of a line overwritten
     got, damaged = config.journal("j", "base", d)
     assert got == [5] and damaged
