@@ -294,6 +294,12 @@ def load_game(folder=""):
     code = obj["code"]
     for name in (JOURNAL + ".bak", JOURNAL) if status == store.BAK else (JOURNAL,):
         lines, damaged = journal(name, store.checksum(code.encode()), folder)
+        if damaged is None:
+            # its first line is not of this record: of the record before
+            # (game.sav.bak; a cut between game.sav and the journal's
+            # rotation, or the .bak's journal of a record older still), or
+            # damaged
+            damaged = status != store.BAK and not _of_bak(name, folder)
         try:
             for i in lines:
                 if game.round_over:
@@ -312,15 +318,29 @@ def load_game(folder=""):
     return game, levels, note
 
 
+def _of_bak(name, folder):
+    # whether journal `name` follows game.sav.bak's record
+    import store
+
+    try:
+        with open(folder + "/" + GAME + ".bak" if folder else GAME + ".bak", "rb") as f:
+            obj = store.decode(f.read())
+        code = obj["code"]
+        return bool(journal(name, store.checksum(code.encode()), folder)[0])
+    except (OSError, ValueError, TypeError, KeyError, AttributeError):
+        return False
+
+
 def journal(name, base, folder=""):
     """The values of journal `name` (store.append) after the record of
     checksum `base`: ``(values, damaged)``, values a list of ints in order
-    up to the first line that is cut short, out of place or of another
-    record ([] when there is no journal); damaged True when a whole line
-    stops it (garbage, or a line out of place) or it ends in more bytes
-    than a line holds, False for a last line cut short (a power cut while
-    it was written) or lines of another record (a power cut between
-    game.sav and the journal's rotation: its first line's check fails)."""
+    up to the first line that is cut short, out of place or damaged ([]
+    when there is no journal); damaged True when a whole line stops it
+    (garbage, a changed line, a line out of place) or it ends in more
+    bytes than a line holds, False at its end or at a last line cut short
+    (a power cut while it was written), None when its first line is
+    well formed but fails the check: a line of another record (a power
+    cut between game.sav and the journal's rotation), or damaged."""
     import store
 
     try:
@@ -348,7 +368,6 @@ def journal(name, base, folder=""):
         if n != len(out) + 1 or not 0 <= v < 0x3FFFFFFF:
             break
         if store.journal_line(base, n, v) != line:
-            # the first line of another record's journal, or a changed line
-            return out, len(out) > 0
+            return out, True if out else None  # a changed line, or another record's
         out.append(v)
     return out, True
