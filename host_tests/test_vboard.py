@@ -54,3 +54,23 @@ def test_with_no_host_the_output_is_dropped_and_the_board_runs_on(tmp_path):
         os.write(fd, FLOOD + FLOOD + END)
         os.close(fd)  # the host goes away without reading
         assert board.wait_for(b"\nEND", 60)  # the relay did not wait for it
+
+
+def test_the_board_leaves_nothing_in_the_users_home(tmp_path, monkeypatch):
+    # the unix port's REPL keeps its history in $HOME/.micropython.history:
+    # the virtual board's REPL is not the user's
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    with VirtualBoard(tmp_path / "board") as board:
+        assert board.wait_for(b">>> ", 10)
+        fd = os.open(board.port, os.O_RDWR | os.O_NOCTTY | os.O_NONBLOCK)
+        try:
+            os.write(fd, b"print('x' * 3)\r")
+            assert b"xxx" in read_until(fd, b"xxx")
+            os.write(fd, b"\x04")  # a soft reset: the REPL ends, and starts again
+            assert board.wait_for(b"soft reboot", 10)
+            assert board.soft_resets == 1
+        finally:
+            os.close(fd)
+    assert list(home.iterdir()) == []

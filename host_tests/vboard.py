@@ -48,6 +48,7 @@ import select
 import shutil
 import subprocess
 import sys
+import tempfile
 import termios
 import threading
 import time
@@ -147,6 +148,10 @@ class VirtualBoard:
         self.env.pop("MICROPYINSPECT", None)
         self.env.update(env or {})
         self.env["MICROPYPATH"] = SYS_PATH
+        # the unix port's REPL keeps its history in $HOME/.micropython.history:
+        # a home of the board's own, removed at close, not the user's
+        self._home = tempfile.mkdtemp(prefix="vboard-home-")
+        self.env["HOME"] = self._home
         self.micropython = micropython or find_micropython()
         self.soft_resets = 0
         self.boots = 0
@@ -193,6 +198,7 @@ class VirtualBoard:
                 os.close(fd)
             except OSError:
                 pass
+        shutil.rmtree(self._home, ignore_errors=True)
 
     def __enter__(self) -> VirtualBoard:
         return self.start()
