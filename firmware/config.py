@@ -319,16 +319,13 @@ def load_game(folder=""):
 
 
 def _of_bak(name, folder):
-    # whether journal `name` follows game.sav.bak's record
+    # whether journal `name` follows game.sav.bak's record (read as
+    # store.load reads any record)
     import store
 
-    try:
-        with open(folder + "/" + GAME + ".bak" if folder else GAME + ".bak", "rb") as f:
-            obj = store.decode(f.read())
-        code = obj["code"]
-        return bool(journal(name, store.checksum(code.encode()), folder)[0])
-    except (OSError, ValueError, TypeError, KeyError, AttributeError):
-        return False
+    obj = store.load(GAME + ".bak", folder)[0]
+    code = obj.get("code") if isinstance(obj, dict) else None
+    return isinstance(code, str) and bool(journal(name, store.checksum(code.encode()), folder)[0])
 
 
 def journal(name, base, folder=""):
