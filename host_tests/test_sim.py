@@ -616,6 +616,28 @@ def test_a_default_80x24_terminal_plays_in_braille_then_resizes(demo_dir):
         _quit(master, proc)
 
 
+def test_a_resize_during_a_resize_writes_the_latest_size(tmp_path, monkeypatch):
+    # a window edge dragged: SIGWINCH arrives while its handler still writes
+    # the last size (tools/sim.py _write_winsize, nested). It once crashed
+    # the sim (the inner call renamed winsize.new away) or left the size
+    # read first: the size written last is the latest
+    path = tmp_path / "winsize"
+    sizes = [(80, 24)]
+
+    def term_size():
+        size = sizes[-1]
+        if len(sizes) == 1:
+            sizes.append((130, 40))  # the window changes, its signal comes now
+            sim._write_winsize(path, 2)
+        return size
+
+    monkeypatch.setattr(sim, "_term_size", term_size)
+    monkeypatch.setattr(sim, "_winsize_state", [False, False, 0], raising=False)
+    sim._write_winsize(path, 1)
+    assert path.read_text() == "130 40 2"
+    assert not (tmp_path / "winsize.new").exists()
+
+
 # A shell with job control, the least of one: the terminal on its stdin
 # becomes its controlling terminal, the command runs in its own process group
 # in the foreground; at a stop it takes the terminal back and writes

@@ -123,14 +123,33 @@ def _term_size():
         return tuple(shutil.get_terminal_size((0, 0)))
 
 
+_winsize_state = [False, False, 0]  # writing, asked again meanwhile, the latest redraw
+
+
 def _write_winsize(path, redraw=0):
     """`columns rows redraw` of the terminal into `path` (replaced whole):
-    the board draws again, whole, when any of them changes."""
-    cols, rows = _term_size()
-    if cols and rows:
-        tmp = Path(str(path) + ".new")
-        tmp.write_text(f"{cols} {rows} {redraw}")
-        os.replace(tmp, path)
+    the board draws again, whole, when any of them changes. Signal handlers
+    call it (SIGWINCH, SIGCONT), nested when the size changes quickly: a
+    call that comes while one writes leaves it to that one, which then
+    writes once more with the latest size."""
+    state = _winsize_state
+    state[2] = max(state[2], redraw)
+    if state[0]:
+        state[1] = True
+        return
+    state[0] = True
+    try:
+        while True:
+            state[1] = False
+            cols, rows = _term_size()
+            if cols and rows:
+                tmp = Path(str(path) + ".new")
+                tmp.write_text(f"{cols} {rows} {state[2]}")
+                os.replace(tmp, path)
+            if not state[1]:
+                break
+    finally:
+        state[0] = False
 
 
 def _terminal_state():
