@@ -285,6 +285,10 @@ def load_game(folder=""):
     game = got[-1] if got else None
     if obj is None or game is None:
         if status == store.BAD:
+            try:
+                store.set_aside(GAME, folder)  # kept as game.sav.bad
+            except OSError as e:
+                print("store: game.sav not set aside:", e)
             return None, [], lang.tr(lang.SAVE_LOST)
         return None, [], ""
     levels = obj["levels"]

@@ -503,11 +503,18 @@ def load(folder=""):
     read (store.load), why what was wrong with the others (a copy that is
     a good record but not a good sheet, e.g. of another version, counts as
     damaged). A sheet read from the .tmp or .bak copy is saved again at
-    once, so that the next save keeps it as its previous copy."""
+    once, so that the next save keeps it as its previous copy; with no
+    good copy the damaged main one is set aside as sheet.sav.bad at once
+    (store.set_aside)."""
     import store
 
     obj, status, why = store.load(FILE, folder, Sheet.from_obj)
     if obj is None:
+        if status == store.BAD:
+            try:
+                store.set_aside(FILE, folder)  # kept as sheet.sav.bad, as the note says
+            except OSError as e:
+                why += "not set aside: %s; " % e
         return None, status, why
     sh = Sheet.from_obj(obj)
     if status != store.OK:

@@ -205,6 +205,21 @@ def load(name, folder="", check=None):
 _unreadable = []  # paths whose main copy load() could not read
 
 
+def set_aside(name, folder=""):
+    """After `load` found no good copy of record `name` (BAD): move the
+    main copy it could not read to ``name.bad`` now (replacing one), as
+    the next `save` would, so that a note saying so is true at once.
+    Raises OSError when the flash is read-only."""
+    import os
+
+    p = _path(folder, name)
+    if p in _unreadable:
+        if _exists(p):
+            _remove(p + ".bad")
+            os.rename(p, p + ".bad")
+        _unreadable.remove(p)
+
+
 def remove(name, folder=""):
     """Forget record `name` and its copies."""
     p = _path(folder, name)

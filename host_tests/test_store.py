@@ -132,6 +132,15 @@ def test_a_damaged_copy_is_set_aside_not_moved_over_the_good_one(tmp_path):
     assert store.load("game", str(tmp_path))[1] == store.BAD
     store.save("game", {"n": 5}, str(tmp_path))
     assert (tmp_path / "game.bad").read_bytes() == b"junk"
+    # or set aside at once, when no good copy is left to save
+    main.write_bytes(b"junk 2")
+    (tmp_path / "game.bak").write_bytes(b"junk too")
+    assert store.load("game", str(tmp_path))[1] == store.BAD
+    store.set_aside("game", str(tmp_path))
+    assert (tmp_path / "game.bad").read_bytes() == b"junk 2" and not main.exists()
+    store.set_aside("game", str(tmp_path))  # once only: nothing more moves
+    assert (tmp_path / "game.bad").read_bytes() == b"junk 2"
+    assert (tmp_path / "game.bak").read_bytes() == b"junk too"
 
 
 def test_journal_reads_its_lines_up_to_the_first_bad_one(tmp_path):
