@@ -168,11 +168,13 @@ class App:
         self.dozing = False  # idle: dimmed, a note says a key wakes it
         self.idle_since = 0
         self.note = ""  # a line the menu shows once (save restored...)
+        self._later = ""  # a second note, shown once the first is seen
         self.menu_shown = False
         self.game = None  # type: ignore
         self.levels = []
         self.shown = -1  # pass-and-play: the seat whose hand is shown
         self.cursor = -1  # the card under the table's cursor when B left it for the menu
+        self.menu_at = -1  # the start menu's item (lang id) whose screen was opened last
         self.saves = 0
         self.saved_bytes = 0  # written to flash by the game's saves
         self.turns = None  # type: ignore  (a turns.Turns once a game starts)
@@ -222,8 +224,9 @@ class App:
         return first
 
     def clear_note(self):
-        """The menu's note has been seen."""
-        self.note = ""
+        """The menu's note has been seen: the next one, if any, shows."""
+        self.note = self._later
+        self._later = ""
 
     def apply_contrast(self):
         i = self.settings["contrast"]
@@ -263,13 +266,20 @@ class App:
         """Read the saved game (config.py); True when there is one. Sets
         the note when a damaged save was replaced by its backup, or lost."""
         game, levels, note = _config().load_game(self.folder)
-        if note:
+        if note and self.note and note != self.note:
+            self._later = note  # after the settings' note (App.__init__)
+        elif note:
             self.note = note
         if game is None:
             return False
         self.game = game
         self.levels = levels
         self.shown = -1
+        if note:
+            # rebuilt from the .bak, or resumed before a damaged journal line:
+            # saved whole again at once (the damaged record kept as
+            # game.sav.bad), so that the note is shown once, not at every start
+            self._turns().save_game()
         return True
 
     # The scorekeeper's sheet (firmware/sheet.py) --------------------------
@@ -313,6 +323,8 @@ class App:
             if module == "table" and self.game is not None and not self.game.round_over:
                 _free(_IN_ROUND)
             gc.collect()  # (a full collection is slow on CPython and not needed)
+        if module in _PLAY:
+            self.menu_at = -1  # back from the game: the menu's cursor on Continue
         try:
             if module in _PLAY:
                 self._turns()

@@ -95,6 +95,19 @@ def test_the_menu_note_leaves_every_item_reachable(tmp_path):
     assert b.display.screen_text().split("\n")[0] == "Scopa"
 
 
+def test_back_from_a_menu_item_the_cursor_is_on_it(tmp_path):
+    # Settings (down twice, A), back (B): the cursor on Settings, not on the first item
+    a, b = run(F.keys("DDAB"), tmp_path, 200)
+    assert a.screen_mod == "menu" and a.screen.ids[a.screen.sel] == lang.SETTINGS
+    # with a game saved, a new start has it on Continue
+    a2, b2 = run(F.keys("AAA"), tmp_path, 400)  # a game starts and is saved
+    a3, b3 = run(F.keys("B"), tmp_path, 200)  # the table, B: the menu
+    assert a3.screen_mod == "menu" and a3.screen.ids[a3.screen.sel] == lang.CONTINUE
+    b3.buttons.push(F.keys("DDDAB"))  # How to play, and back
+    a3.loop(300)
+    assert a3.screen.ids[a3.screen.sel] == lang.HOW_TO
+
+
 def test_new_game_scopone_scientifico_by_keys(tmp_path):
     # New game, down to Scopone, its options (the deal: scientifico first,
     # the Scopone manual's), Start is selected: A
@@ -163,7 +176,8 @@ def test_a_plays_save_is_a_journal_line_and_a_rounds_end_the_record(tmp_path):
 def test_damaged_save_falls_back_and_says_so(tmp_path):
     a, b = run(forever(), tmp_path, 3000, until=lambda a: a.plays >= 4)
     p = tmp_path / app.GAME
-    p.write_bytes(p.read_bytes()[:-5])
+    damaged = p.read_bytes()[:-5]
+    p.write_bytes(damaged)
     a2, b2 = run(F.keys(""), tmp_path, 5)
     assert a2.note == lang.tr(lang.SAVE_RESTORED)
     # the .bak and the plays journalled after it: nothing is lost
@@ -171,6 +185,11 @@ def test_damaged_save_falls_back_and_says_so(tmp_path):
     # shown on the menu (Continue resumes), not hidden behind the table
     assert a2.screen_mod == "menu"
     assert lang.tr(lang.SAVE_RESTORED) in b2.display.screen_text()
+    # said once: the game was saved whole again, the damaged record kept aside
+    assert (tmp_path / (app.GAME + ".bad")).read_bytes() == damaged
+    a2b, b2b = run(F.keys(""), tmp_path, 5)
+    assert a2b.note == "" and a2b.screen_mod == "table"
+    assert replay.encode(a2b.game) == replay.encode(a.game)
     (tmp_path / app.GAME).write_bytes(b"junk")
     (tmp_path / (app.GAME + ".bak")).write_bytes(b"junk")
     a3, b3 = run(F.keys(""), tmp_path, 5)
@@ -192,6 +211,7 @@ def test_a_record_that_reads_but_holds_no_game_falls_back_to_its_bak(tmp_path, r
     assert a2.note == lang.tr(lang.SAVE_RESTORED) and a2.screen_mod == "menu"
     assert replay.encode(a2.game) == replay.encode(a.game)
     # with the .bak such a record too: the save is lost, and said so
+    (tmp_path / app.GAME).write_bytes(store.encode(rec))
     (tmp_path / (app.GAME + ".bak")).write_bytes(store.encode(rec))
     a3, b3 = run(F.keys(""), tmp_path, 5)
     assert a3.game is None and a3.note == lang.tr(lang.SAVE_LOST)
@@ -203,13 +223,24 @@ def test_damaged_journal_resumes_before_the_damage_and_says_so(tmp_path):
     assert n >= 3 and code == replay.encode(a.game)
     p = tmp_path / app.JOURNAL
     whole = p.read_bytes()
+    files = {f: f.read_bytes() for f in tmp_path.iterdir() if f.is_file()}
+
+    def damage(journal):
+        # the files as the game left them, the journal damaged so
+        for f in tmp_path.iterdir():
+            if f.is_file():
+                f.unlink()
+        for f, data in files.items():
+            f.write_bytes(data)
+        p.write_bytes(journal)
+
     # a power cut while the last line was written: silent, the plays before it
     p.write_bytes(whole[:-3])
     a2, b2 = run(F.keys(""), tmp_path, 5)
     assert a2.note == "" and len(a2.game.history) == len(a.game.history) - 1
     # a damaged second line: the first play, and the menu says the rest is lost
     lines = whole.splitlines(True)
-    p.write_bytes(lines[0] + b"J 2 x" + lines[1][5:] + b"".join(lines[2:]))
+    damage(lines[0] + b"J 2 x" + lines[1][5:] + b"".join(lines[2:]))
     a3, b3 = run(F.keys(""), tmp_path, 5)
     assert a3.note == lang.tr(lang.PLAYS_LOST) and a3.screen_mod == "menu"
     assert lang.tr(lang.PLAYS_LOST) in b3.display.screen_text()
@@ -218,16 +249,38 @@ def test_damaged_journal_resumes_before_the_damage_and_says_so(tmp_path):
     # first line of the record before's journal, after a cut before the
     # journal's rotation, is not: host_tests/test_powerloss_game.py)
     bad = lines[0][:-2] + (b"0" if lines[0][-2:-1] != b"0" else b"1") + b"\n"
-    p.write_bytes(bad + b"".join(lines[1:]))  # well formed, its check fails
+    damage(bad + b"".join(lines[1:]))  # well formed, its check fails
     a3b, b3b = run(F.keys(""), tmp_path, 5)
     assert a3b.note == lang.tr(lang.PLAYS_LOST)
     assert len(a3b.game.history) == len(a.game.history) - n
-    p.write_bytes(lines[0] + b"J 2 x" + lines[1][5:] + b"".join(lines[2:]))
-    # Continue resumes there, and the next play saves the game whole: said once
-    a4, b4 = run(forever(), tmp_path, 3000, until=lambda x: x.plays >= 1)
-    assert a4.game.history[: len(a3.game.history)] == a3.game.history
-    a5, b5 = run(F.keys(""), tmp_path, 5)
-    assert a5.note == "" and replay.encode(a5.game) == replay.encode(a4.game)
+    damage(lines[0] + b"J 2 x" + lines[1][5:] + b"".join(lines[2:]))
+    a3c, b3c = run(F.keys(""), tmp_path, 5)
+    assert a3c.note == lang.tr(lang.PLAYS_LOST)
+    # said once: the game was saved whole where it resumes
+    a4, b4 = run(F.keys(""), tmp_path, 5)
+    assert a4.note == "" and a4.screen_mod == "table"
+    assert a4.game.history == a3c.game.history == a3.game.history
+    # and it plays on from there
+    a5, b5 = run(forever(), tmp_path, 3000, until=lambda x: x.plays >= 1)
+    assert a5.game.history[: len(a3.game.history)] == a3.game.history
+    a6, b6 = run(F.keys(""), tmp_path, 5)
+    assert a6.note == "" and replay.encode(a6.game) == replay.encode(a5.game)
+
+
+def test_settings_and_game_both_damaged_say_both(tmp_path):
+    a, b = run(forever(), tmp_path, 3000, until=lambda a: a.plays >= 2)
+    for name in (app.SETTINGS, app.SETTINGS + ".bak", app.GAME, app.GAME + ".bak"):
+        (tmp_path / name).write_bytes(b"junk")
+    a2, b2 = run(F.keys(""), tmp_path, 5)
+    assert a2.game is None and a2.screen_mod == "menu"
+    assert (tmp_path / (app.GAME + ".bad")).read_bytes() == b"junk"  # set aside at once
+    assert lang.tr(lang.SETTINGS_LOST) in b2.display.screen_text()
+    b2.buttons.push(F.keys("D"))  # any key: the settings' note seen, the game's next
+    a2.loop(30)
+    assert lang.tr(lang.SAVE_LOST) in b2.display.screen_text()
+    b2.buttons.push(F.keys("D"))
+    a2.loop(30)
+    assert a2.note == "" and b2.display.screen_text().split("\n")[0].strip() == "Scopa"
 
 
 @pytest.mark.parametrize("backup", [True, False])

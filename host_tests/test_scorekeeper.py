@@ -461,7 +461,11 @@ def test_back_to_the_start_menu_and_in_again(tmp_path):
     k = new_sheet(tmp_path, names=["ADA", "BO"]).add(E1)
     k.press("B up A")  # Main menu (the last row)
     assert k.app.screen_mod == "menu"
-    k.press("down A")
+    k.press("A")  # the cursor back on Scorekeeper
+    assert k.app.screen_mod == "scorekeeper" and k.sheet.rounds == [E1]
+    k.press("B up A")
+    assert k.app.screen_mod == "menu"
+    k.press("up down A")  # up to New game and back down
     assert k.app.screen_mod == "scorekeeper" and k.sheet.rounds == [E1]
 
 
@@ -506,6 +510,9 @@ def test_every_copy_damaged_starts_a_new_sheet(tmp_path):
         (tmp_path / (S.FILE + suffix)).write_bytes(b"SCOPA 1 999 00000000\n{")
     k = Keeper(tmp_path).open()
     assert k.text() == "Save damaged\nFile cut short"
+    # set aside at once (not at the new sheet's first save)
+    assert (tmp_path / (S.FILE + ".bad")).read_bytes() == b"SCOPA 1 999 00000000\n{"
+    assert not (tmp_path / S.FILE).exists()
     k.press("B")
     assert k.app.screen_mod == "keeper_setup"
     k.press("A").add(E1)
