@@ -374,7 +374,7 @@ def _play_until(a, b, done, steps):
 
 
 def _plays_text(g, seats):
-    """The round page's plays of `seats` ("P2 7D+1 P3 AS"), from the game's
+    """The round page's plays of `seats` ("P2:7D+1 P3:AS"), from the game's
     history replayed: each seat's last play this round."""
     last = {}
     h = Game(g.rules, g.seed)
@@ -385,7 +385,7 @@ def _plays_text(g, seats):
         seat = h.turn
         c, t = h.legal_moves()[i]
         h.play(c, t)
-        last[seat] = "P%d " % (seat + 1) + "A234567FCR"[c % 10] + "DCSB"[c // 10]
+        last[seat] = "P%d:" % (seat + 1) + "A234567FCR"[c % 10] + "DCSB"[c // 10]
         last[seat] += "+%d" % len(t) if t else ""
     return " ".join(last[s] for s in seats if s in last)
 
@@ -410,7 +410,7 @@ def test_the_round_page_tells_mazzo_scope_last_take_and_the_last_plays(tmp_path)
     assert ("Last take " + (a.turns.seat_label(last) if last != E.NONE else "-")) in text
     assert "You %d" % g.scope(0) in text and "P2 %d" % g.scope(1) in text
     # the computer's play, before the human's turn, as the card's face shows it
-    assert _plays_text(g, [1]).startswith("P2 ") and _plays_text(g, [1]) in text
+    assert _plays_text(g, [1]).startswith("P2:") and _plays_text(g, [1]) in text
     press(a, b, "R")  # any key: back to the hand, the key does nothing else
     assert not a.screen.info and human_turn(a) and g.moves_played() >= 2
     assert "Mazzo" not in b.display.screen_text()

@@ -6,7 +6,7 @@ what the round has done, in words.
                          goes there; You+P3 in teams)
     Scope You 1          each side's scope this round
     P2 0
-    P2 4B+2  P3 7D       each other seat's last play this round (the one
+    P2:4B+2 P3:7D        each other seat's last play this round (the one
                          that ended a hand too): the card and how many it
                          took
     Any key: back
@@ -81,7 +81,8 @@ def lines(screen):
         p = g.last_play(seat)
         if p:
             c, n = p
-            t = "%s %s" % (app.turns.seat_label(seat), card_text(c, fr))
+            # "P2:4B+2": a colon, unlike a side's scope ("P2 0") above it
+            t = "%s:%s" % (app.turns.seat_label(seat), card_text(c, fr))
             plays.append(t + "+%d" % n if n else t)
     _pack(out, plays)
     return out
