@@ -407,6 +407,7 @@ def test_script_end_quits_an_app_that_never_sleeps(demo_dir, tmp_path):
         (["--script", "/nonexistent/keys.txt"], "--script: No such file or directory"),
         (["--keys", "shot:x", "--scale", "0"], "--scale: at least 1"),
         (["--keys", "A", "--timeout", "0"], "--timeout: a number of seconds above 0"),
+        (["--keys", "A", "--flash", str(sim.ROOT / "README.md")], "is a file, not a folder"),
     ],
 )
 def test_bad_arguments_are_one_line_errors(args, message, capsys):
@@ -827,7 +828,8 @@ def test_sigkill_leaves_no_mess(demo_dir, tmp_path, killed):
     assert after[3] == before[3] and after[0] == before[0]  # lflag, iflag
     assert settings_after == settings  # every field, c_line (`line = 0`) too
     if killed == "firmware":
-        assert sim.firmware_stopped(9).encode() in said
+        # on a line of its own, not after the keys' help on the last row
+        assert b"\nscopa-sim: " + sim.firmware_stopped(9).encode() in said
         assert b"Traceback" not in said
     assert not list(tmp_path.glob("scopa_sim_*"))
 

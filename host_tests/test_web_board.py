@@ -130,3 +130,21 @@ def test_firmware_pack_holds_the_staged_firmware_as_bytecode():
             assert data[:3] == b"M\x06\x00", p
     with pytest.raises(ValueError):
         web.unpack(blob[:-1])
+
+
+def test_tools_web_says_why_it_cannot_serve(monkeypatch, capsys):
+    import socket
+
+    from tools import web
+
+    monkeypatch.setattr(web, "build", lambda: {"index.html": 1})
+    with pytest.raises(SystemExit) as e:
+        web.main(["--port", "99999"])
+    assert e.value.code == 2 and "a port is 0 to 65535" in capsys.readouterr().err
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen()
+        busy = s.getsockname()[1]
+        assert web.main(["--port", str(busy)]) == 1
+    err = capsys.readouterr().err
+    assert f"cannot serve on 127.0.0.1:{busy}" in err and "Traceback" not in err

@@ -595,6 +595,8 @@ def main(argv=None):
         ap.error("--scale: at least 1 pixel per screen pixel")
     if a.timeout is not None and a.timeout <= 0:
         ap.error("--timeout: a number of seconds above 0")
+    if a.flash is not None and a.flash.exists() and not a.flash.is_dir():
+        ap.error(f"--flash: {a.flash} is a file, not a folder")
     try:
         keys = a.script.read_text() if a.script else a.keys
     except OSError as e:
@@ -633,7 +635,9 @@ def main(argv=None):
         print(f"scopa-sim: {e.strerror}: {e.filename}", file=sys.stderr)
         return 2
     if result.returncode < 0:  # the firmware ended by a signal (kill -9, the OOM killer)
-        print(f"scopa-sim: {firmware_stopped(-result.returncode, a.flash)}", file=sys.stderr)
+        # (on a new line: the terminal's last row, the keys' help, has none)
+        nl = "" if headless else "\n"
+        print(f"{nl}scopa-sim: {firmware_stopped(-result.returncode, a.flash)}", file=sys.stderr)
         return 128 - result.returncode
     if headless:
         print(

@@ -150,6 +150,8 @@ def main(argv=None):
     ap.add_argument("--build-only", action="store_true", help="build build/web/ and stop")
     ap.add_argument("--verbose", action="store_true", help="log every request")
     args = ap.parse_args(argv)
+    if not 0 <= args.port <= 65535:
+        ap.error(f"--port {args.port}: a port is 0 to 65535 (0: a free one)")
     try:
         sizes = build()
     except FileNotFoundError as e:
@@ -161,7 +163,13 @@ def main(argv=None):
         print(f"  {name:20} {size:>9,}")
     if args.build_only:
         return 0
-    httpd = server(OUT, args.port, args.verbose)
+    try:
+        httpd = server(OUT, args.port, args.verbose)
+    except OSError as e:
+        why = e.strerror or e
+        print(f"tools/web: cannot serve on 127.0.0.1:{args.port}: {why}", file=sys.stderr)
+        print("tools/web: choose another --port, or leave it out for a free one", file=sys.stderr)
+        return 1
     url = f"http://127.0.0.1:{httpd.server_address[1]}/"
     print(f"tools/web: serving {url} (Ctrl-C stops)", flush=True)
     try:
