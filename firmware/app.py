@@ -174,7 +174,6 @@ class App:
         self.levels = []
         self.shown = -1  # pass-and-play: the seat whose hand is shown
         self.cursor = -1  # the card under the table's cursor when B left it for the menu
-        self.menu_at = -1  # the start menu's item (lang id) whose screen was opened last
         self.saves = 0
         self.saved_bytes = 0  # written to flash by the game's saves
         self.turns = None  # type: ignore  (a turns.Turns once a game starts)
@@ -323,8 +322,6 @@ class App:
             if module == "table" and self.game is not None and not self.game.round_over:
                 _free(_IN_ROUND)
             gc.collect()  # (a full collection is slow on CPython and not needed)
-        if module in _PLAY:
-            self.menu_at = -1  # back from the game: the menu's cursor on Continue
         try:
             if module in _PLAY:
                 self._turns()

@@ -95,19 +95,6 @@ def test_the_menu_note_leaves_every_item_reachable(tmp_path):
     assert b.display.screen_text().split("\n")[0] == "Scopa"
 
 
-def test_back_from_a_menu_item_the_cursor_is_on_it(tmp_path):
-    # Settings (down twice, A), back (B): the cursor on Settings, not on the first item
-    a, b = run(F.keys("DDAB"), tmp_path, 200)
-    assert a.screen_mod == "menu" and a.screen.ids[a.screen.sel] == lang.SETTINGS
-    # with a game saved, a new start has it on Continue
-    a2, b2 = run(F.keys("AAA"), tmp_path, 400)  # a game starts and is saved
-    a3, b3 = run(F.keys("B"), tmp_path, 200)  # the table, B: the menu
-    assert a3.screen_mod == "menu" and a3.screen.ids[a3.screen.sel] == lang.CONTINUE
-    b3.buttons.push(F.keys("DDDAB"))  # How to play, and back
-    a3.loop(300)
-    assert a3.screen.ids[a3.screen.sel] == lang.HOW_TO
-
-
 def test_new_game_scopone_scientifico_by_keys(tmp_path):
     # New game, down to Scopone, its options (the deal: scientifico first,
     # the Scopone manual's), Start is selected: A

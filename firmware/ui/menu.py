@@ -117,9 +117,7 @@ class Screen(List):
             self.ids.append(lang.CONTINUE)
         self.ids += [lang.SCOREKEEPER, lang.SETTINGS, lang.HOW_TO, lang.ABOUT]
         self.rows = [[tr(i), None, 0] for i in self.ids]
-        if app.menu_at in self.ids:
-            self.sel = self.ids.index(app.menu_at)  # back from that item's screen
-        elif app.game is not None:
+        if app.game is not None:
             self.sel = 1  # a game is saved: the cursor on Continue
         if app.first_menu():
             en = ("New game", "Continue", "Scorekeeper", "Settings", "How to play", "About")
@@ -128,7 +126,6 @@ class Screen(List):
     def action(self, i):
         app = self.app
         k = self.ids[i]
-        app.menu_at = -1 if k == lang.CONTINUE else k  # New game: until a game starts
         if k == lang.NEW_GAME:
             # a new game replaces the saved one at Start: ask first
             app.go("menu", "Games" if app.game is None else "Replace")
