@@ -262,12 +262,31 @@ def test_settings_and_game_both_damaged_say_both(tmp_path):
     assert a2.game is None and a2.screen_mod == "menu"
     assert (tmp_path / (app.GAME + ".bad")).read_bytes() == b"junk"  # set aside at once
     assert lang.tr(lang.SETTINGS_LOST) in b2.display.screen_text()
-    b2.buttons.push(F.keys("D"))  # any key: the settings' note seen, the game's next
+    b2.buttons.push(F.keys("A"))  # any key: the settings' note seen, the game's next
     a2.loop(30)
+    assert type(a2.screen).__name__ == "Screen"  # the key did nothing else
     assert lang.tr(lang.SAVE_LOST) in b2.display.screen_text()
     b2.buttons.push(F.keys("D"))
     a2.loop(30)
     assert a2.note == "" and b2.display.screen_text().split("\n")[0].strip() == "Scopa"
+
+
+def test_a_key_on_the_first_of_two_notes_only_shows_the_second(tmp_path):
+    # settings lost, the game rebuilt from its .bak: A on the first note
+    # shows the second, it does not Continue past it
+    a, b = run(F.keys("AAA"), tmp_path, 400)  # a game starts and is saved
+    for name in (app.SETTINGS, app.SETTINGS + ".bak"):
+        (tmp_path / name).write_bytes(b"junk")
+    p = tmp_path / app.GAME
+    p.write_bytes(p.read_bytes()[:-5])
+    a2, b2 = run(F.keys(""), tmp_path, 5)
+    assert lang.tr(lang.SETTINGS_LOST) in b2.display.screen_text()
+    b2.buttons.push(F.keys("A"))
+    a2.loop(30)
+    assert a2.screen_mod == "menu" and lang.tr(lang.SAVE_RESTORED) in b2.display.screen_text()
+    b2.buttons.push(F.keys("A"))  # then the cursor's Continue
+    a2.loop(30)
+    assert a2.screen_mod == "table" and replay.encode(a2.game) == replay.encode(a.game)
 
 
 @pytest.mark.parametrize("backup", [True, False])

@@ -159,7 +159,14 @@ class Screen(List):
             List.draw(self, fb)
 
     def press(self, k, ev):
-        self.app.clear_note()
+        app = self.app
+        had = app.note
+        app.clear_note()
+        if had and app.note:
+            # a second note (the settings' and the game's): this key shows
+            # it and does nothing else, so that it is not skipped
+            app.dirty = True
+            return
         List.press(self, k, ev)
 
 
