@@ -408,6 +408,7 @@ def test_script_end_quits_an_app_that_never_sleeps(demo_dir, tmp_path):
         (["--keys", "shot:x", "--scale", "0"], "--scale: at least 1"),
         (["--keys", "A", "--timeout", "0"], "--timeout: a number of seconds above 0"),
         (["--keys", "A", "--flash", str(sim.ROOT / "README.md")], "is a file, not a folder"),
+        (["--keys", "A", "--png-dir", str(sim.ROOT / "README.md")], "is a file, not a folder"),
     ],
 )
 def test_bad_arguments_are_one_line_errors(args, message, capsys):

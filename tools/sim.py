@@ -595,8 +595,9 @@ def main(argv=None):
         ap.error("--scale: at least 1 pixel per screen pixel")
     if a.timeout is not None and a.timeout <= 0:
         ap.error("--timeout: a number of seconds above 0")
-    if a.flash is not None and a.flash.exists() and not a.flash.is_dir():
-        ap.error(f"--flash: {a.flash} is a file, not a folder")
+    for opt, path in (("--flash", a.flash), ("--png-dir", a.png_dir)):
+        if path is not None and path.exists() and not path.is_dir():
+            ap.error(f"{opt}: {path} is a file, not a folder")
     try:
         keys = a.script.read_text() if a.script else a.keys
     except OSError as e:
