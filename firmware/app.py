@@ -223,9 +223,11 @@ class App:
         return first
 
     def clear_note(self):
-        """The menu's note has been seen: the next one, if any, shows."""
+        """The menu's note has been seen: the next one, if any, shows
+        (True then)."""
         self.note = self._later
         self._later = ""
+        return bool(self.note)
 
     def apply_contrast(self):
         i = self.settings["contrast"]

@@ -134,14 +134,11 @@ def save(name, obj, folder=""):
     data = encode(obj)
     with open(p + ".tmp", "wb") as f:
         f.write(data)
-    bad = p in _unreadable  # load() could not read it: the .bak stays
+    set_aside(name, folder)  # a copy load() could not read: to .bad, the .bak stays
     if _exists(p):
-        keep = p + (".bad" if bad else ".bak")
-        _remove(keep)
-        os.rename(p, keep)
+        _remove(p + ".bak")
+        os.rename(p, p + ".bak")
     os.rename(p + ".tmp", p)
-    if bad:
-        _unreadable.remove(p)
     return len(data)
 
 
@@ -207,9 +204,9 @@ _unreadable = []  # paths whose main copy load() could not read
 
 def set_aside(name, folder=""):
     """After `load` found no good copy of record `name` (BAD): move the
-    main copy it could not read to ``name.bad`` now (replacing one), as
-    the next `save` would, so that a note saying so is true at once.
-    Raises OSError when the flash is read-only."""
+    main copy it could not read to ``name.bad`` (replacing one), so that a
+    note saying so is true at once; `save` does it too, before it moves
+    the main copy to the .bak. Raises OSError when the flash is read-only."""
     import os
 
     p = _path(folder, name)

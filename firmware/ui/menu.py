@@ -160,9 +160,7 @@ class Screen(List):
 
     def press(self, k, ev):
         app = self.app
-        had = app.note
-        app.clear_note()
-        if had and app.note:
+        if app.note and app.clear_note():
             # a second note (the settings' and the game's): this key shows
             # it and does nothing else, so that it is not skipped
             app.dirty = True
