@@ -314,8 +314,8 @@ def load_game(folder=""):
             damaged = True
         if damaged:
             print("store: plays lost: journal", name, "damaged")
-            if not note:
-                note = lang.tr(lang.PLAYS_LOST)
+            # (over "Backup loaded", which would say that nothing was lost)
+            note = lang.tr(lang.PLAYS_LOST)
             break
         if lines:
             code = replay.encode(game)

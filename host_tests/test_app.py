@@ -271,6 +271,22 @@ def test_settings_and_game_both_damaged_say_both(tmp_path):
     assert a2.note == "" and b2.display.screen_text().split("\n")[0].strip() == "Scopa"
 
 
+def test_plays_lost_after_the_bak_are_said_not_hidden_by_backup_loaded(tmp_path):
+    # game.sav damaged and the journal after it too: the game is rebuilt
+    # from the .bak up to the damage, and the note says plays were lost
+    a, b = run(forever(), tmp_path, 3000, until=lambda a: a.plays >= 4)
+    code, n = saved(tmp_path)
+    assert n >= 3
+    p = tmp_path / app.GAME
+    p.write_bytes(p.read_bytes()[:40])
+    j = tmp_path / app.JOURNAL
+    lines = j.read_bytes().splitlines(True)
+    j.write_bytes(lines[0] + b"J 2 x" + lines[1][5:] + b"".join(lines[2:]))
+    a2, b2 = run(F.keys(""), tmp_path, 5)
+    assert a2.note == lang.tr(lang.PLAYS_LOST)
+    assert len(a2.game.history) == len(a.game.history) - n + 1
+
+
 def test_a_key_on_the_first_of_two_notes_only_shows_the_second(tmp_path):
     # settings lost, the game rebuilt from its .bak: A on the first note
     # shows the second, it does not Continue past it
