@@ -507,6 +507,7 @@ class App:
                     self.sleep()
         return TICK_MS
 
+
 def _config():
     import config
 

@@ -159,8 +159,9 @@ class Sheet:
                 raise EntryError("napola: one run length per side", "np")
             for i in range(n):
                 if np[i] not in (0, 3, 4, 5, 6, 7, 8, 9, 10) or np[i] > e["d"][i]:
-                    raise EntryError("%s: a napola is 0 or 3 to its denari" % self.names[i],
-                                     "np", CLASH, i)
+                    raise EntryError(
+                        "%s: a napola is 0 or 3 to its denari" % self.names[i], "np", CLASH, i
+                    )
         self._check_denari(e, True)
 
     def _check_winner(self, e, p):
@@ -203,8 +204,9 @@ class Sheet:
         for suit in (1, 2, 3):
             seven = 10 * suit + 6
             if seven not in [pc[i][suit] for i in range(n)]:
-                raise EntryError("the 7 of %s is in no side's primiera" % _SUITS[suit], "p",
-                                 NO_SEVEN)
+                raise EntryError(
+                    "the 7 of %s is in no side's primiera" % _SUITS[suit], "p", NO_SEVEN
+                )
 
     def _named(self, e, i, late):
         # (denari values 1..10 entry `e` names for side i, the last field naming one):
@@ -252,8 +254,7 @@ class Sheet:
                 if v not in mine:
                     mine.append(v)
             if len(mine) > e["d"][i]:
-                raise EntryError("%s: more denari named than taken" % self.names[i],
-                                 last, CLASH, i)
+                raise EntryError("%s: more denari named than taken" % self.names[i], last, CLASH, i)
             if pc is not None and pc[i][0] >= 0:
                 top = scoring.PRIMIERA[pc[i][0] % 10]
                 for v in mine:
@@ -269,7 +270,9 @@ class Sheet:
                 mine = list(range(1, 11))
             if np is not None and scoring.run_from_ace(mine) != np[i]:
                 msg = "%s: the denari named make a napola of %d" % (
-                    self.names[i], scoring.run_from_ace(mine))
+                    self.names[i],
+                    scoring.run_from_ace(mine),
+                )
                 raise EntryError(msg, "np", CLASH, i)
             if "gr" in fields and e.get("gr", -1) != i and 8 in mine and 9 in mine and 10 in mine:
                 raise EntryError("%s holds the grande" % self.names[i], "gr", CLASH, i)

@@ -82,7 +82,7 @@ class Turns:
         return self.humans()[0]
 
     def seat_label(self, seat):
-        """"You" for the only human seat, else P1..P6."""
+        """The seat's label: "You" for the only human seat, else P1..P6."""
         import lang
 
         if not self.hide_hands() and self.app.levels[seat] == HUMAN:
@@ -179,9 +179,10 @@ class Turns:
 
             taken = tuple(taken)
             engine.gen_moves(game.st, game.rules, game.mv)
-            if not game.round_over and engine.find_move(
-                game.st, game.rules, card, taken, game.mv
-            ) >= 0:
+            if (
+                not game.round_over
+                and engine.find_move(game.st, game.rules, card, taken, game.mv) >= 0
+            ):
                 core.observe(game.st, game.rules, card, taken)
         except (ImportError, MemoryError):
             pass

@@ -636,8 +636,14 @@ def test_resume_after_kill_at_random_moments(mpy_firmware, tmp_path):
         (d / "run.py").write_text(KILL_RUN.format(host=host, save=save, how=how, at=at))
         (d / "resume.py").write_text(RESUME.format(host=host))
         with open(d / "err.txt", "w") as err:
-            p = subprocess.Popen([mpy.MICROPYTHON, "run.py"], cwd=d, env=env, text=True,
-                                 stdout=subprocess.PIPE, stderr=err)
+            p = subprocess.Popen(
+                [mpy.MICROPYTHON, "run.py"],
+                cwd=d,
+                env=env,
+                text=True,
+                stdout=subprocess.PIPE,
+                stderr=err,
+            )
             guard = threading.Timer(600, p.kill)  # only if it never reaches the moment
             guard.start()
             out = []
@@ -652,8 +658,14 @@ def test_resume_after_kill_at_random_moments(mpy_firmware, tmp_path):
         stop = out[-1] if out else ""
         assert stop.startswith("stop: "), "".join(out[-20:]) + (d / "err.txt").read_text()
         saved = _saved_codes("".join(out))
-        r = subprocess.run([mpy.MICROPYTHON, "resume.py"], cwd=d, env=env, capture_output=True,
-                           text=True, timeout=60)
+        r = subprocess.run(
+            [mpy.MICROPYTHON, "resume.py"],
+            cwd=d,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
         assert r.returncode == 0, r.stderr
         line = [ln for ln in r.stdout.split("\n") if ln.startswith("resumed ")][0]
         code = line.split()[1]

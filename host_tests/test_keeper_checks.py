@@ -61,8 +61,14 @@ IMPOSSIBLE = [
     (
         "a napola A 2 3 under a best denaro of 5",
         Rules("scopa", napola=True),
-        {"t": [20, 20], "d": [5, 5], "s": 1, "pc": pc("5D 6C 6S 7B", "7D 7C 7S 6B"),
-         "sc": [0, 0], "np": [3, 0]},
+        {
+            "t": [20, 20],
+            "d": [5, 5],
+            "s": 1,
+            "pc": pc("5D 6C 6S 7B", "7D 7C 7S 6B"),
+            "sc": [0, 0],
+            "np": [3, 0],
+        },
         ("np", S.CLASH, 0),
     ),
     (
@@ -113,10 +119,18 @@ IMPOSSIBLE = [
 @pytest.mark.parametrize("name, rules, e, want", IMPOSSIBLE, ids=[c[0] for c in IMPOSSIBLE])
 def test_an_impossible_round_is_refused_and_the_sheet_kept(name, rules, e, want):
     sh = S.Sheet(rules, ["ADA", "BO"])
-    sh.add({"t": [22, 18], "d": [6, 4], "s": 0, "p": 0, "sc": [0, 0],
+    sh.add(
+        {
+            "t": [22, 18],
+            "d": [6, 4],
+            "s": 0,
+            "p": 0,
+            "sc": [0, 0],
             **({"np": [0, 0]} if "np" in sh.fields() else {}),
             **({"rb": -1} if "rb" in sh.fields() else {}),
-            **({"gr": -1} if "gr" in sh.fields() else {})})
+            **({"gr": -1} if "gr" in sh.fields() else {}),
+        }
+    )
     before = sh.to_obj()
     with pytest.raises(S.EntryError) as x:
         sh.add(e)
@@ -161,7 +175,7 @@ def test_the_entry_screen_refuses_by_keys(tmp_path, code, name, rules, e, want):
     lang.load(code)
     try:
         keys = entry_keys(e, k.sheet.fields(), 2)
-        k.press(["A"] + keys[: -3])  # to the primiera's last card (not the scope, the confirm)
+        k.press(["A"] + keys[:-3])  # to the primiera's last card (not the scope, the confirm)
         s = k.screen
         assert k.app.screen_mod == "keeper_entry" and s.step() == "p"
         sid, named = SCREEN[want[1]]
@@ -196,4 +210,3 @@ def test_the_new_refusals_fit_in_every_language():
             assert len(lang.tr(lang.SK_CARDS_FIT)) <= 16 and len(lang.tr(lang.SK_NO_SEVEN)) <= 16
         finally:
             lang.load("en")
-

@@ -274,8 +274,11 @@ def _cut(kit, start, action, name, at_load, every):
     points = [k for k in range(ops) if k < 3 or k >= ops - 6 or k % every == 0]
     folders = [_copy(start, d / ("k%04d" % k)) for k in points]
     with concurrent.futures.ThreadPoolExecutor(WORKERS) as pool:
-        list(pool.map(lambda i: _device(kit, folders[i], action, points[i], at_load),
-                      range(len(points))))
+        list(
+            pool.map(
+                lambda i: _device(kit, folders[i], action, points[i], at_load), range(len(points))
+            )
+        )
     return ops, folders, full
 
 
@@ -326,9 +329,7 @@ def _tmp_window(kit):
     """The cut between the two renames (no main file, a complete .tmp):
     the one kill point where start-up reads the .tmp copy."""
     ops, folders, _ = _cut_everywhere(kit, kit["base"], "add", "cut-add")
-    hits = [
-        f for f in folders if not (f / "sheet.sav").exists() and (f / "sheet.sav.tmp").exists()
-    ]
+    hits = [f for f in folders if not (f / "sheet.sav").exists() and (f / "sheet.sav.tmp").exists()]
     assert len(hits) == 1
     return hits[0]
 

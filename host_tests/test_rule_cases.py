@@ -26,8 +26,11 @@ def case_folders():
 
 def load_folder(folder):
     """[(file stem, case)] of every *.json in `folder`, in file order."""
-    return [(f.stem, case) for f in sorted(Path(folder).glob("*.json"))
-            for case in json.loads(f.read_text())]
+    return [
+        (f.stem, case)
+        for f in sorted(Path(folder).glob("*.json"))
+        for case in json.loads(f.read_text())
+    ]
 
 
 def load_cases():

@@ -190,6 +190,7 @@ def test_a_declared_matta_keeps_its_rank_to_the_end_of_the_round():
 
 def test_the_designated_matta_is_taken_and_takes_as_its_rank():
     from scopa import cards as p
+
     r = Rules("cirulla")
     st = E.new_state()
     for c in range(40):

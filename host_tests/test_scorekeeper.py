@@ -396,8 +396,15 @@ def test_variants_ask_their_fields(tmp_path):
 
 def test_cirulla_three_sides(tmp_path):
     k = new_sheet(tmp_path, game=2, players=1, names=["ADA", "BO", "CY"])
-    e = {"t": [18, 12, 10], "d": [6, 3, 1], "s": 0, "p": 0, "sc": [2, 0, 1],
-         "np": [3, 0, 0], "gr": 1}
+    e = {
+        "t": [18, 12, 10],
+        "d": [6, 3, 1],
+        "s": 0,
+        "p": 0,
+        "sc": [2, 0, 1],
+        "np": [3, 0, 0],
+        "gr": 1,
+    }
     k.add(e)
     assert k.sheet.rounds == [e]
     # ADA: cards coins settebello primiera 2 scope, piccola 3; BO: grande 5; CY: 1 scopa
@@ -589,8 +596,13 @@ def _widest_sheet(players, game="scopa", **opts):
     r = Rules(game, players=players, **opts) if game != "scopone" else Rules(game, **opts)
     n = r.sides
     sh = S.Sheet(r, ["WWW", "MMM", "QQQ"][:n])
-    e = {"t": [40] + [0] * (n - 1), "d": [10] + [0] * (n - 1), "s": 0, "p": 0,
-         "sc": [12] + [0] * (n - 1)}
+    e = {
+        "t": [40] + [0] * (n - 1),
+        "d": [10] + [0] * (n - 1),
+        "s": 0,
+        "p": 0,
+        "sc": [12] + [0] * (n - 1),
+    }
     for f in sh.fields():
         if f in ("rb", "gr"):
             e[f] = 0  # all ten denari: the re bello's and the grande's side
@@ -613,13 +625,19 @@ def test_every_keeper_screen_fits(tmp_path, code, size):
 
     w = Walker(tmp_path, code, *size)
     # notes at start-up
-    for note in ([lang.tr(lang.SAVE_RESTORED), lang.tr(lang.SK_NEWER)],
-                 [lang.tr(lang.SAVE_LOST), lang.tr(lang.SK_OLDER)],
-                 [lang.tr(lang.SK_NOT_SAVED)]):
+    for note in (
+        [lang.tr(lang.SAVE_RESTORED), lang.tr(lang.SK_NEWER)],
+        [lang.tr(lang.SAVE_LOST), lang.tr(lang.SK_OLDER)],
+        [lang.tr(lang.SK_NOT_SAVED)],
+    ):
         w.show("scorekeeper", "Screen", (S.Sheet(Rules(), ["A", "B"]), note))
-    for players, game, opts in ((2, "scopa", {"napola": True, "re_bello": True}),
-                                (3, "scopa", {"best_of": 3}), (4, "scopone", {}),
-                                (3, "cirulla", {}), (4, "cirulla", {"best_of": 3})):
+    for players, game, opts in (
+        (2, "scopa", {"napola": True, "re_bello": True}),
+        (3, "scopa", {"best_of": 3}),
+        (4, "scopone", {}),
+        (3, "cirulla", {}),
+        (4, "cirulla", {"best_of": 3}),
+    ):
         sh = _widest_sheet(players, game, **opts)
         n = sh.rules.sides
         w.show("scorekeeper", "Screen", sh)
@@ -645,9 +663,14 @@ def test_every_keeper_screen_fits(tmp_path, code, size):
                 continue
             for cur in range(n):
                 s.cur = cur
-                for err in ("", lang.tr(lang.SK_SUM) % (41, 40), lang.tr(lang.SK_MORE),
-                            lang.tr(lang.SK_NO_COINS), lang.tr(lang.SK_TWICE),
-                            lang.tr(lang.SK_CLASH)):
+                for err in (
+                    "",
+                    lang.tr(lang.SK_SUM) % (41, 40),
+                    lang.tr(lang.SK_MORE),
+                    lang.tr(lang.SK_NO_COINS),
+                    lang.tr(lang.SK_TWICE),
+                    lang.tr(lang.SK_CLASH),
+                ):
                     s.err = err
                     w.draw(f)
             if f in ("s", "p", "rb", "gr"):
@@ -723,12 +746,14 @@ def test_compiled_keeper_on_the_unix_port_in_192k(run_mpy, mpy_firmware, tmp_pat
     keys = ["down", "A", "A"]
     for e in (E1, E2, E3, E1):
         keys += ["A"] + entry_keys(e, ["t", "d", "s", "p", "sc"], 2)
-    keys += ["down", "up", "up", "up", "A", "A"] + entry_keys(E2, ["t", "d", "s", "p", "sc"], 2,
-                                                            old=E1)
+    keys += ["down", "up", "up", "up", "A", "A"] + entry_keys(
+        E2, ["t", "d", "s", "p", "sc"], 2, old=E1
+    )
     script = "".join(LETTERS[x] for x in keys)
     host = str(__import__("pathlib").Path(__file__).parent)
-    out = run_mpy(MPY_EVENING.format(host=host, script=script), heapsize="192K", path=(fw,),
-                  cwd=tmp_path)
+    out = run_mpy(
+        MPY_EVENING.format(host=host, script=script), heapsize="192K", path=(fw,), cwd=tmp_path
+    )
     lines = out.strip().split("\n")
     assert lines[-2] == "rounds 4 totals [6, 0] mod scorekeeper", out  # 0-7 0-14; 1-0 6-0
     print(lines[-1])

@@ -214,8 +214,14 @@ def compiled(mpy_firmware):
 
 
 def _sim(keys, flash, compiled):
-    return sim.run(keys=" ".join(keys), flash=flash, extra_path=[compiled], capture=True,
-                   heapsize="512K", timeout=600)
+    return sim.run(
+        keys=" ".join(keys),
+        flash=flash,
+        extra_path=[compiled],
+        capture=True,
+        heapsize="512K",
+        timeout=600,
+    )
 
 
 def test_an_evening_in_the_simulator(tmp_path, compiled):

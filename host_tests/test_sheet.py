@@ -277,11 +277,16 @@ def test_damaged_file_falls_back_and_says_why(tmp_path, how):
 
 
 def test_from_obj_refuses_what_is_not_a_sheet():
-    for obj in (None, [], {"v": 1}, {"v": 1, "rules": "x", "names": [], "rounds": []},
-                {"v": 1, "rules": Rules().code(), "names": ["A", 3], "rounds": []},
-                {"v": 1, "rules": Rules().code(), "names": ["A", "B"], "rounds": [5]},
-                {"v": 1, "rules": Rules().code(), "names": ["A", "B"], "rounds": [{"t": 1}]},
-                {"v": "1", "rules": Rules().code(), "names": ["A", "B"], "rounds": []}):
+    for obj in (
+        None,
+        [],
+        {"v": 1},
+        {"v": 1, "rules": "x", "names": [], "rounds": []},
+        {"v": 1, "rules": Rules().code(), "names": ["A", 3], "rounds": []},
+        {"v": 1, "rules": Rules().code(), "names": ["A", "B"], "rounds": [5]},
+        {"v": 1, "rules": Rules().code(), "names": ["A", "B"], "rounds": [{"t": 1}]},
+        {"v": "1", "rules": Rules().code(), "names": ["A", "B"], "rounds": []},
+    ):
         with pytest.raises(ValueError):
             Sheet.from_obj(obj)
 

@@ -45,9 +45,7 @@ def play_match(tmp_path, game, players, partner=None, opp=None, mpy_compiled=Fal
         keys = menu_keys.new_game_keys(game, players, partner=partner, opp=opp)
     script = menu_keys.sim_script(keys) + " A*%d" % TAPS
     flash = tmp_path / "flash"
-    r = sim.run(
-        "sim", script, mpy_compiled=mpy_compiled, flash=flash, capture=True, timeout=600
-    )
+    r = sim.run("sim", script, mpy_compiled=mpy_compiled, flash=flash, capture=True, timeout=600)
     assert r.returncode == 0, r.stderr
     return r, flash
 

@@ -127,10 +127,7 @@ def test_native_code_runs_from_mpy(run_mpy, tmp_path):
     src = tmp_path / "src"
     src.mkdir()
     (src / "fast.py").write_text(
-        "import micropython\n"
-        "@micropython.viper\n"
-        "def triple(x: int) -> int:\n"
-        "    return x * 3\n"
+        "import micropython\n@micropython.viper\ndef triple(x: int) -> int:\n    return x * 3\n"
     )
     out = mpy.compile_firmware(
         tmp_path / "out", mpy.UNIX_MPY_CROSS_ARGS, src_root=src, cache_dir=tmp_path / "cache"

@@ -126,8 +126,13 @@ def test_fuzz_on_the_unix_port(run_mpy, mpy_firmware, tmp_path):
 
     fw = _with_data(mpy_firmware)
     host = str(Path(__file__).parent)
-    out = run_mpy(MPY_FUZZ.format(host=host, seed=5, n=20000), heapsize="256K", path=(fw,),
-                  cwd=tmp_path, timeout=600)
+    out = run_mpy(
+        MPY_FUZZ.format(host=host, seed=5, n=20000),
+        heapsize="256K",
+        path=(fw,),
+        cwd=tmp_path,
+        timeout=600,
+    )
     words = out.split()
     assert int(words[words.index("presses") + 1]) == 20000
     assert int(words[words.index("plays") + 1]) > 20

@@ -273,9 +273,10 @@ def parse(out):
         elif line.startswith(LOW):
             res["low"] += 1
         parts = line.split()
-        if parts and parts[0] in ("levels", "game", "over", "totals", "winner_page", "saved",
-                                  "code") or (
-            line.startswith("heap_")
+        if (
+            parts
+            and parts[0] in ("levels", "game", "over", "totals", "winner_page", "saved", "code")
+            or (line.startswith("heap_"))
         ):
             res[parts[0]] = parts[1:]
     return res

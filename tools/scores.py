@@ -123,9 +123,7 @@ def choose(copies, name="sheet.sav", where="on the board"):
     if obj is None:
         if status == store.NONE:
             raise ScoresError(f"no {name} {where}: no sheet was saved yet")
-        if all(
-            "not a saved record" in w or "not a score sheet" in w for w in why.split("; ")
-        ):
+        if all("not a saved record" in w or "not a score sheet" in w for w in why.split("; ")):
             raise ScoresError(f"{name} {where} is not a score sheet: {why}")
         raise ScoresError(f"every copy of {name} {where} is damaged: {why}")
     which = {store.OK: name, store.TMP: name + ".tmp", store.BAK: name + ".bak"}[status]

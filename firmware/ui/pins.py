@@ -31,9 +31,7 @@ class PinButtons:
         ``read()`` alone writes what it has seen, so no lock is needed.
     """
 
-    def __init__(
-        self, pins, active_low=True, clock=None, debounce_ms=DEBOUNCE_MS, long_ms=LONG_MS
-    ):
+    def __init__(self, pins, active_low=True, clock=None, debounce_ms=DEBOUNCE_MS, long_ms=LONG_MS):
         self.pins = tuple(pins)
         self._idle = 1 if active_low else 0
         n = len(self.pins)

@@ -73,7 +73,7 @@ class Screen(keys.Screen):
     # Drawing --------------------------------------------------------------
 
     def side_label(self, side):
-        """"P2" for a seat; a team by its seats: "1+3", "2+4+6"."""
+        """A side's label: "P2" for a seat; a team by its seats: "1+3", "2+4+6"."""
         r = self.app.game.rules
         if r.players == r.sides:
             return "P%d" % (side + 1)

@@ -450,4 +450,3 @@ class Screen(keys.Screen):
             x += wd + 4 * s
         t = "-".join(str(t) for t in g.totals)
         gfx.small(fb, t, app.w - gfx.small_width(t, s), 1, p.FG, s)
-
