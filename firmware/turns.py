@@ -274,8 +274,10 @@ class Turns:
 
                         print("saved:", replay.encode(g))
                     return
-            except OSError as e:
-                print("store: play not journalled:", e)  # the record then
+            except (OSError, MemoryError) as e:
+                # (no heap for the file's buffers: the record, below, frees
+                # what it can first)
+                print("store: play not journalled:", repr(e))  # the record then
         if _MPY:
             if g.round_over:
                 # the computer players leave at the round's summary anyway:

@@ -160,6 +160,29 @@ def test_a_plays_save_is_a_journal_line_and_a_rounds_end_the_record(tmp_path):
     assert saved(tmp_path) == (replay.encode(a.game), 1)  # the next round's first play
 
 
+def test_no_heap_for_a_plays_journal_line_saves_the_record_and_plays_on(tmp_path, monkeypatch):
+    # open() needs buffers: a MemoryError in the journal's append is met by
+    # the whole record (after freeing what it can), and the table plays on
+    a, b = run(forever(), tmp_path, 3000, until=lambda a: a.plays >= 3)
+    real = store.append
+    failed = []
+
+    def append(*args):
+        if not failed:
+            failed.append(1)
+            raise MemoryError("memory allocation failed")
+        return real(*args)
+
+    monkeypatch.setattr(store, "append", append)
+    n = a.plays
+    a.loop(3000, until=lambda x: x.plays > n)
+    assert failed and saved(tmp_path) == (replay.encode(a.game), 0)
+    a.loop(6000, until=lambda x: x.plays > n + 4)  # no IllegalMove: the move is not played twice
+    assert a.plays > n + 4
+    a2, b2 = run(F.keys(""), tmp_path, 5)
+    assert replay.encode(a2.game) == replay.encode(a.game) and a2.note == ""
+
+
 def test_damaged_save_falls_back_and_says_so(tmp_path):
     a, b = run(forever(), tmp_path, 3000, until=lambda a: a.plays >= 4)
     p = tmp_path / app.GAME
