@@ -303,7 +303,9 @@ def load_game(folder=""):
             # (game.sav.bak; a cut between game.sav and the journal's
             # rotation, or the .bak's journal of a record older still), or
             # damaged
-            damaged = status != store.BAK and not _of_bak(name, folder)
+            # (from a .tmp, the journal is the main copy's, older: the
+            # record holds its plays)
+            damaged = status == store.OK and not _of_bak(name, folder)
         try:
             for i in lines:
                 if game.round_over:

@@ -171,8 +171,10 @@ def rotate(name, folder=""):
 
 
 def load(name, folder="", check=None):
-    """Load record `name`: returns ``(obj, status, why)``. status is OK,
-    TMP or BAK (obj read from that copy), NONE (nothing saved; obj None)
+    """Load record `name`: returns ``(obj, status, why)``. status is TMP,
+    OK or BAK (obj read from that copy, tried in this order: a whole .tmp
+    is a save cut between its write and its renames, newer than the main
+    copy), NONE (nothing saved; obj None)
     or BAD (every copy damaged; obj None); why is "" or what was wrong
     with the copies not used. `check`: optional function called with each
     object read; a ValueError it raises counts as damage (another copy is
@@ -180,7 +182,9 @@ def load(name, folder="", check=None):
     p = _path(folder, name)
     why = ""
     found = False
-    for suffix, status in (("", OK), (".tmp", TMP), (".bak", BAK)):
+    # a .tmp that reads is the newest: save wrote it whole, then was cut
+    # before its renames
+    for suffix, status in ((".tmp", TMP), ("", OK), (".bak", BAK)):
         try:
             with open(p + suffix, "rb") as f:
                 data = f.read()
@@ -193,7 +197,8 @@ def load(name, folder="", check=None):
                 check(obj)
             return obj, status, why
         except ValueError as e:
-            why += "%s%s: %s; " % (name, suffix, e)
+            if suffix != ".tmp":  # (a .tmp cut while written: no damage)
+                why += "%s%s: %s; " % (name, suffix, e)
             if suffix == "" and p not in _unreadable:
                 _unreadable.append(p)
     return None, BAD if found else NONE, why

@@ -73,6 +73,19 @@ def test_power_cut_between_the_renames(tmp_path):
     assert store.load("game", d)[:2] == ({"n": 3}, store.OK)
 
 
+def test_power_cut_after_the_tmp_is_written_keeps_the_new_copy(tmp_path):
+    # save() was cut before its renames: the whole .tmp is newer than the
+    # main copy (a score sheet or the settings have no journal to make up
+    # for it), so it is the one loaded
+    d = str(tmp_path)
+    store.save("game", {"n": 1}, d)
+    (tmp_path / "game.tmp").write_bytes(store.encode({"n": 2}))
+    assert store.load("game", d)[:2] == ({"n": 2}, store.TMP)
+    store.save("game", {"n": 3}, d)
+    assert store.load("game", d)[:2] == ({"n": 3}, store.OK)
+    assert store.load("game.bak", d)[:2] == ({"n": 1}, store.OK)
+
+
 def test_power_cut_while_writing_tmp(tmp_path):
     d = str(tmp_path)
     store.save("game", {"n": 1}, d)
