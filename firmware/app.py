@@ -181,6 +181,7 @@ class App:
         self.matches = 0
         self.verbose = getattr(board, "VERBOSE", False)
         self._poll = None  # the buttons' Debouncer.poll (step)
+        self._ticks = None  # ui.buttons' (ticks_add, ticks_diff) (step)
         self._last = 0  # the board's ticks at the last step
         self._short = 0  # steps in a row that ran out of memory
         self.settings, self.note = _config().load_settings(folder)
@@ -447,14 +448,15 @@ class App:
         Returns the ms to wait before the next turn (TICK_MS; 4 * TICK_MS
         asleep). A board whose loop is not the app's (the browser page)
         calls this a turn at a time."""
-        from ui.buttons import ticks_add, ticks_diff
-
         if self._poll is None:
-            from ui.buttons import Debouncer
+            from ui import buttons
 
-            self._poll = Debouncer().poll
+            self._poll = buttons.Debouncer().poll
+            # bound once: an import in each turn allocates (32 bytes)
+            self._ticks = (buttons.ticks_add, buttons.ticks_diff)
             self._last = self.clock.ticks_ms()
         poll = self._poll
+        ticks_add, ticks_diff = self._ticks
         t = self.clock.ticks_ms()
         # ms since start, wrapping like the board's ticks: a small int
         # even after 12 days on (times are compared with ticks_diff)

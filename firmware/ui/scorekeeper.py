@@ -241,6 +241,9 @@ class Undo(keys.Screen):
         self.sh = arg
         sh = arg
         self.sc = sh.points(sh.rounds[-1])
+        # the round's number, as the sheet places it: once, not per frame
+        # (place() rescores every round)
+        self.no = sh.place(len(sh.rounds) - 1)[1]
 
     def press(self, k, ev):
         app = self.app
@@ -257,8 +260,7 @@ class Undo(keys.Screen):
         app = self.app
         p = app.pal
         sh = self.sh
-        no = sh.place(len(sh.rounds) - 1)[1]
-        gfx.centre(fb, tr(lang.SK_UNDO_Q) % no, 16, p.FG, app.w)
+        gfx.centre(fb, tr(lang.SK_UNDO_Q) % self.no, 16, p.FG, app.w)
         n = sh.rules.sides
         cw = app.w // n
         for i in range(n):  # each side's points in that round
