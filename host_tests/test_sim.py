@@ -476,6 +476,25 @@ def test_end_of_input_quits_the_interactive_sim(demo_dir):
     assert proc.returncode == 0
 
 
+@pytest.mark.mpy
+def test_play_says_the_game_is_saved_only_when_it_is(tmp_path):
+    def play(*args):
+        proc = subprocess.run(
+            [str(mpy.ROOT / "tools" / "play"), "--flash", str(tmp_path / "flash"), *args],
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert proc.returncode == 0, proc.stderr
+        return proc.stdout.splitlines()[-1]
+
+    assert play() == "tools/play: the simulator has stopped."  # the menu only: no game
+    last = play("--keys", "A A A wait:300", "--png-dir", str(tmp_path / "png"))
+    assert (tmp_path / "flash" / "game.sav").exists()
+    assert last.endswith("the game is saved on its flash (tools/play resumes it).")
+
+
 # --- interactive, in a pseudo-terminal ---------------------------------------
 
 

@@ -140,3 +140,23 @@ def test_mpy_firmware_fixture(mpy_firmware):
     # Whatever firmware/ holds now, it compiled, and no source but main.py/boot.py remains.
     sources = [p.name for p in mpy_firmware.rglob("*.py")]
     assert set(sources) <= mpy.SOURCE_ONLY
+
+
+@pytest.mark.mpy
+@pytest.mark.parametrize(
+    "args, said",
+    [
+        (["--level", "hrad"], "--level {easy,medium,hard}"),
+        (["--game", "foo"], "textgame: unknown game 'foo': one of scopa,"),
+        (["--game", "scopone", "--players", "3"], "textgame: players: scopone is for 4 players"),
+    ],
+)
+def test_textgame_wrong_arguments_are_usage_errors(args, said):
+    # a wrong level played random moves; a wrong game printed a traceback
+    import subprocess
+
+    cmd = [sys.executable, str(mpy.ROOT / "tools" / "textgame.py"), "--seed", "5", *args]
+    proc = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert said in proc.stderr and "Traceback" not in proc.stderr
+    assert "your move" not in proc.stdout

@@ -10,6 +10,7 @@ plays. Type the number of a move; `q` quits and prints the replay code.
 import sys
 
 IS_MPY = sys.implementation.name == "micropython"
+LEVELS = ("easy", "medium", "hard")
 
 
 def relaunch():
@@ -26,7 +27,7 @@ def relaunch():
     ap.add_argument("--game", default="scopa")
     ap.add_argument("--players", type=int, default=0)
     ap.add_argument("--seed", type=int, default=0, help="0: from the clock")
-    ap.add_argument("--level", default="medium", help="computer player: easy, medium, hard")
+    ap.add_argument("--level", default="medium", choices=LEVELS, help="computer player")
     a = ap.parse_args()
     env = dict(os.environ)
     env["MICROPYPATH"] = ".frozen:" + str(root / "firmware")
@@ -58,7 +59,14 @@ def play(game_name, players, seed, level):
     if seed == 0:
         seed = time.time_ns() // 1000 % (1 << 30) if hasattr(time, "time_ns") else 1
     opts = {"players": players} if players else {}
-    g = Game(Rules(game_name, **opts), seed)
+    try:
+        if level not in LEVELS:
+            raise ValueError("unknown level %r: one of %s" % (level, ", ".join(LEVELS)))
+        rules = Rules(game_name, **opts)
+    except ValueError as e:
+        print("textgame:", e, file=sys.stderr)
+        sys.exit(2)
+    g = Game(rules, seed)
     rng = Rng(seed ^ 0x5A5A)
     me = 0
     print("Scopa on MicroPython: you are seat 0. Seed", seed)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import ast
 import base64
+import os
 import time
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable
@@ -122,6 +123,10 @@ class Device:
         try:
             self.t = SerialTransport(port, baudrate=BAUDRATE)
         except TransportError as e:
+            if os.name != "nt" and "://" not in port and not os.path.exists(port):
+                raise FlashError(
+                    f"no such device {port}", "list the boards with `mpremote connect list`"
+                ) from None
             raise FlashError(
                 f"cannot open {port}: {e}",
                 "check the port name (`mpremote connect list`), that no other program "
