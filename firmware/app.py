@@ -180,8 +180,8 @@ class App:
         self.plays = 0
         self.matches = 0
         self.verbose = getattr(board, "VERBOSE", False)
-        self._poll = None  # the buttons' Debouncer.poll (step)
-        self._ticks = None  # ui.buttons' (ticks_add, ticks_diff) (step)
+        # (the buttons' Debouncer.poll, ui.buttons.ticks_add, ticks_diff) (step)
+        self._fns = None
         self._last = 0  # the board's ticks at the last step
         self._short = 0  # steps in a row that ran out of memory
         self.settings, self.note = _config().load_settings(folder)
@@ -448,15 +448,14 @@ class App:
         Returns the ms to wait before the next turn (TICK_MS; 4 * TICK_MS
         asleep). A board whose loop is not the app's (the browser page)
         calls this a turn at a time."""
-        if self._poll is None:
+        fns = self._fns
+        if fns is None:
             from ui import buttons
 
-            self._poll = buttons.Debouncer().poll
             # bound once: an import in each turn allocates (32 bytes)
-            self._ticks = (buttons.ticks_add, buttons.ticks_diff)
+            fns = self._fns = (buttons.Debouncer().poll, buttons.ticks_add, buttons.ticks_diff)
             self._last = self.clock.ticks_ms()
-        poll = self._poll
-        ticks_add, ticks_diff = self._ticks
+        poll, ticks_add, ticks_diff = fns
         t = self.clock.ticks_ms()
         # ms since start, wrapping like the board's ticks: a small int
         # even after 12 days on (times are compared with ticks_diff)
