@@ -4,9 +4,10 @@ a power cut at any moment leaves a good copy.
 A record is a text file: a header line ``SCOPA <version> <length>
 <checksum>`` then the body (JSON). `save` writes ``name.tmp`` and closes
 it, moves the previous good copy to ``name.bak`` and renames the new one
-into place. `load` checks the header, the length and the checksum and
-falls back to the .tmp (a finished write whose rename was cut) and then
-to the .bak; it says which copy it read and what was wrong. A main copy
+into place. `load` checks the header, the length and the checksum: a
+whole .tmp first (a finished write whose renames were cut: the newest),
+then the main copy, then the .bak; it says which copy it read and what
+was wrong. A main copy
 that `load` found unreadable is not moved over the good .bak by the next
 `save`: it is set aside as ``name.bad`` (one, the latest), so that
 nothing a player saved is overwritten unseen.
@@ -127,7 +128,8 @@ def decode(data):
 def save(name, obj, folder=""):
     """Save `obj` (JSON-able) as record `name` atomically; returns the bytes
     written. Raises OSError when the flash is full or read-only (the old
-    copy is then kept)."""
+    copy is then kept; a .tmp written whole before the error is the copy
+    `load` reads next)."""
     import os
 
     p = _path(folder, name)
@@ -195,6 +197,8 @@ def load(name, folder="", check=None):
             obj = decode(data)
             if check is not None:
                 check(obj)
+            if status == TMP:
+                why += _check_main(p, name)
             return obj, status, why
         except ValueError as e:
             if suffix != ".tmp":  # (a .tmp cut while written: no damage)
@@ -205,6 +209,23 @@ def load(name, folder="", check=None):
 
 
 _unreadable = []  # paths whose main copy load() could not read
+
+
+def _check_main(p, name):
+    # a .tmp was loaded: is the main copy beside it damaged? (then the next
+    # save sets it aside as .bad instead of moving it over the good .bak)
+    try:
+        with open(p, "rb") as f:
+            data = f.read()
+    except OSError:
+        return ""
+    try:
+        decode(data)  # (not `check`: it may keep what it is given)
+        return ""
+    except ValueError as e:
+        if p not in _unreadable:
+            _unreadable.append(p)
+        return "%s: %s; " % (name, e)
 
 
 def set_aside(name, folder=""):

@@ -86,6 +86,21 @@ def test_power_cut_after_the_tmp_is_written_keeps_the_new_copy(tmp_path):
     assert store.load("game.bak", d)[:2] == ({"n": 1}, store.OK)
 
 
+def test_a_damaged_main_copy_beside_a_whole_tmp_is_set_aside(tmp_path):
+    # the .tmp is loaded, but the damaged main copy is said and, at the next
+    # save, kept as .bad: not moved over the good .bak
+    d = str(tmp_path)
+    store.save("game", {"n": 1}, d)
+    store.save("game", {"n": 2}, d)
+    (tmp_path / "game").write_bytes(store.encode({"n": 2})[:-3])
+    (tmp_path / "game.tmp").write_bytes(store.encode({"n": 3}))
+    obj, status, why = store.load("game", d)
+    assert (obj, status) == ({"n": 3}, store.TMP) and "game: truncated" in why
+    store.save("game", {"n": 4}, d)
+    assert store.load("game.bak", d)[:2] == ({"n": 1}, store.OK)
+    assert (tmp_path / "game.bad").exists()
+
+
 def test_power_cut_while_writing_tmp(tmp_path):
     d = str(tmp_path)
     store.save("game", {"n": 1}, d)

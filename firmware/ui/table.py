@@ -146,13 +146,10 @@ class Screen(keys.Screen):
 
     def _apply(self, now):
         app = self.app
-        if self.move is None:  # a play cut short by an error: the next turn
-            self._done()
-            return
         card, taken = self.move
-        self.move = None  # type: ignore  (played once, whatever play raises)
         self.seat = app.game.turn
         self.flags = app.turns.play(card, taken)
+        self.move = None  # type: ignore
         app.dirty = True
         if self.flags & engine.SCOPA:
             self.stage = SCOPA
