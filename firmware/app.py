@@ -176,6 +176,7 @@ class App:
         self.cursor = -1  # the card under the table's cursor when B left it for the menu
         self.saves = 0
         self.saved_bytes = 0  # written to flash by the game's saves
+        self.unsaved = False  # the game's last save failed (flash full): the table says so
         self.turns = None  # type: ignore  (a turns.Turns once a game starts)
         self.plays = 0
         self.matches = 0
@@ -200,6 +201,9 @@ class App:
             store.save(SETTINGS, self.settings, self.folder)
         except OSError as e:
             print("store: settings not saved:", e)
+            import lang
+
+            self.note = lang.tr(lang.NOT_SAVED)  # the menu says so
 
     def set_setting(self, key, value):
         """Set setting `key` (int), or New game choice `key` of

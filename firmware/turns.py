@@ -247,6 +247,11 @@ class Turns:
         costs the same however long the game; config.load_game reads them
         back (the .bak pair when game.sav is damaged).
 
+        Never raises: when the flash is full (OSError) or the heap too
+        small, the game plays on in memory, app.unsaved is True (the table
+        says "Not saved!") and the next save is the whole record, so that
+        the journal never skips a play.
+
         The record's save builds its text in a few KiB at once. On
         MicroPython the heap of a long game is fragmented (the free memory
         is in small holes): at a round's end the computer players leave
@@ -268,6 +273,7 @@ class Turns:
                     JOURNAL, self._since + 1, g.last_index(), self._base, app.folder
                 )
                 self._since += 1
+                app.unsaved = False
                 if not g.round_over and self._since < _JOURNAL_MAX:
                     if app.verbose:
                         from scopa import replay
@@ -300,14 +306,19 @@ class Turns:
                 self._base = store.checksum(rec["code"].encode())
                 self._base_game = g
                 self._since = 0
+                app.unsaved = False
                 break
             except OSError as e:
                 print("store: game not saved:", e)
+                app.unsaved = True  # the table says so until a save succeeds
+                self._base = None  # the plays since are in no file: the whole record next
                 break
             except MemoryError:
                 app._low_memory()  # then once more
         else:
             print("store: game not saved: no memory")
+            app.unsaved = True
+            self._base = None
         if _MPY:
             self.free(_SAVED)  # scopa.replay, until the next record
         if rec is None:

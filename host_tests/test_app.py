@@ -183,6 +183,53 @@ def test_no_heap_for_a_plays_journal_line_saves_the_record_and_plays_on(tmp_path
     assert replay.encode(a2.game) == replay.encode(a.game) and a2.note == ""
 
 
+def test_flash_full_says_not_saved_on_the_table_until_a_save_succeeds(tmp_path, monkeypatch):
+    from ui import table
+
+    a, b = run(forever(), tmp_path, 3000, until=lambda a: a.plays >= 3)
+    real_save, real_append = store.save, store.append
+
+    def full(*args):
+        raise OSError(28, "ENOSPC")
+
+    monkeypatch.setattr(store, "save", full)
+    monkeypatch.setattr(store, "append", full)
+    note = lang.tr(lang.NOT_SAVED)
+
+    def my_turn(x):
+        return x.screen_mod == "table" and x.screen.stage == table.PICK and x.game.turn == 0
+
+    n = a.plays
+    a.loop(6000, until=lambda x: x.plays > n + 1 and my_turn(x))
+    assert a.unsaved and a.plays > n + 1
+    a.dirty = True
+    a.loop(5)
+    assert note in b.display.screen_text()  # in place of "Your turn"
+    monkeypatch.setattr(store, "save", real_save)
+    monkeypatch.setattr(store, "append", real_append)
+    n = a.plays
+    a.loop(6000, until=lambda x: x.plays > n and my_turn(x))
+    a.dirty = True
+    a.loop(5)
+    assert not a.unsaved and note not in b.display.screen_text()
+    assert lang.tr(lang.YOUR_TURN) in b.display.screen_text()
+    # nothing lost: the game as played, saved whole once the flash took it
+    assert saved(tmp_path)[0] == replay.encode(a.game)
+
+
+def test_settings_not_saved_says_so_on_the_menu(tmp_path, monkeypatch):
+    a, b = run(F.keys(""), tmp_path, 5)
+
+    def full(*args):
+        raise OSError(28, "ENOSPC")
+
+    monkeypatch.setattr(store, "save", full)
+    a.save_settings()
+    a.go("menu")
+    a.loop(5)
+    assert b.display.screen_text().split("\n")[0].strip() == lang.tr(lang.NOT_SAVED)
+
+
 def test_damaged_save_falls_back_and_says_so(tmp_path):
     a, b = run(forever(), tmp_path, 3000, until=lambda a: a.plays >= 4)
     p = tmp_path / app.GAME

@@ -628,7 +628,7 @@ def test_every_keeper_screen_fits(tmp_path, code, size):
     for note in (
         [lang.tr(lang.SAVE_RESTORED), lang.tr(lang.SK_NEWER)],
         [lang.tr(lang.SAVE_LOST), lang.tr(lang.SK_OLDER)],
-        [lang.tr(lang.SK_NOT_SAVED)],
+        [lang.tr(lang.NOT_SAVED)],
     ):
         w.show("scorekeeper", "Screen", (S.Sheet(Rules(), ["A", "B"]), note))
     for players, game, opts in (

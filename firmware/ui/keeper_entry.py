@@ -278,7 +278,7 @@ class Screen(keys.Screen):
         else:
             j = len(sh.rounds)
             err = app.commit_sheet(sh, "add", -1, e)
-        note = [tr(lang.SK_NOT_SAVED)] if err else []
+        note = [tr(lang.NOT_SAVED)] if err else []
         rev = self.rev
         if rev is not None:
             sc, after, winner = rev

@@ -164,7 +164,7 @@ class Screen(List):
     def action(self, i):
         app = self.app
         sh = sheet.Sheet(self.rules(), self.names)
-        note = [tr(lang.SK_NOT_SAVED)] if app.commit_sheet(sh, "save") else []
+        note = [tr(lang.NOT_SAVED)] if app.commit_sheet(sh, "save") else []
         print("sheet: new %s %s" % (sh.rules.code(), " ".join(sh.names)))
         app.go("scorekeeper", "Screen", (sh, note))
 

@@ -249,7 +249,7 @@ class Undo(keys.Screen):
         app = self.app
         sh = self.sh
         if k == keys.A:
-            note = [tr(lang.SK_NOT_SAVED)] if app.commit_sheet(sh, "undo") else []
+            note = [tr(lang.NOT_SAVED)] if app.commit_sheet(sh, "undo") else []
             t = sh.standing()[0]
             print("sheet: undo round %d -> %s" % (len(sh.rounds) + 1, " ".join(str(x) for x in t)))
             app.go("scorekeeper", "Screen", (sh, note))

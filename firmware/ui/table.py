@@ -387,6 +387,8 @@ class Screen(keys.Screen):
                     t = tr(lang.HINT) + "..."
                 if app.turns.hide_hands():
                     t = app.turns.seat_label(g.turn) + ": " + t
+                if app.unsaved and not self.hint and not self.asking:
+                    t = tr(lang.NOT_SAVED)  # the flash full: the game not kept
             fb.text(t, 0, ty, p.FG)
         elif st == CHOOSE:
             t = tr(lang.HINT) + "..." if self.asking else tr(lang.OK_BACK)
