@@ -187,45 +187,49 @@ def load(name, folder="", check=None):
     # a .tmp that reads is the newest: save wrote it whole, then was cut
     # before its renames
     for suffix, status in ((".tmp", TMP), ("", OK), (".bak", BAK)):
-        try:
-            with open(p + suffix, "rb") as f:
-                data = f.read()
-        except OSError:
+        data = _read(p + suffix)
+        if data is None:
             continue
         found = True
         try:
             obj = decode(data)
             if check is not None:
                 check(obj)
-            if status == TMP:
-                why += _check_main(p, name)
-            return obj, status, why
         except ValueError as e:
             if suffix != ".tmp":  # (a .tmp cut while written: no damage)
-                why += "%s%s: %s; " % (name, suffix, e)
-            if suffix == "" and p not in _unreadable:
-                _unreadable.append(p)
+                why += _bad(p, name, suffix, e)
+            continue
+        if status == TMP:
+            # is the main copy beside it damaged? (decoded only: `check`
+            # may keep what it is given)
+            data = _read(p)
+            if data is not None:
+                try:
+                    decode(data)
+                except ValueError as e:
+                    why += _bad(p, name, "", e)
+        return obj, status, why
     return None, BAD if found else NONE, why
 
 
 _unreadable = []  # paths whose main copy load() could not read
 
 
-def _check_main(p, name):
-    # a .tmp was loaded: is the main copy beside it damaged? (then the next
-    # save sets it aside as .bad instead of moving it over the good .bak)
+def _read(p):
+    # the file's bytes, None when there is none (or it cannot be read)
     try:
         with open(p, "rb") as f:
-            data = f.read()
+            return f.read()
     except OSError:
-        return ""
-    try:
-        decode(data)  # (not `check`: it may keep what it is given)
-        return ""
-    except ValueError as e:
-        if p not in _unreadable:
-            _unreadable.append(p)
-        return "%s: %s; " % (name, e)
+        return None
+
+
+def _bad(p, name, suffix, e):
+    # what is wrong with a copy; a main copy that does not read is set
+    # aside as .bad at the next save (set_aside), not moved over the .bak
+    if suffix == "" and p not in _unreadable:
+        _unreadable.append(p)
+    return "%s%s: %s; " % (name, suffix, e)
 
 
 def set_aside(name, folder=""):
