@@ -10,6 +10,8 @@ consts.SLEEPS), pass-and-play, and the last New game choices (cfg).
 It returns what it reads or makes; the app keeps it and saves it.
 """
 
+from micropython import const
+
 from consts import EASY, GAME, HUMAN, JOURNAL, MEDIUM, SETTINGS
 from scopa.rules import GAMES as GAME_KEYS  # cfg["game"] indexes the presets
 
@@ -22,13 +24,13 @@ GAME_NAMES = (
     "Cirulla",
     "Scopone a 10",
 )
-SCOPA = 0
-SCOPONE = 1
-SCIENTIFICO = 2
-D_ASSI = 3
-A_15 = 4
-CIRULLA = 5
-SCOPONE_10 = 6
+SCOPA = const(0)
+SCOPONE = const(1)
+SCIENTIFICO = const(2)
+D_ASSI = const(3)
+A_15 = const(4)
+CIRULLA = const(5)
+SCOPONE_10 = const(6)
 
 # New game's list: Scopa for 2, 3, 4, 6, then these games.
 MENU_GAMES = (SCOPONE, D_ASSI, A_15, CIRULLA)

@@ -11,6 +11,8 @@ back to it unchanged), or None.
 last round, a new sheet, back to the start menu.
 """
 
+from micropython import const
+
 import lang
 import sheet
 from lang import tr
@@ -26,7 +28,7 @@ PRESETS = ("P1", "P2", "P3", "NOI", "VOI", "LOR")
 CHARS = " ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
 RE_BELLO = (-1, 9, 5)  # off, the King or the 6 of denari
 PICCOLA_CAPS = (0, 5, 6)  # Cirulla's piccola: uncapped, at most 5 or 6
-NAME_LEN = 3
+NAME_LEN = const(3)
 
 
 def _game_of(rules):

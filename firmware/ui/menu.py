@@ -7,11 +7,13 @@ through with LEFT / RIGHT (and A). UP / DOWN move, B goes back. The title
 is the first text row; the selected row is drawn inverted.
 """
 
+from micropython import const
+
 import lang
 from lang import tr
 from ui import buttons as keys
 
-ROW_H = 9  # pixels per row: 8 x 8 text and a gap
+ROW_H = const(9)  # pixels per row: 8 x 8 text and a gap
 
 
 class List(keys.Screen):

@@ -15,6 +15,8 @@ Keys on the totals: A enters the next round, UP / DOWN the history,
 B the scorekeeper's menu.
 """
 
+from micropython import const
+
 import lang
 import sheet
 from lang import tr
@@ -133,7 +135,7 @@ class Screen(keys.Screen):
             gfx.centre(fb, tr(lang.SK_KEYS), y, p.FG, w)
 
 
-ROW_H = 9
+ROW_H = const(9)
 
 
 class History(keys.Screen):

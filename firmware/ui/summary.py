@@ -14,12 +14,14 @@ Pages (A or RIGHT: next, LEFT: back, B: the menu):
 A on the last page deals the next round.
 """
 
+from micropython import const
+
 import lang
 from lang import tr
 from ui import buttons as keys
 from ui import gfx
 
-HUMAN = 3  # consts.HUMAN
+HUMAN = const(3)  # consts.HUMAN
 
 _EXTRA = (("re_bello", lang.RE_BELLO), ("napola", lang.NAPOLA))
 _EXTRA += (("piccola", lang.PICCOLA), ("grande", lang.GRANDE))
