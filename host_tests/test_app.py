@@ -95,6 +95,25 @@ def test_the_menu_note_leaves_every_item_reachable(tmp_path):
     assert b.display.screen_text().split("\n")[0] == "Scopa"
 
 
+@pytest.mark.parametrize(
+    "downs, item",
+    [
+        (1, lang.SCOREKEEPER),
+        (2, lang.SETTINGS),
+        (3, lang.HOW_TO),
+        (4, lang.ABOUT),
+        (0, lang.NEW_GAME),
+    ],
+)
+def test_back_to_the_start_menu_puts_the_cursor_on_the_item_left(tmp_path, downs, item):
+    a, b = run(F.keys("D" * downs + "A"), tmp_path, 300)
+    assert a.screen_mod != "menu" or type(a.screen).__name__ != "Screen"
+    b.buttons.push(F.keys("B"))
+    a.loop(300)
+    assert a.screen_mod == "menu" and type(a.screen).__name__ == "Screen"
+    assert a.screen.ids[a.screen.sel] == item
+
+
 def test_new_game_scopone_scientifico_by_keys(tmp_path):
     # New game, down to Scopone, its options (the deal: scientifico first,
     # the Scopone manual's), Start is selected: A

@@ -174,7 +174,7 @@ class Screen(List):
         if self.old is not None:
             self.app.go("scorekeeper", "Screen", self.old)
         else:
-            self.app.go("menu")
+            self.app.go("menu", "Screen", lang.SCOREKEEPER)
 
     # The name editor ------------------------------------------------------
 
@@ -264,7 +264,7 @@ class Menu(List):
         elif k == lang.SK_NEW_SHEET:
             app.go("keeper_setup", "Screen", sh)
         else:
-            app.go("menu")
+            app.go("menu", "Screen", lang.SCOREKEEPER)
 
     def back(self):
         self.app.go("scorekeeper", "Screen", self.sh)

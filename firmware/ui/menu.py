@@ -21,9 +21,11 @@ class List(keys.Screen):
     `action(i)`, `changed(i)` and `back()`."""
 
     title = ""
+    home = None  # the start menu's item back() returns to (its lang id)
 
     def __init__(self, app, arg=None):
         self.app = app
+        self.arg = arg
         self.rows = []
         self.sel = 0
         self.top = 0
@@ -78,7 +80,7 @@ class List(keys.Screen):
         pass
 
     def back(self):
-        self.app.go("menu")
+        self.app.go("menu", "Screen", self.home)
 
     def draw(self, fb):
         app = self.app
@@ -109,7 +111,9 @@ class List(keys.Screen):
 
 
 class Screen(List):
-    """The start menu."""
+    """The start menu; `arg`: the item (its lang id) the cursor starts on,
+    the one a screen was left back to (Settings...), else Continue when a
+    game is saved."""
 
     def build(self):
         app = self.app
@@ -119,7 +123,9 @@ class Screen(List):
             self.ids.append(lang.CONTINUE)
         self.ids += [lang.SCOREKEEPER, lang.SETTINGS, lang.HOW_TO, lang.ABOUT]
         self.rows = [[tr(i), None, 0] for i in self.ids]
-        if app.game is not None:
+        if self.arg in self.ids:
+            self.sel = self.ids.index(self.arg)
+        elif app.game is not None:
             self.sel = 1  # a game is saved: the cursor on Continue
         if app.first_menu():
             en = ("New game", "Continue", "Scorekeeper", "Settings", "How to play", "About")
@@ -174,6 +180,8 @@ class Replace(List):
     """New game while a game is saved: Continue it (the cursor's first
     place) or go on to New game, which replaces it at Start."""
 
+    home = lang.NEW_GAME
+
     def build(self):
         self.title = tr(lang.REPLACE_GAME)
         self.rows = [[tr(lang.CONTINUE), None, 0], [tr(lang.NEW_GAME), None, 0]]
@@ -197,6 +205,8 @@ def game_titles():
 class Games(List):
     """New game: which game, and for how many (Scopa; the other games set
     their players, or Scopone its deal, in Options)."""
+
+    home = lang.NEW_GAME
 
     def build(self):
         from config import MENU_GAMES, family
@@ -348,6 +358,8 @@ class Settings(List):
     """Language, card faces, contrast, sleep timeout, the scorekeeper when
     idle, pass-and-play."""
 
+    home = lang.SETTINGS
+
     def build(self):
         from consts import CONTRASTS, SLEEPS
 
@@ -384,12 +396,14 @@ class Settings(List):
 
     def back(self):
         self.app.save_settings()
-        self.app.go("menu")
+        List.back(self)
 
 
 class Help(List):
     """How to play: which game's rules (a section of lang/<code>_help.txt
     per game of config.GAME_KEYS)."""
+
+    home = lang.HOW_TO
 
     def build(self):
         from config import GAME_NAMES

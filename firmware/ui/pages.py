@@ -8,6 +8,8 @@ from ui import buttons as keys
 
 
 class Pages(keys.Screen):
+    home = None  # the start menu's item back() returns to (its lang id)
+
     def __init__(self, app, arg=None):
         self.app = app
         self.arg = arg
@@ -18,7 +20,7 @@ class Pages(keys.Screen):
         pass
 
     def back(self):
-        self.app.go("menu")
+        self.app.go("menu", "Screen", self.home)
 
     def press(self, k, ev):
         if ev & keys.B and not ev & keys.LONG:
@@ -38,6 +40,8 @@ class Note(Pages):
 
 class About(Pages):
     """Version, board and memory."""
+
+    home = lang.ABOUT
 
     def draw(self, fb):
         import gc
