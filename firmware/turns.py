@@ -73,13 +73,22 @@ class Turns:
 
     def hide_hands(self):
         """True when pass-and-play hides the hand between turns."""
-        return len(self.humans()) > 1
+        n = 0
+        for lv in self.app.levels:  # (no list: read at every draw)
+            if lv == HUMAN:
+                n += 1
+        return n > 1
 
     def viewer(self):
-        """The seat whose hand the table shows, or -1 (hands hidden)."""
+        """The seat whose hand the table shows, or -1 (hands hidden, or
+        no seat a person's)."""
         if self.hide_hands():
             return self.app.shown
-        return self.humans()[0]
+        lv = self.app.levels
+        for s in range(len(lv)):
+            if lv[s] == HUMAN:
+                return s
+        return -1
 
     def seat_label(self, seat):
         """The seat's label: "You" for the only human seat, else P1..P6."""
