@@ -425,6 +425,15 @@ def test_teams(tmp_path):
 # --- history, undo, edit -------------------------------------------------------------
 
 
+def test_history_of_a_new_sheet_says_there_are_no_rounds(tmp_path):
+    k = new_sheet(tmp_path, names=["ADA", "BO"])
+    k.press("down")
+    assert type(k.screen).__name__ == "History"
+    assert k.text().split("\n") == ["ADA BO", lang.tr(lang.SK_NO_ROUNDS)]
+    k.press("A up B")  # nothing to open; B back to the totals
+    assert type(k.screen).__name__ == "Screen" and k.app.screen_mod == "scorekeeper"
+
+
 def test_history_edit_recounts_everything_after(tmp_path, capsys):
     k = new_sheet(tmp_path, names=["ADA", "BO"])
     for e in (E1, E1, E3, E2):  # 5-0 10-0 11-0 (ADA wins); 0-7

@@ -206,6 +206,8 @@ class History(keys.Screen):
             name = self.sh.names[i]
             fb.text(name, x - 8 * len(name), 0, p.FG)
         fb.hline(0, ROW_H - 1, w, p.FG)
+        if not self.rows:
+            gfx.centre(fb, tr(lang.SK_NO_ROUNDS), (app.h + ROW_H) // 2 - 4, p.FG, w)
         for j in range(self.visible()):
             r = self.top + j
             if r >= len(self.rows):
