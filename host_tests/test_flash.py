@@ -11,6 +11,7 @@ flashes the real firmware/ with the real boards/sim and watches it boot.
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import shutil
@@ -307,6 +308,62 @@ def test_no_board(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytes
     assert "dialout" not in err and "other program" not in err
 
 
+def test_a_port_that_is_no_serial_device_is_named_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
+):
+    # a file or a folder given as --port: not a serial device, no permission hints
+    (tmp_path / "notes.txt").write_text("not a port")
+    for port, kind in ((tmp_path / "notes.txt", "a file"), (tmp_path, "a folder")):
+        assert flash.main([*tool_args(tmp_path), "--port", str(port)]) == 1
+        err = capsys.readouterr().err
+        assert f"flash: {port} is not a serial device ({kind})" in err
+        assert "dialout" not in err and "permission" not in err and "group" not in err
+    # a device node that will not open for lack of permission (EACCES): says so
+    master, slave = os.openpty()
+    pty = os.ttyname(slave)
+    real_open = os.open
+
+    def no_permission(path, *args, **kw):
+        if str(path) == pty:
+            raise PermissionError(errno.EACCES, "Permission denied", path)
+        return real_open(path, *args, **kw)
+
+    monkeypatch.setattr(os, "open", no_permission)
+    try:
+        assert flash.main([*tool_args(tmp_path), "--port", pty]) == 1
+    finally:
+        monkeypatch.undo()
+        os.close(slave)
+        os.close(master)
+    err = capsys.readouterr().err
+    assert f"no permission to open {pty}" in err and "usermod -aG" in err
+    assert "not a serial device" not in err
+
+
+def test_bad_paths_are_usage_errors(tmp_path: Path, capsys: pytest.CaptureFixture):
+    """A folder, a file in no folder, or a file for a folder: a one-line
+    usage error (exit 2) naming the option, no traceback, nothing written."""
+    (tmp_path / "afile").write_text("a file")
+    cases = [
+        (["--write-package-json", str(tmp_path)], f"{tmp_path} is a folder"),
+        (["--write-package-json", str(tmp_path / "nodir" / "x.json")], "does not exist"),
+        (["--board", "pico_ssd1306", "--dry-run", "--stage", str(tmp_path / "afile")], "a file"),
+    ]
+    for argv, why in cases:
+        with pytest.raises(SystemExit) as e:
+            flash.main(argv)
+        assert e.value.code == 2
+        err = capsys.readouterr().err
+        assert "Traceback" not in err
+        assert err.splitlines()[-1].startswith(f"flash: error: {argv[-2]} {argv[-1]}")
+        assert why in err.splitlines()[-1]
+    assert sorted(os.listdir(tmp_path)) == ["afile"]
+    # a good path is written
+    assert flash.main(["--write-package-json", str(tmp_path / "package.json")]) == 0
+    written = (tmp_path / "package.json").read_text()
+    assert written == flash.render_package_json(flash.package_json())
+
+
 def test_a_host_board_is_refused(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture):
     # the simulator runs on this computer: refused before any look for a device
     import serial.tools.list_ports
@@ -369,6 +426,47 @@ def test_dry_run_changes_nothing(tmp_path: Path, board: VirtualBoard):
     assert "would copy /main.py" in done.out and "would copy /pkg/a.mpy" in done.out
     assert "the board was not changed" in done.out
     assert os.listdir(board.root) == []
+
+
+def test_stage_replaces_only_a_folder_it_made(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
+):
+    """--stage DIR: a new or empty folder is used and marked; a folder of
+    other files (`.` here) is refused, exit 2, with every file kept."""
+    import serial.tools.list_ports
+
+    monkeypatch.setattr(serial.tools.list_ports, "comports", lambda: [])
+    args = [*tool_args(tmp_path), "--dry-run", "--stage"]
+    mine = tmp_path / "mine"
+    (mine / "keep").mkdir(parents=True)
+    (mine / "notes.txt").write_text("notes")
+    monkeypatch.chdir(mine)
+    for where in (str(mine), "."):
+        with pytest.raises(SystemExit) as e:
+            flash.main([*args, where])
+        assert e.value.code == 2
+        err = capsys.readouterr().err
+        assert err.splitlines()[-1] == (
+            f"flash: error: --stage {where} is not empty and not a staging folder of flash; "
+            "name an empty or new folder"
+        )
+        assert sorted(os.listdir(mine)) == ["keep", "notes.txt"]
+        assert (mine / "notes.txt").read_text() == "notes"
+    # build_stage itself refuses it too
+    board = flash.load_board(tmp_path / "boards", "testboard")
+    with pytest.raises(flash.FlashError, match="not a staging folder"):
+        flash.build_stage(mine, tmp_path / "fw", board, "9.9.9", None, None, None)
+    assert sorted(os.listdir(mine)) == ["keep", "notes.txt"]
+
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    for _ in range(2):  # an empty folder, then the folder it made: replaced
+        assert flash.main([*args, str(empty)]) == 0
+        assert (empty / flash.stage.STAMP).is_file() and (empty / "main.py").is_file()
+        assert not (empty / "stale.txt").exists()
+        (empty / "stale.txt").write_text("from the last run")
+    assert flash.main([*args, str(tmp_path / "new" / "deeper")]) == 0
+    assert (tmp_path / "new" / "deeper" / "main.py").is_file()
 
 
 def test_wipe_removes_what_the_tool_wrote_and_nothing_else(tmp_path: Path, board: VirtualBoard):

@@ -53,6 +53,11 @@ to `/lib` like mip's, through the same hash-compare-and-rename copy.
 `ssd1306@0.1.0`), `github:org/repo[/path][@ref]`, or a path to a local
 `package.json`.
 
+`--stage DIR` builds the staging folder in DIR and keeps it. DIR must be
+new, empty, or a staging folder flash made before (it holds the mark
+`.flash-stage`), which it replaces; any other folder is refused (exit 2)
+and never emptied.
+
 `flash --write-package-json` writes `package.json` at the repository root,
 the mip package of the firmware (sources, board-independent), so that
 `mpremote mip install --target / github:OWNER/REPO` installs the app.

@@ -10,7 +10,8 @@ from pathlib import Path
 from .boards import known_boards
 from .common import BOARDS, FIRMWARE, PACKAGE_JSON, FlashError, say
 from .flasher import Flasher
-from .package import package_json, render_package_json
+from .package import check_output_file, write_package_json
+from .stage import check_stage_root
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -59,7 +60,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument(
         "--stage",
         metavar="DIR",
-        help="build the staging folder in DIR and keep it (default: a temporary one)",
+        help="build the staging folder in DIR and keep it: a new or empty folder, or one "
+        "flash made before (default: a temporary one)",
     )
     p.add_argument("--timeout", type=float, default=10.0, help=hidden)
     p.add_argument("--host-board", action="store_true", help=hidden)
@@ -69,7 +71,27 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
             known_boards(Path(args.boards_dir or os.environ.get("SCOPA_BOARDS_DIR") or BOARDS))
         )
         p.error(f"--board is required (boards: {known or 'none'})")
+    try:
+        check_paths(args)
+    except FlashError as e:
+        p.error(f"{e.what}; {e.todo}" if e.todo else e.what)
     return args
+
+
+def check_paths(args: argparse.Namespace) -> None:
+    """Look at the folder of --stage and the file of --write-package-json
+    before anything runs. Raises FlashError naming the option."""
+    checks = [
+        ("--stage", args.stage, check_stage_root),
+        ("--write-package-json", args.write_package_json, check_output_file),
+    ]
+    for option, value, check in checks:
+        if value:
+            try:
+                check(Path(value))
+            except FlashError as e:
+                e.what = f"{option} {e.what}"
+                raise
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -78,7 +100,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.write_package_json:
             fw_dir = Path(args.firmware_dir or os.environ.get("SCOPA_FIRMWARE_DIR") or FIRMWARE)
             path = Path(args.write_package_json)
-            path.write_text(render_package_json(package_json(fw_dir)), encoding="utf-8")
+            write_package_json(path, fw_dir)
             say(f"wrote {path}")
             if not args.board:
                 return 0

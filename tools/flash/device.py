@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import ast
 import base64
+import errno
 import os
+import stat
 import time
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable
@@ -123,16 +125,14 @@ class Device:
         try:
             self.t = SerialTransport(port, baudrate=BAUDRATE)
         except TransportError as e:
-            if os.name != "nt" and "://" not in port and not os.path.exists(port):
+            if os.name == "nt" or "://" in port:  # a COM port, a URL: no node to look at
                 raise FlashError(
-                    f"no such device {port}", "list the boards with `mpremote connect list`"
+                    f"cannot open {port}: {e}",
+                    "check the port name (`mpremote connect list`), that no other program "
+                    "(Thonny, a serial terminal, mpremote repl) holds it, and on Linux that "
+                    "you are in the dialout group",
                 ) from None
-            raise FlashError(
-                f"cannot open {port}: {e}",
-                "check the port name (`mpremote connect list`), that no other program "
-                "(Thonny, a serial terminal, mpremote repl) holds it, and on Linux that you "
-                "are in the dialout group",
-            ) from None
+            raise port_error(port, str(e)) from None
         # A pty read blocks without a timeout; a board answers in milliseconds.
         self.t.serial.timeout = 5
         self.base64 = False  # set by probe()
@@ -313,6 +313,53 @@ class Device:
             else:
                 time.sleep(0.01)
         return data
+
+
+def port_error(port: str, failed: str) -> FlashError:
+    """Why the POSIX path `port` did not open as a serial port (mpremote said
+    `failed`): no such device, not a serial device, no permission (only for
+    EACCES on a device node) or held by another program."""
+    listing = "list the boards with `mpremote connect list`"
+    busy = "check that no other program (Thonny, a serial terminal, mpremote repl) holds it"
+    try:
+        st = os.stat(port)
+    except FileNotFoundError:
+        return FlashError(f"no such device {port}", listing)
+    except OSError as e:
+        return FlashError(f"cannot open {port}: {e.strerror or e}", listing)
+    if not stat.S_ISCHR(st.st_mode):
+        kind = "a folder" if stat.S_ISDIR(st.st_mode) else "a file"
+        return FlashError(f"{port} is not a serial device ({kind})", listing)
+    try:
+        fd = os.open(port, os.O_RDWR | os.O_NOCTTY | os.O_NONBLOCK)
+    except OSError as e:
+        if e.errno == errno.EACCES:
+            group = _group_name(st.st_gid)
+            return FlashError(
+                f"no permission to open {port} (its group is {group})",
+                f"join that group (on Linux: sudo usermod -aG {group} $USER), then log out "
+                "and in again",
+            )
+        todo = busy if e.errno == errno.EBUSY else listing
+        return FlashError(f"cannot open {port}: {e.strerror or e}", todo)
+    try:
+        tty = os.isatty(fd)
+    finally:
+        os.close(fd)
+    if not tty:
+        return FlashError(f"{port} is not a serial device", listing)
+    return FlashError(f"cannot open {port}: {failed}", busy)
+
+
+def _group_name(gid: int) -> str:
+    """The name of group `gid` (`dialout` on most Linux systems for a serial
+    port), or its number."""
+    try:
+        import grp
+
+        return grp.getgrgid(gid).gr_name
+    except (ImportError, KeyError):
+        return str(gid)
 
 
 def find_port() -> str:

@@ -62,3 +62,25 @@ def render_package_json(data: dict[str, Any]) -> str:
         f'  "version": {json.dumps(data["version"])}\n'
         "}\n"
     )
+
+
+def check_output_file(path: Path) -> None:
+    """Refuse `path` as a file to write: a folder, or in no folder. Raises
+    FlashError (what: why, todo: what to do)."""
+    if path.is_dir():
+        raise FlashError(f"{path} is a folder", f"name a file, e.g. {path / 'package.json'}")
+    folder = path.parent
+    if not folder.is_dir():
+        what = "is a file, not a folder" if folder.exists() else "does not exist"
+        raise FlashError(f"{path}: the folder {folder} {what}", "name a file in a folder")
+
+
+def write_package_json(path: Path, fw_dir: Path = FIRMWARE) -> None:
+    """Write the mip package of the firmware in `fw_dir` to `path`. Raises
+    FlashError for a path it cannot write (check_output_file; or the write
+    fails)."""
+    check_output_file(path)
+    try:
+        path.write_text(render_package_json(package_json(fw_dir)), encoding="utf-8")
+    except OSError as e:
+        raise FlashError(f"cannot write {path}: {e.strerror or e}") from None

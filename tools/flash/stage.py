@@ -36,6 +36,11 @@ class Stage:
         return self.files[path].stat().st_size
 
 
+# In every staging folder build_stage makes, and only there: the mark that
+# lets a later build_stage replace the folder (it refuses any other).
+STAMP = ".flash-stage"
+STAMP_TEXT = "A staging folder of the Scopa flash tool (tools/flash): flash replaces it.\n"
+
 # Files a board runs only as source (it never looks for boot.mpy / main.mpy).
 SOURCE_ONLY = frozenset({"main.py", "boot.py"})
 
@@ -107,6 +112,50 @@ def stage_firmware(stager: Stager, fw_dir: Path) -> None:
         stager.add(device, fw_dir / rel, f"firmware/{rel}")
 
 
+def check_stage_root(root: Path) -> None:
+    """Refuse `root` as a staging folder unless it is new, empty, or one that
+    build_stage made (it holds STAMP): build_stage replaces it, and must never
+    delete other files. Raises FlashError (what: why, todo: what to do)."""
+    todo = "name an empty or new folder"
+    try:
+        if not os.path.lexists(root):
+            _check_parents(root, todo)
+        elif not root.is_dir():
+            what = "a file, not a folder" if root.exists() else "a broken link"
+            raise FlashError(f"{root}: {what}", todo)
+        elif not (root / STAMP).is_file() and next(root.iterdir(), None) is not None:
+            raise FlashError(f"{root} is not empty and not a staging folder of flash", todo)
+    except OSError as e:
+        raise FlashError(f"{root}: {e.strerror or e}", todo) from None
+
+
+def _check_parents(root: Path, todo: str) -> None:
+    """Raises FlashError when the nearest existing parent of `root` (which
+    does not exist) is not a folder."""
+    for parent in root.absolute().parents:
+        if os.path.lexists(parent):
+            if not parent.is_dir():
+                raise FlashError(f"{root}: {parent} is a file, not a folder", todo)
+            return
+
+
+def _fresh_root(root: Path) -> None:
+    """Make `root` an empty staging folder holding STAMP: created, or emptied
+    when build_stage made it. Raises FlashError (check_stage_root; or the
+    folder cannot be made)."""
+    check_stage_root(root)
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+        for child in root.iterdir():
+            if child.is_dir() and not child.is_symlink():
+                shutil.rmtree(child)
+            else:
+                child.unlink()
+        (root / STAMP).write_text(STAMP_TEXT, encoding="utf-8")
+    except OSError as e:
+        raise FlashError(f"cannot make the staging folder {root}: {e.strerror or e}") from None
+
+
 def build_stage(
     root: Path,
     fw_dir: Path,
@@ -116,10 +165,11 @@ def build_stage(
     offline: Path | None,
     board_fmt: MpyFormat | None,
 ) -> Stage:
-    """Fill a clean staging folder `root` (removed first if it exists)."""
-    if root.exists():
-        shutil.rmtree(root)
-    root.mkdir(parents=True)
+    """Fill a clean staging folder `root`: a new or empty folder, or one an
+    earlier build_stage made (emptied first). Raises FlashError for any
+    other folder (check_stage_root) and for a firmware the tool cannot
+    stage."""
+    _fresh_root(root)
     source = compiler is None
     stager = Stager(root, compiler)
     stage_firmware(stager, fw_dir)
