@@ -94,10 +94,10 @@ def test_the_readings_common_first_and_only_where_they_apply():
     assert C.DEALS[0] == C.SCIENTIFICO and C.DEAL_NAMES[0] == "scientifico"
 
 
-def test_old_settings_keep_their_scopone_deal():
+def test_old_settings_keep_their_scopone_deal(tmp_path):
     from app import App
 
-    a = App(F.Board(()), tempfile.mkdtemp(prefix="readings_"))
+    a = App(F.Board(()), str(tmp_path))
     a.settings["cfg"].update(game=C.SCOPONE, deal=0)  # saved before: deal 0 was classico
     a.save_settings()
     b = App(F.Board(()), a.folder)

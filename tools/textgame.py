@@ -1,21 +1,48 @@
 """A text game of Scopa against the computer, on the MicroPython unix port.
 
-    python tools/textgame.py [--game scopa] [--seed N] [--level easy|medium|hard]
+    python tools/textgame.py [--game scopa] [--players N] [--seed N]
+                             [--level easy|medium|hard] [--replay CODE]
 
 Started with CPython it runs itself again on the `micropython` unix port
-(the real firmware engine, not a copy); run directly with `micropython` it
-plays. Type the number of a move; `q` quits and prints the replay code.
+(the real firmware engine and computer players, not a copy); run directly
+with `micropython tools/textgame.py GAME PLAYERS SEED LEVEL [CODE]` (a
+CODE is resumed, GAME, PLAYERS and SEED then unused) it plays. You are P1;
+seats are P1, P2, ... in playing order, and with 4 or 6 players P1, P3
+(, P5) are a team. Type the number of a move; `q` quits and
+prints the replay code and the command that resumes the game from it
+(`--replay CODE`).
 """
 
 import sys
 
 IS_MPY = sys.implementation.name == "micropython"
 LEVELS = ("easy", "medium", "hard")
+SEED_MAX = 0x3FFFFFFF  # scopa.game.Game and scopa.rng.Rng: seeds 0..2**30-1
+SEED_RANGE = "0 to %d (0: from the clock)" % SEED_MAX
+# the score's categories in the game's terms (scopa.scoring's attributes)
+TERMS = {"coins": "denari", "re_bello": "re bello"}
+
+
+def _command():
+    """How this script was started, for the resume line: the interpreter
+    as typed on PATH when it is the one found there, and the script's path
+    relative to the current folder when it is below it."""
+    import os
+    import shutil
+
+    exe = sys.executable
+    name = os.path.basename(exe)
+    found = shutil.which(name)
+    if not (found and os.path.abspath(found) == os.path.abspath(exe)):
+        name = exe if os.path.relpath(exe).startswith("..") else os.path.relpath(exe)
+    script = os.path.relpath(__file__)
+    return [name, os.path.abspath(__file__) if script.startswith("..") else script]
 
 
 def relaunch():
     import argparse
     import os
+    import shlex
     import subprocess
     from pathlib import Path
 
@@ -24,62 +51,194 @@ def relaunch():
     from host_tests import mpy
 
     ap = argparse.ArgumentParser(description="Scopa in the terminal, on MicroPython.")
-    ap.add_argument("--game", default="scopa")
-    ap.add_argument("--players", type=int, default=0)
-    ap.add_argument("--seed", type=int, default=0, help="0: from the clock")
+    ap.add_argument("--game", help="scopa (default), scopone, cirulla, ...")
+    ap.add_argument("--players", type=int, help="the game's default when not given")
+    ap.add_argument("--seed", type=int, help="the deal: %s" % SEED_RANGE)
     ap.add_argument("--level", default="medium", choices=LEVELS, help="computer player")
+    ap.add_argument("--replay", metavar="CODE", help="resume the game of a replay code")
     a = ap.parse_args()
+    if a.seed is not None and not 0 <= a.seed <= SEED_MAX:
+        ap.error("argument --seed: %d is out of range: %s" % (a.seed, SEED_RANGE))
+    if a.replay is not None and (a.game, a.players, a.seed) != (None, None, None):
+        ap.error("argument --replay: the code gives the game, players and seed")
     env = dict(os.environ)
     env["MICROPYPATH"] = ".frozen:" + str(root / "firmware")
-    args = [mpy.MICROPYTHON, __file__, a.game, str(a.players), str(a.seed), a.level]
+    again = shlex.join(_command() + ["--level", a.level, "--replay"])
+    args = [mpy.MICROPYTHON, __file__, a.game or "scopa", str(a.players or 0)]
+    args += [str(a.seed or 0), a.level, a.replay or "", again]
     return subprocess.call(args, env=env)
 
 
-def computer(game, seat, level, rng):
-    """The computer's move as (card, taken): the AI of `level` when the
-    firmware has it, else a random legal move."""
+def game_name(rules):
+    """The name of the game `rules` play (config.GAME_NAMES, the New game
+    menu's, written out in full)."""
+    from config import GAME_NAMES
+
+    return GAME_NAMES[rules.game].replace("Sc. ", "Scopone ")
+
+
+def side_label(rules, side):
+    """P2 for a seat of its own; a team by its seats, P1+P3."""
+    return "+".join("P%d" % (s + 1) for s in range(rules.players) if s % rules.sides == side)
+
+
+def _listed(words):
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def banner(g, level):
+    """The first lines: the game, the seats (yours, your partner's)."""
+    r = g.rules
+    print(
+        "%s for %d players on MicroPython. Seed %d, computer %s."
+        % (game_name(r), r.players, g.seed, level)
+    )
+    mates = ["P%d" % (s + 1) for s in range(1, r.players) if r.side(s) == 0]
+    others = ["P%d" % (s + 1) for s in range(1, r.players) if r.side(s) != 0]
+    if mates:
+        print(
+            "You are P1; your partner%s %s %s; against you: %s."
+            % (
+                "s" if len(mates) > 1 else "",
+                "are" if len(mates) > 1 else "is",
+                _listed(mates),
+                _listed(others),
+            )
+        )
+    else:
+        print("You are P1, against %s." % _listed(others))
+
+
+def news(g):
+    """At a fresh deal, what the device announces (ui/table.py `_news`):
+    the dealer's fifteen or thirty, then each hand's Cirulla declaration
+    (scopa.engine.declaration), as lines."""
+    from scopa import engine as E
+    from scopa import rules as R
+
+    r = g.rules
+    st = g.st
+    out = []
+    if r.game != R.SCOPA_15 and r.game != R.CIRULLA:
+        return out
+    bonus = st[E.BONUS]
+    if bonus and st[E.DP] == r.table + r.hand * r.players:
+        out.append(
+            "P%d deals a table of %d: +%d scop%s"
+            % (g.dealer + 1, 15 * bonus, bonus, "a" if bonus == 1 else "e")
+        )
+    if r.game == R.CIRULLA:
+        for i in range(1, r.players + 1):
+            seat = (g.dealer + i) % r.players
+            n = E.declaration(g.hand(seat))
+            if n:
+                what = "Decino" if n == 10 else "Cirulla"
+                out.append("P%d declares %s: +%d" % (seat + 1, what, n))
+    return out
+
+
+def observe(g, card, taken):
+    """Tell the computer players what a play shows (ai.core.observe), as
+    the device does before every play."""
     try:
-        ai = __import__("ai." + level, None, None, ["choose"])
-        return ai.choose(game, seat, rng)  # type: ignore[attr-defined]
-    except (ImportError, AttributeError, TypeError):
-        moves = game.legal_moves()
+        from ai import core
+    except ImportError:
+        return
+    core.observe(g.st, g.rules, card, tuple(taken))
+
+
+def computer(g, seat, level):
+    """The computer's move as (card, taken): the player of `level`, its
+    generator seeded by the game and the move number as on the device
+    (turns.py computer_move), so that a resumed game plays on the same; a
+    random legal move without firmware/ai."""
+    from scopa.rng import Rng
+
+    rng = Rng((g.seed + 7919 * g.moves_played() + seat) & SEED_MAX)
+    try:
+        import ai
+    except ImportError:
+        moves = g.legal_moves()
         return moves[rng.below(len(moves))]
+    return ai.player(level).choose(g.st, g.rules, seat, rng)
 
 
-def play(game_name, players, seed, level):
+def resume(code):
+    """The game of replay code `code`, its plays made again one by one so
+    that the computer players observe them as in the game played on.
+    Raises ValueError (scopa.replay.ReplayError) for a bad code."""
+    from scopa import replay
+    from scopa.game import Game
+
+    done = replay.decode(code)
+    g = Game(done.rules, done.seed)
+    for i in replay.each_index(done.history):
+        if g.round_over:
+            g.next_round()
+        card, taken = g.legal_moves()[i]
+        observe(g, card, taken)
+        g.play_index(i)
+    return g
+
+
+def _fail(msg):
+    print("textgame:", msg, file=sys.stderr)
+    sys.exit(2)
+
+
+def play(game, players, seed, level, code, again):
     import time
 
     from scopa import cards as C
     from scopa import engine as E
     from scopa import replay
     from scopa.game import Game
-    from scopa.rng import Rng
     from scopa.rules import Rules
 
-    if seed == 0:
-        seed = time.time_ns() // 1000 % (1 << 30) if hasattr(time, "time_ns") else 1
-    opts = {"players": players} if players else {}
     try:
         if level not in LEVELS:
             raise ValueError("unknown level %r: one of %s" % (level, ", ".join(LEVELS)))
-        rules = Rules(game_name, **opts)
+        if code:
+            g = resume(code)
+        else:
+            if not 0 <= seed <= SEED_MAX:
+                raise ValueError("seed %d is out of range: %s" % (seed, SEED_RANGE))
+            if seed == 0:
+                seed = time.time_ns() // 1000 % (SEED_MAX + 1) if hasattr(time, "time_ns") else 1
+            g = Game(Rules(game, **({"players": players} if players else {})), seed or 1)
     except ValueError as e:
-        print("textgame:", e, file=sys.stderr)
-        sys.exit(2)
-    g = Game(rules, seed)
-    rng = Rng(seed ^ 0x5A5A)
+        _fail(e)
+        return
+    r = g.rules
+    if g.finished:
+        _fail("the game of this replay code is over: nothing to resume")
     me = 0
-    print("Scopa on MicroPython: you are seat 0. Seed", seed)
+
+    def sides(values):
+        return ", ".join("%s %s" % (side_label(r, i), v) for i, v in enumerate(values))
+
+    banner(g, level)
+    if code:
+        print("Resumed in round %d after %d moves." % (g.round_no, g.moves_played()))
+    dealt = None
     while True:
         while not g.round_over:
+            deal = (g.match_no, g.round_no, g.st[E.DP])
+            if g.st[E.INHAND] == r.hand * r.players and deal != dealt:
+                if g.st[E.PLY] == 0:
+                    print("\nRound %d: P%d deals." % (g.round_no, g.dealer + 1))
+                dealt = deal
+                for line in news(g):
+                    print(line)
             seat = g.turn
             if seat != me:
-                card, taken = computer(g, seat, level, rng)
+                card, taken = computer(g, seat, level)
+                observe(g, card, taken)
                 f = g.play(card, taken)
                 print(
-                    "seat %d plays %s%s%s"
+                    "P%d plays %s%s%s"
                     % (
-                        seat,
+                        seat + 1,
                         C.name(card),
                         " takes " + C.names(taken) if taken else "",
                         "  SCOPA!" if f & E.SCOPA else "",
@@ -88,7 +247,8 @@ def play(game_name, players, seed, level):
                 continue
             print()
             print("table:", C.names(g.table()) or "(empty)")
-            print("hand: ", C.names(g.hand(me)), "  score", g.totals)
+            print("hand: ", C.names(g.hand(me)))
+            print("mazzo: %d   match: %s" % (g.deck_left(), sides(g.totals)))
             moves = g.legal_moves()
             for i, (card, taken) in enumerate(moves):
                 print(
@@ -100,21 +260,42 @@ def play(game_name, players, seed, level):
             except EOFError:
                 ans = "q"
             if ans == "q":
-                print("replay code:", replay.encode(g))
+                code = replay.encode(g)
+                print("replay code:", code)
+                print("to resume: %s %s" % (again, code))
                 return
             if not ans.isdigit() or int(ans) >= len(moves):
-                print("type a number from 0 to %d" % (len(moves) - 1))
+                print("type a number from 0 to %d, or q to quit" % (len(moves) - 1))
                 continue
-            f = g.play(*moves[int(ans)])
-            if f & E.SCOPA:
+            card, taken = moves[int(ans)]
+            observe(g, card, taken)
+            if g.play(card, taken) & E.SCOPA:
                 print("SCOPA!")
         s = g.score
         print()
+        labels = [side_label(r, i) for i in range(r.sides)]
+        w = max(len(x) for x in labels) + 2
+        print("%-10s" % "" + "".join("%*s" % (w, x) for x in labels))
         for k in s.categories + ("total",):
-            print("%-10s %s" % (k, getattr(s, k)))
-        print("match:", g.totals)
+            print("%-10s" % TERMS.get(k, k) + "".join("%*d" % (w, v) for v in getattr(s, k)))
+        if s.napoleone >= 0:
+            print("%s took all ten denari: the match at once." % side_label(r, s.napoleone))
+        print("match:", sides(g.totals))
+        if g.over:
+            if g.winner is None:
+                print("The match is a draw.")
+            else:
+                won = side_label(r, g.winner)
+                print(
+                    "%s win%s %s: you %s."
+                    % (
+                        won,
+                        "" if "+" in won else "s",
+                        "match %d" % g.match_no if r.best_of > 1 else "the match",
+                        "win" if g.winner == r.side(me) else "lose",
+                    )
+                )
         if g.finished:
-            print("side %d wins the match." % g.winner)
             print("replay code:", replay.encode(g))
             return
         g.next_round()
@@ -122,6 +303,10 @@ def play(game_name, players, seed, level):
 
 if __name__ == "__main__":
     if IS_MPY:
-        play(sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4])
+        # GAME PLAYERS SEED LEVEL [CODE [RESUME]]: RESUME is the command
+        # that goes on with a replay code (with CPython: --replay)
+        a = sys.argv[1:] + ["", ""][len(sys.argv) - 5 :]
+        again = a[5] or "micropython %s %s 0 0 %s" % (sys.argv[0], a[0], a[3])
+        play(a[0], int(a[1]), int(a[2]), a[3], a[4], again)
     else:
         sys.exit(relaunch())

@@ -1,0 +1,237 @@
+"""tools/textgame.py as users start it: `python tools/textgame.py ...`, the
+game itself on the MicroPython unix port, moves typed on stdin."""
+
+import re
+import shlex
+import subprocess
+import sys
+
+import pytest
+
+import mpy
+from scopa import engine, replay
+from scopa.game import Game
+from scopa.rules import Rules
+
+pytestmark = pytest.mark.mpy
+
+SEED_MAX = 2**30 - 1  # scopa.game.Game, scopa.rng.Rng: seeds 0..2**30-1
+
+
+def run(cmd, moves=(), quit=True):
+    """Run the command `cmd` (list) from the repository's folder, typing
+    `moves` then q when `quit`."""
+    stdin = "".join("%s\n" % m for m in moves) + ("q\n" if quit else "")
+    return subprocess.run(
+        cmd, cwd=mpy.ROOT, input=stdin, capture_output=True, text=True, timeout=120
+    )
+
+
+def textgame(args, moves=(), quit=True):
+    """`python tools/textgame.py ARGS`, as a user starts it."""
+    return run([sys.executable, "tools/textgame.py", *args], moves, quit)
+
+
+def lines(proc, prefix):
+    return [ln[len(prefix) :] for ln in proc.stdout.splitlines() if ln.startswith(prefix)]
+
+
+def code_of(proc):
+    (code,) = lines(proc, "replay code: ")
+    return code
+
+
+def play_out(args):
+    """The whole game of `args`, the first move offered taken each time."""
+    proc = textgame(args, ["0"] * 400, quit=False)
+    assert proc.returncode == 0, proc.stderr
+    assert replay.decode(code_of(proc)).finished
+    return proc
+
+
+@pytest.mark.parametrize("seed", [-3, -1, SEED_MAX + 1, 99999999999999])
+def test_a_seed_out_of_the_games_range_is_a_usage_error(seed):
+    # it was reduced modulo 2**30: the banner said one seed, the code another
+    proc = textgame(["--seed", str(seed)])
+    assert proc.returncode == 2
+    assert "--seed: %d is out of range: 0 to %d" % (seed, SEED_MAX) in proc.stderr
+    assert proc.stdout == ""
+
+
+@pytest.mark.parametrize("seed", [1, SEED_MAX])
+def test_the_seed_played_is_the_seed_typed(seed):
+    proc = textgame(["--seed", str(seed)])
+    assert proc.returncode == 0, proc.stderr
+    assert "Seed %d," % seed in proc.stdout.splitlines()[0]
+    assert replay.decode(code_of(proc)).seed == seed
+
+
+@pytest.mark.parametrize(
+    "args, moves",
+    [
+        # mid-deal, where the hard player goes on only when it has observed
+        # the plays of the deal before the quit again (ai.core.observe)
+        (["--seed", "5", "--level", "hard"], 4),
+        (["--game", "scopone", "--seed", "1", "--level", "hard"], 5),
+        (["--game", "cirulla", "--seed", "13", "--level", "medium"], 40),  # a later round
+    ],
+)
+def test_a_quit_game_resumes_from_its_replay_code(args, moves):
+    whole = code_of(play_out(args))
+    quit = textgame(args, ["0"] * moves)
+    assert quit.returncode == 0, quit.stderr
+    code = code_of(quit)
+    assert whole.startswith(code[: code.rfind(".")])  # quit on the way
+    (again,) = lines(quit, "to resume: ")
+    level = args[args.index("--level") + 1]
+    cmd = shlex.split(again)
+    assert cmd[1:] == ["tools/textgame.py", "--level", level, "--replay", code]
+    # the command printed, run as printed: the very same game...
+    resumed = run(cmd)
+    assert resumed.returncode == 0, resumed.stderr
+    assert code_of(resumed) == code
+    assert "Resumed in round %d" % replay.decode(code).round_no in resumed.stdout
+    # ...and played on, as the game that was not quit
+    ended = run(cmd, ["0"] * 400, quit=False)
+    assert code_of(ended) == whole
+
+
+@pytest.mark.parametrize(
+    "args, said",
+    [
+        (["--replay", "hello"], "textgame: not a replay code: expected 5 parts"),
+        (["--replay", "S1.021100001b100001000.7.0100.wV"], "textgame: replay code damaged"),
+        (["--replay", "S9.a.b.c.d"], "textgame: replay code version 'S9' is not S1"),
+        (["--replay", "S1.x.y.z.w", "--seed", "5"], "--replay: the code gives the game"),
+    ],
+)
+def test_a_bad_replay_code_is_a_usage_error(args, said):
+    proc = textgame(args)
+    assert proc.returncode == 2
+    assert said in proc.stderr and "Traceback" not in proc.stderr
+    if said.startswith("textgame:"):
+        assert proc.stderr.count("\n") == 1  # one line
+    assert "your move" not in proc.stdout
+
+
+def test_a_finished_game_is_not_resumed():
+    proc = textgame(["--replay", code_of(play_out(["--seed", "7"]))])
+    assert proc.returncode == 2
+    assert proc.stderr == "textgame: the game of this replay code is over: nothing to resume\n"
+
+
+@pytest.mark.parametrize(
+    "args, first, seats",
+    [
+        ([], "Scopa for 2 players", "You are P1, against P2."),
+        (["--players", "3"], "Scopa for 3 players", "You are P1, against P2 and P3."),
+        (
+            ["--game", "scopone"],
+            "Scopone for 4 players",
+            "You are P1; your partner is P3; against you: P2 and P4.",
+        ),
+        (
+            ["--game", "scopone_scientifico"],
+            "Scopone scientifico for 4 players",
+            "You are P1; your partner is P3; against you: P2 and P4.",
+        ),
+        (
+            ["--players", "6"],
+            "Scopa for 6 players",
+            "You are P1; your partners are P3 and P5; against you: P2, P4 and P6.",
+        ),
+        (["--game", "scopa_d_assi"], "Scopa d'Assi for 2 players", "You are P1, against P2."),
+        (["--game", "scopa_15"], "Scopa a 15 for 2 players", "You are P1, against P2."),
+        (["--game", "cirulla"], "Cirulla for 2 players", "You are P1, against P2."),
+        (["--game", "scopone_10"], "Scopone a 10 for 4 players", "your partner is P3"),
+    ],
+)
+def test_the_banner_names_the_game_and_your_seat(args, first, seats):
+    proc = textgame(["--seed", "3", "--level", "easy", *args])
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout.splitlines()
+    assert out[0] == first + " on MicroPython. Seed 3, computer easy."
+    assert seats in out[1]
+
+
+@pytest.mark.parametrize("args", [["--seed", "7"], ["--game", "scopone", "--seed", "7"]])
+def test_the_winner_is_named_by_seats_from_p1(args):
+    proc = play_out([*args, "--level", "medium"])
+    g = replay.decode(code_of(proc))
+    team = g.rules.players > g.rules.sides
+    labels = ["P1+P3", "P2+P4"] if team else ["P1", "P2"]
+    (match,) = lines(proc, "match: ")[-1:]
+    totals = [int(x) for x in re.findall(r"P[\d+P]+ (\d+)", match)]
+    assert totals == g.totals
+    assert match == ", ".join("%s %d" % (lab, t) for lab, t in zip(labels, g.totals))
+    won = labels[g.winner]
+    verdict = "you win" if g.winner == 0 else "you lose"
+    assert "%s win%s the match: %s." % (won, "" if team else "s", verdict) in proc.stdout
+    assert g.totals[g.winner] == max(g.totals)
+    # the computer's seats, the score's columns: from P1, as the simulator's
+    assert re.search(r"^P2 plays ", proc.stdout, re.M)
+    assert not re.search(r"\b(side|seat) [0-9]", proc.stdout)
+    assert re.search(r"^ +%s +%s$" % tuple(re.escape(x) for x in labels), proc.stdout, re.M)
+
+
+def test_the_score_says_denari():
+    proc = play_out(["--seed", "7", "--level", "easy"])
+    assert re.search(r"^denari +\d+ +\d+$", proc.stdout, re.M)
+    assert "coins" not in proc.stdout
+
+
+def test_the_computer_plays_its_level():
+    # the computer players were called with the wrong arguments: every
+    # level played random moves
+    from ai import medium
+
+    g = replay.decode(code_of(play_out(["--seed", "7", "--level", "medium"])))
+    again = Game(g.rules, g.seed)
+    n = 0
+    for i in replay.each_index(g.history):
+        if again.round_over:
+            again.next_round()
+        if again.turn != 0:
+            want = medium.choose(again.st, again.rules, again.turn)
+            assert again.legal_moves()[i] == (want[0], tuple(want[1]))
+            n += 1
+        again.play_index(i)
+    assert n > 20
+
+
+def _first_deal_news(seed):
+    """What the first deal of Cirulla from `seed` announces, from the
+    engine on CPython: the dealer's 15 or 30, each hand's declaration."""
+    g = Game(Rules("cirulla"), seed)
+    out = []
+    bonus = g.st[engine.BONUS]
+    if bonus:
+        out.append(
+            "P%d deals a table of %d: +%d %s"
+            % (g.dealer + 1, 15 * bonus, bonus, "scopa" if bonus == 1 else "scope")
+        )
+    for seat in (0, 1):  # P2 deals: P1 is dealt first
+        n = engine.declaration(g.hand(seat))
+        if n:
+            out.append("P%d declares %s: +%d" % (seat + 1, "Decino" if n == 10 else "Cirulla", n))
+    return out
+
+
+def test_cirulla_announces_the_declarations_at_each_deal():
+    # the first seed where P1 declares, where P2 does, where the table
+    # dealt is 15 or 30
+    want = {}
+    for seed in range(1, 200):
+        for line in _first_deal_news(seed):
+            want.setdefault(line[:6], seed)
+    assert set(want) == {"P1 dec", "P2 dec", "P2 dea"}
+    for seed in set(want.values()):
+        proc = textgame(["--game", "cirulla", "--seed", str(seed), "--level", "easy"])
+        out = proc.stdout.splitlines()
+        news = _first_deal_news(seed)
+        at = out.index("Round 1: P2 deals.")
+        assert out[at + 1 : at + 1 + len(news)] == news, seed
+        assert out[at + 1 + len(news)] == ""  # then the table and your hand
+    # and at the later deals of a whole game
+    proc = play_out(["--game", "cirulla", "--seed", "7", "--level", "easy"])
+    assert len(re.findall(r"^P[12] declares (Cirulla: \+3|Decino: \+10)$", proc.stdout, re.M)) >= 3
