@@ -301,6 +301,114 @@ print(board.parse_script("A quit B")[-1])
     assert lines[18] == "(260, 'end', None)"
 
 
+# --- keys typed in the terminal ----------------------------------------------
+
+# The sim board's TerminalKeys on a virtual clock (board.time replaced), read
+# by the firmware's Debouncer as the app reads them: no wall-clock time. Its
+# stdin is a FIFO that never has a byte: the keys are fed with feed(), at the
+# times given (as its sleep reads them), or if typed between two reads at
+# the second one, typed since the first (as its read() takes them). Prints
+# `EV <ms> <event>` for each event.
+TYPED = """
+import board
+from ui.buttons import Debouncer, name
+from ui.clock import VirtualClock
+
+clock = VirtualClock(1000)
+board.time = clock  # the key source's time
+keys = board.TerminalKeys(open({fifo!r}, "r+b"))
+deb = Debouncer()
+typed = {typed!r}  # ms -> bytes typed then
+steps = {steps!r}  # the ms between reads, repeated
+end = {end!r}
+todo = sorted(typed.items())
+t = i = last = 0
+while t < end:
+    while todo and todo[0][0] <= t:
+        at, cs = todo.pop(0)
+        for c in cs:
+            if at == t:
+                keys.feed(c)  # typed now
+            else:
+                keys.feed(c, clock.ticks_ms(), last)  # typed since the last read
+    last = clock.ticks_ms()
+    ev = deb.poll(keys.read(), clock.ticks_ms())
+    while ev:
+        print("EV", t, name(ev))
+        ev = deb.poll(keys.read(), clock.ticks_ms())
+    step = steps[i % len(steps)]
+    i += 1
+    clock.advance(step)
+    t += step
+"""
+
+_ARROW_DOWN = b"\x1b[B"
+
+
+def _typed(run_mpy, tmp_path, typed, end, steps=(10,)):
+    """Events of the keys `typed` ({ms: bytes}) read every `steps` ms."""
+    fifo = tmp_path / "stdin"
+    if not fifo.exists():
+        os.mkfifo(fifo)
+    code = TYPED.format(fifo=str(fifo), typed=typed, steps=list(steps), end=end)
+    out = run_board(run_mpy, code)
+    return [line.split(" ", 2)[2] for line in out.splitlines() if line.startswith("EV ")]
+
+
+def _autorepeat(key, first, every, until):
+    """A held key as a terminal sends it: once, then again from `first` ms
+    every `every` ms until `until`."""
+    return {0: key, **{t: key for t in range(first, until, every)}}
+
+
+@pytest.mark.mpy
+@pytest.mark.parametrize("steps", [(10,), (40,), (10, 20, 10, 5)], ids=["10ms", "40ms", "uneven"])
+@pytest.mark.parametrize(
+    "key,event",
+    [(_ARROW_DOWN, "PRESS DOWN"), (b"\r", "PRESS A"), (b"\x7f", "PRESS B"), (b"h", "LONG B")],
+    ids=["down", "enter", "backspace", "h"],
+)
+def test_each_key_typed_is_a_press_even_80ms_after_the_last(run_mpy, tmp_path, key, event, steps):
+    # a terminal sends no key releases: each key typed is a press and its
+    # release, however soon the next one comes (the review: Down three
+    # times 80 ms apart moved the menu's cursor once), read often (10 ms,
+    # the app's tick) or seldom (40 ms, the app asleep) or unevenly
+    gap = 900 if key == b"h" else 80  # (h: a long press each, not the same one thrice)
+    got = _typed(run_mpy, tmp_path, {0: key, gap: key, 2 * gap: key}, 3 * gap + 1500, steps)
+    assert got == [event] * 3
+
+
+@pytest.mark.mpy
+@pytest.mark.parametrize("every", [30, 40])
+@pytest.mark.parametrize("steps", [(10,), (10, 20, 10, 15)], ids=["10ms", "uneven"])
+def test_a_key_the_terminal_repeats_is_held(run_mpy, tmp_path, every, steps):
+    # a key held down: the terminal sends it, then after its delay (500 ms
+    # here) again every 30 or 40 ms: a press, and then the button held
+    # (REPEAT every 120 ms after 400 ms), not a press per character
+    got = _typed(run_mpy, tmp_path, _autorepeat(_ARROW_DOWN, 500, every, 1600), 2000, steps)
+    assert got[:2] == ["PRESS DOWN", "PRESS DOWN"] and len(got) >= 2 + 5
+    assert set(got[2:]) == {"REPEAT DOWN"}
+    # h held: B held long, one hint; Backspace held: a press, then held long too
+    assert _typed(run_mpy, tmp_path, _autorepeat(b"h", 500, every, 1600), 2500, steps) == ["LONG B"]
+    got = _typed(run_mpy, tmp_path, _autorepeat(b"\x7f", 500, every, 1600), 2500, steps)
+    assert got == ["PRESS B", "LONG B"]
+
+
+@pytest.mark.mpy
+def test_a_key_held_through_a_busy_step_stays_held(run_mpy, tmp_path):
+    # the app busy 400 ms (the hint it was asked for, a computer move): the
+    # key's repeats read together after it still hold the button, not a
+    # press again (a second hint, a jump of the cursor)
+    steps = [10] * 72 + [400] + [10] * 200  # reads every 10 ms but 720 to 1120
+    hint = _typed(run_mpy, tmp_path, _autorepeat(b"h", 500, 30, 1600), 2500, steps)
+    assert hint == ["LONG B"]
+    got = _typed(run_mpy, tmp_path, _autorepeat(_ARROW_DOWN, 500, 30, 1600), 2500, steps)
+    assert got[:2] == ["PRESS DOWN", "PRESS DOWN"] and set(got[2:]) == {"REPEAT DOWN"}
+    # taps typed during the busy step: one press, as a board's buttons then
+    taps = {0: _ARROW_DOWN, 800: _ARROW_DOWN, 900: _ARROW_DOWN, 1000: _ARROW_DOWN}
+    assert _typed(run_mpy, tmp_path, taps, 1600, steps) == ["PRESS DOWN"] * 2
+
+
 # --- the sim running an app --------------------------------------------------
 
 
@@ -463,17 +571,23 @@ def test_a_heap_too_small_for_the_app_is_one_line(capsys):
     assert "Traceback" not in err
 
 
-@pytest.mark.mpy
-def test_end_of_input_quits_the_interactive_sim(demo_dir):
-    # tools/play < /dev/null (or a pipe that ends) must not run forever
-    proc = subprocess.run(
-        [sys.executable, str(mpy.ROOT / "tools" / "sim.py"), "--path", str(demo_dir)]
-        + ["--entry", "demo_app"],
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        timeout=60,
-    )
-    assert proc.returncode == 0
+@pytest.mark.parametrize("how", ["play", "scopa-sim"])
+def test_a_stdin_that_is_no_terminal_is_one_line_and_exit_2(demo_dir, tmp_path, how):
+    # tools/play < /dev/null once drew escapes to no one and ended with 0:
+    # it says why it cannot play, before anything is drawn
+    if how == "play":
+        cmd = [str(mpy.ROOT / "tools" / "play"), "--flash", str(tmp_path / "flash")]
+    else:
+        cmd = [sys.executable, str(mpy.ROOT / "tools" / "sim.py")]
+    cmd += ["--path", str(demo_dir), "--entry", "demo_app"]
+    proc = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True, timeout=120)
+    assert proc.returncode == 2
+    assert proc.stderr.decode().splitlines() == [
+        "scopa-sim: stdin is not a terminal; use .venv/bin/scopa-sim --keys ... "
+        "(or --script FILE) for scripted play"
+    ]
+    assert b"\x1b" not in proc.stdout + proc.stderr  # nothing drawn
+    assert not proc.stdout.strip()  # (nor tools/play's line about a game saved)
 
 
 @pytest.mark.mpy
@@ -489,8 +603,10 @@ def test_play_says_the_game_is_saved_only_when_it_is(tmp_path):
         assert proc.returncode == 0, proc.stderr
         return proc.stdout.splitlines()[-1]
 
-    assert play() == "tools/play: the simulator has stopped."  # the menu only: no game
-    last = play("--keys", "A A A wait:300", "--png-dir", str(tmp_path / "png"))
+    png_dir = ("--png-dir", str(tmp_path / "png"))
+    assert play("--keys", "wait:300", *png_dir) == "tools/play: the simulator has stopped."
+    assert not (tmp_path / "flash" / "game.sav").exists()  # the menu only: no game
+    last = play("--keys", "A A A wait:300", *png_dir)
     assert (tmp_path / "flash" / "game.sav").exists()
     assert last.endswith("the game is saved on its flash (tools/play resumes it).")
 
@@ -766,22 +882,31 @@ def test_ctrl_z_gives_the_terminal_back_and_fg_takes_it_again(demo_dir, stop):
     assert after == settings
 
 
-def test_the_colour_board_plays_in_80x24_three_times_smaller(demo_dir):
+def test_the_colour_board_asks_80x24_to_grow_and_plays_in_120x35_two_times_smaller(demo_dir):
+    # 3 times smaller (80 x 46 pixels in 80 x 24) nothing could be read: the
+    # colour board says what it needs, as the mono one below its braille
     with _sim_in_pty(demo_dir, 24, 80, args=("--board", "sim-colour")) as (master, slave, proc, _):
         out = _read_until(master, "arrows: move".encode())
-        assert b"drawing it 3 times smaller" in out
+        text = out.decode("utf-8", "replace")
+        assert "240x69 characters at full size, 120x35 2 times smaller (any smaller is" in text
+        assert "enlarge the window, or play without --board sim-colour (it fits 64x17)" in text
+        frame = text.rsplit("\x1b[H", 1)[1]
+        assert "the screen needs 240x69 (or 120x35, 2 times smaller)." in frame
+        assert "Enlarge the window" in frame and "▀" not in frame
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 35, 120, 0, 0))
+        os.kill(proc.pid, signal.SIGWINCH)
+        out = _read_until(master, "▀".encode())
+        if b"arrows: move" not in out.rsplit("▀".encode(), 1)[1]:
+            out += _read_until(master, b"arrows: move")
         frame = out.decode("utf-8", "replace").rsplit("\x1b[H", 1)[1]
         lines = frame.split("\r\n")
-        assert len(lines) == 24  # 23 rows of half blocks and the keys: no scrolling
+        assert len(lines) == 35  # 34 rows of half blocks and the keys: no scrolling
         assert all(
-            re.sub("\x1b\\[[0-9;]*[A-Za-z]", "", line).count("▀") == 80 for line in lines[:23]
+            re.sub("\x1b\\[[0-9;]*[A-Za-z]", "", line).count("▀") == 120 for line in lines[:34]
         )
         assert "38;2;" in frame  # in colour
         os.write(master, b"\x1b[C")
         _read_until(master, b"PRESS RIGHT")  # it plays
-        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 20, 60, 0, 0))
-        os.kill(proc.pid, signal.SIGWINCH)
-        _read_until(master, b"the screen needs 240x69 (or 80x24, 3 times smaller)")
         _quit(master, proc)
 
 
@@ -812,10 +937,13 @@ def _alive(pid):
 def test_sigkill_leaves_no_mess(demo_dir, tmp_path, killed):
     # SIGKILL of the firmware (in raw mode) and/or of tools/sim.py: the
     # terminal's settings are those from before the run, no process of the
-    # run is left, no temporary folder either.
+    # run is left, no temporary folder either, nor (tools/sim.py killed as
+    # the firmware runs: the guardian removes it) the flash folder's lock.
     env = dict(os.environ, TMPDIR=str(tmp_path))
+    flash = tmp_path / "flash"
+    args = ("--flash", str(flash)) if killed == "sim" else ()
     run = []
-    with _sim_in_pty(demo_dir, 40, 140, env) as (master, slave, proc, before):
+    with _sim_in_pty(demo_dir, 40, 140, env, args) as (master, slave, proc, before):
         settings = _settings(slave)
         try:
             _read_until(master, "arrows: move".encode())
@@ -823,6 +951,8 @@ def test_sigkill_leaves_no_mess(demo_dir, tmp_path, killed):
             run = _children(proc.pid)  # the firmware and the guardian
             firmware = [p for p in run if b"micropython" in open(f"/proc/{p}/cmdline", "rb").read()]
             assert len(firmware) == 1 and len(run) == 2, run
+            if args:
+                assert (flash / "sim.lock").read_text().split() == [str(proc.pid)]
             said = b""
             if killed.startswith("firmware"):
                 os.kill(firmware[0], 9)
@@ -852,6 +982,66 @@ def test_sigkill_leaves_no_mess(demo_dir, tmp_path, killed):
         assert b"\nscopa-sim: " + sim.firmware_stopped(9).encode() in said
         assert b"Traceback" not in said
     assert not list(tmp_path.glob("scopa_sim_*"))
+    if args:
+        assert sorted(p.name for p in flash.iterdir()) == ["board.json", "board.py"]
+
+
+@pytest.mark.parametrize("way", ["q", "ctrl_c", "sigterm", "sighup"])
+def test_one_simulator_at_a_time_on_a_flash_folder(demo_dir, tmp_path, capsys, way):
+    # two simulators on one flash folder interleaved the saved game's journal:
+    # the second one says whose the folder is and stops (exit 2) before it
+    # touches anything; the first one's lock goes at every way out
+    flash = tmp_path / "flash"
+    lock = flash / "sim.lock"
+    args = ("--flash", str(flash))
+    with _sim_in_pty(demo_dir, 40, 140, args=args) as (master, slave, proc, before):
+        _read_until(master, "arrows: move".encode())
+        assert lock.read_text().split() == [str(proc.pid)]
+        board_json = (flash / "board.json").read_text()
+        for board in ("sim-colour", "sim"):
+            assert sim.main(["--board", board, "--keys", "A", *args]) == 2
+            assert capsys.readouterr().err == (
+                f"scopa-sim: {flash} is in use by another simulator (pid {proc.pid})\n"
+            )
+        assert (flash / "board.json").read_text() == board_json  # (not made sim-colour's)
+        assert lock.read_text().split() == [str(proc.pid)]
+        os.write(master, b"\x1b[C")
+        _read_until(master, b"PRESS RIGHT")  # the first one plays on
+        if way == "q":
+            os.write(master, b"q")
+        elif way == "ctrl_c":  # the terminal's Ctrl-C: SIGINT to its foreground group
+            os.killpg(proc.pid, signal.SIGINT)
+        elif way == "sigterm":
+            os.kill(proc.pid, signal.SIGTERM)
+        else:  # the window closed
+            os.killpg(proc.pid, signal.SIGHUP)
+        _read_until(master, b"\x1b[?25h")  # the terminal given back
+        code = {"q": 0, "ctrl_c": 130, "sigterm": 128 + 15, "sighup": 128 + 1}[way]
+        assert proc.wait(20) == code
+        after = termios.tcgetattr(slave)
+    assert after[3] == before[3]
+    assert sorted(p.name for p in flash.iterdir()) == ["board.json", "board.py"]
+
+
+def test_a_stale_flash_lock_is_taken_over_and_an_error_leaves_none(tmp_path, capsys):
+    # a lock file whose simulator is gone (killed): taken over without a word
+    flash = tmp_path / "flash"
+    flash.mkdir()
+    gone = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True
+    )
+    (flash / "sim.lock").write_text(gone.stdout.decode())
+    args = ["--flash", str(flash), "--png-dir", str(tmp_path / "png")]
+    assert sim.main(["--keys", "A", *args]) == 0
+    err = capsys.readouterr().err
+    assert "in use" not in err and "lock" not in err
+    assert not (flash / "sim.lock").exists()
+    # a run that ends in an error (a bad key script, found once the firmware
+    # runs) leaves no lock behind either
+    with pytest.raises(SystemExit) as e:
+        sim.main(["--keys", "jump", *args])
+    assert e.value.code == 2 and "unknown key 'jump'" in capsys.readouterr().err
+    assert sorted(p.name for p in flash.iterdir()) == ["board.json", "board.py"]
 
 
 # --- the real app ------------------------------------------------------------

@@ -3,7 +3,8 @@
 Interactive, in the terminal (128 x 33 characters at full size; in a
 smaller one, down to 64 x 17 such as a default 80 x 24, the mono screen is
 drawn in braille; 240 x 69 with ``--board sim-colour``, which a smaller
-terminal, down to 80 x 24, gets 2 or 3 times smaller)::
+terminal, down to 120 x 35, gets 2 times smaller; a terminal smaller still
+is asked to grow, as 3 times smaller nothing could be read)::
 
     python tools/sim.py
     python tools/sim.py --board sim-colour --mpy
@@ -22,7 +23,10 @@ buttons follow the script on a virtual clock, and each ``shot:name`` writes
 
 How: a folder stands for the board's flash (``--flash DIR`` to keep it
 between runs): it gets ``board.py`` (boards/sim/board.py) and
-``board.json`` and is the process's working folder. MICROPYPATH holds it
+``board.json`` and is the process's working folder. One simulator at a
+time uses a ``--flash`` folder: its ``sim.lock`` (FlashLock) stops a
+second one with a line saying whose it is, exit status 2. Stdin must be a
+terminal, but for a key script. MICROPYPATH holds it
 and firmware/ (compiled by mpy-cross with ``--mpy``); a small runner
 imports ``main`` as a board does at boot, and restores the terminal after.
 """
@@ -82,15 +86,17 @@ finally:
 
 # The guardian: a small process that outlives a SIGKILLed tools/sim.py. It
 # reads the firmware's pid on stdin; at the end of its stdin (the parent
-# gone, whatever the way) it kills the firmware if it still runs, gives the
-# terminal its settings back (every field, c_line too: _give_back) and
-# removes the run's temporary folder.
+# gone, whatever the way) it kills the firmware if it still runs, removes
+# the flash folder's lock file then (when it still names tools/sim.py's
+# pid), gives the terminal its settings back (every field, c_line too:
+# _give_back) and removes the run's temporary folder.
 GUARD = """\
 import os, shutil, signal, sys
 signal.signal(signal.SIGINT, signal.SIG_IGN)
 signal.signal(signal.SIGHUP, signal.SIG_IGN)
 signal.signal(signal.SIGTSTP, signal.SIG_IGN)
 tmp, attrs, raw, fd = sys.argv[1], eval(sys.argv[2]), eval(sys.argv[3]), int(sys.argv[4])
+lock, owner = sys.argv[5], sys.argv[6]
 pid = 0
 for line in sys.stdin:
     pid = int(line)
@@ -99,6 +105,13 @@ if pid:
         os.kill(pid, signal.SIGKILL)
     except OSError:
         pass
+    if lock:
+        try:
+            with open(lock) as f:
+                if f.read().split() == [owner]:
+                    os.remove(lock)
+        except OSError:
+            pass
 if attrs is not None:
     try:
         import termios
@@ -112,6 +125,75 @@ if attrs is not None:
         pass
 shutil.rmtree(tmp, ignore_errors=True)
 """
+
+
+LOCK_NAME = "sim.lock"  # in the flash folder while a simulator uses it
+
+
+class FlashInUse(Exception):
+    """The flash folder is another simulator's: its lock is held."""
+
+    def __init__(self, flash, pid):
+        self.flash, self.pid = flash, pid
+        who = f" (pid {pid})" if pid else ""
+        super().__init__(f"{flash} is in use by another simulator{who}")
+
+
+class FlashLock:
+    """The flash folder `flash` (created if need be) taken for one
+    simulator: its file ``sim.lock`` holds this process's pid under an
+    exclusive flock. Raises FlashInUse when another process holds it. A lock
+    file that no live process holds (a simulator killed) is stale: taken
+    over without a word. ``release()`` removes the file (safe twice).
+
+    The flock lives as long as an open copy of ``fd`` (the firmware gets
+    one): a second simulator cannot start while the first one's firmware
+    still runs, whatever became of tools/sim.py.
+    """
+
+    def __init__(self, flash):
+        import fcntl
+
+        self.flash = Path(flash)
+        self.flash.mkdir(parents=True, exist_ok=True)
+        self.path = self.flash / LOCK_NAME
+        while True:
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                try:
+                    pid = int(os.read(fd, 32).split()[0])
+                except (OSError, ValueError, IndexError):
+                    pid = None  # (being written this very moment)
+                os.close(fd)
+                raise FlashInUse(flash, pid) from None
+            except BaseException:
+                os.close(fd)
+                raise
+            # locked; still the file at `path`, not one that the simulator
+            # before has just removed (that one would lock nothing)?
+            try:
+                st = os.stat(self.path)
+                mine = os.fstat(fd)
+                if (st.st_dev, st.st_ino) == (mine.st_dev, mine.st_ino):
+                    break
+            except FileNotFoundError:
+                pass
+            os.close(fd)
+        os.ftruncate(fd, 0)
+        os.write(fd, f"{os.getpid()}\n".encode())
+        self.fd = fd
+
+    def release(self):
+        if self.fd < 0:
+            return
+        try:
+            os.unlink(self.path)
+        except FileNotFoundError:
+            pass
+        os.close(self.fd)
+        self.fd = -1
 
 
 def _term_size():
@@ -340,6 +422,7 @@ def run(
     timeout=None,
     heapsize=None,
     frames=True,
+    flash_lock=None,
 ):
     """Run the firmware on the sim board; return a Result.
 
@@ -353,6 +436,9 @@ def run(
     png_dir: where shot PNGs go (None: no PNGs). all_frames: also every frame.
     capture: capture stdout/stderr into the Result instead of passing them on.
     frames: False drops the headless frames (and shots) unread: long runs.
+    flash_lock: the FlashLock of `flash` when the caller holds it; else the
+    run takes it (FlashInUse when another simulator has the folder) and
+    releases it at the end.
     """
     if board not in BOARDS:
         raise ValueError(f"unknown sim board {board!r}: one of {', '.join(BOARDS)}")
@@ -364,6 +450,9 @@ def run(
     if mpy_compiled:
         firmware = mpy.compile_firmware(MPY_BUILD, mpy.UNIX_MPY_CROSS_ARGS)
     guard = None
+    lock = flash_lock
+    if flash and lock is None:
+        lock = FlashLock(flash)
     try:
         with tempfile.TemporaryDirectory(prefix="scopa_sim_") as tmp:
             tmp = Path(tmp)
@@ -409,8 +498,10 @@ def run(
             old = signal.signal(signal.SIGINT, signal.SIG_IGN) if not headless else None
             tty = os.dup(fd) if fd >= 0 else -1  # its stdin is the pipe: the tty elsewhere
             try:
+                owner = (str(lock.path), str(os.getpid())) if lock else ("", "")
                 guard = subprocess.Popen(
-                    [sys.executable, "-c", GUARD, str(tmp), repr(attrs), repr(raw), str(tty)],
+                    [sys.executable, "-c", GUARD, str(tmp), repr(attrs), repr(raw), str(tty)]
+                    + list(owner),
                     stdin=subprocess.PIPE,
                     stdout=subprocess.DEVNULL,
                     stderr=subprocess.DEVNULL,
@@ -436,6 +527,7 @@ def run(
                         stdout=pipe,
                         stderr=pipe,
                         text=True,
+                        pass_fds=(lock.fd,) if lock else (),  # the flock as long as it runs
                     ) as child,
                 ):
                     jobs.child = child
@@ -476,6 +568,8 @@ def run(
                 with open(frames_file) as f:
                     result.frames, result.shots, result.end_ms = parse_frames(f)
     finally:
+        if lock is not None and flash_lock is None:
+            lock.release()
         if guard is not None and guard.stdin is not None:
             guard.stdin.close()  # after the temporary folder is gone: the guard ends
             guard.wait(10)
@@ -492,9 +586,15 @@ def run(
     return result
 
 
+# The colour screen in a smaller terminal: drawn at most this many times
+# smaller (boards/sim/board.py _MAX_SHRINK): 3 times, in 80 x 24, nothing
+# could be read.
+COLOUR_MAX_SHRINK = 2
+
+
 def _check_terminal(board):
     """A note when the terminal is smaller than the full-size drawing (the
-    board then draws the mono screen in braille, the colour one 2 or 3 times
+    board then draws the mono screen in braille, the colour one 2 times
     smaller, or says what it needs until a resize)."""
     w, h = SIZES[board]
     cols, rows = _term_size()
@@ -502,18 +602,45 @@ def _check_terminal(board):
         if board == "sim":
             small = cols >= w // 2 and rows >= h // 4 + 1
             how = "; drawing it in braille"
+            enlarge = ": enlarge the window"
         else:
-            fits = [k for k in (2, 3) if cols >= -(-w // k) and rows >= (-(-h // k) + 1) // 2 + 1]
-            k = fits[0] if fits else 0
-            small = bool(k)
+            k = COLOUR_MAX_SHRINK
+            sw, sh = -(-w // k), (-(-h // k) + 1) // 2 + 1
+            small = cols >= sw and rows >= sh
             how = f"; drawing it {k} times smaller"
+            mw, mh = SIZES["sim"]
+            enlarge = (
+                f", {sw}x{sh} {k} times smaller (any smaller is unreadable): enlarge the "
+                f"window, or play without --board sim-colour (it fits {mw // 2}x{mh // 4 + 1})"
+            )
         print(
             f"scopa-sim: the terminal is {cols}x{rows}; the {board} screen needs "
-            f"{w}x{(h + 1) // 2 + 1} characters at full size"
-            + (how if small else ": enlarge the window"),
+            f"{w}x{(h + 1) // 2 + 1} characters at full size" + (how if small else enlarge),
             file=sys.stderr,
         )
         time.sleep(1.0)
+
+
+class _ExitOnSignals:
+    """SIGTERM and SIGHUP (a window closed) end tools/sim.py by
+    SystemExit(128 + signal) instead of at once, so that every ``finally``
+    runs: the firmware stopped, the terminal given back, the flash folder's
+    lock removed. Further ones are ignored meanwhile."""
+
+    SIGNALS = (signal.SIGTERM, signal.SIGHUP)
+
+    def __enter__(self):
+        self._old = {sig: signal.signal(sig, self._exit) for sig in self.SIGNALS}
+        return self
+
+    def __exit__(self, *exc):
+        for sig, old in self._old.items():
+            signal.signal(sig, old)
+
+    def _exit(self, signum, frame):
+        for sig in self.SIGNALS:
+            signal.signal(sig, signal.SIG_IGN)
+        raise SystemExit(128 + signum)
 
 
 KEYS_HELP = """\
@@ -603,24 +730,40 @@ def main(argv=None):
     except OSError as e:
         ap.error(f"--script: {e.strerror}: {a.script}")
     headless = (a.headless or keys is not None) and not a.watch
-    if not headless:
-        _check_terminal(a.board)
-    try:
-        result = run(
-            a.board,
-            keys,
-            headless=headless,
-            watch=a.watch,
-            mpy_compiled=a.mpy,
-            flash=a.flash,
-            png_dir=(a.png_dir or DEFAULT_PNG_DIR) if headless else None,
-            scale=a.scale,
-            all_frames=a.all_frames,
-            timeout=a.timeout if a.timeout is not None else (120 if headless else None),
-            heapsize=a.heapsize,
-            entry=a.entry,
-            extra_path=a.path,
+    if not headless and not a.watch and not (sys.stdin and sys.stdin.isatty()):
+        # (`tools/play < /dev/null`: nothing to play with, escapes to no one)
+        print(
+            "scopa-sim: stdin is not a terminal; use .venv/bin/scopa-sim --keys ... "
+            "(or --script FILE) for scripted play",
+            file=sys.stderr,
         )
+        return 2
+    lock = None
+    try:
+        with _ExitOnSignals():
+            if a.flash is not None:  # taken first: a second simulator stops here
+                lock = FlashLock(a.flash)
+            if not headless:
+                _check_terminal(a.board)
+            result = run(
+                a.board,
+                keys,
+                headless=headless,
+                watch=a.watch,
+                mpy_compiled=a.mpy,
+                flash=a.flash,
+                png_dir=(a.png_dir or DEFAULT_PNG_DIR) if headless else None,
+                scale=a.scale,
+                all_frames=a.all_frames,
+                timeout=a.timeout if a.timeout is not None else (120 if headless else None),
+                heapsize=a.heapsize,
+                entry=a.entry,
+                extra_path=a.path,
+                flash_lock=lock,
+            )
+    except FlashInUse as e:
+        print(f"scopa-sim: {e}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         return 130
     except ValueError as e:
@@ -635,6 +778,9 @@ def main(argv=None):
     except OSError as e:  # --flash or --png-dir where nothing can be written
         print(f"scopa-sim: {e.strerror}: {e.filename}", file=sys.stderr)
         return 2
+    finally:
+        if lock is not None:  # every way out: the flash folder free again
+            lock.release()
     if result.returncode < 0:  # the firmware ended by a signal (kill -9, the OOM killer)
         # (on a new line: the terminal's last row, the keys' help, has none)
         nl = "" if headless else "\n"

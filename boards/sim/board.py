@@ -25,9 +25,10 @@ Interactive (no script): ``show()`` draws the screen in the terminal with
 half blocks (two pixel rows per text row: 128 x 33 characters for the mono
 board, 240 x 69 for the colour one), in place; a smaller terminal gets the
 mono screen in braille (2 x 4 pixels per character: 64 x 17, so an 80 x 24
-terminal plays), the colour one 2 or 3 times smaller (each half block the
-mean colour of its pixels: 80 x 24 at 3 times), and one too small even for
-that a message saying what it needs, until it is resized.
+terminal plays), the colour one 2 times smaller (each half block the
+mean colour of its pixels: 120 x 35; 3 times smaller, in 80 x 24, nothing
+could be read), and one too small even for that a message saying what it
+needs, until it is resized.
 ``SCOPA_SIM_WINSIZE`` names a file holding the terminal's ``columns rows
 redraw``, which tools/sim.py rewrites on a resize and after Ctrl-Z and
 ``fg`` (the unix port cannot ask the terminal); the board draws the whole
@@ -35,8 +36,9 @@ screen again when it changes. ``SCOPA_SIM_TTY=set``:
 tools/sim.py has put the terminal in the sim's mode and gives it back, so
 the board leaves its settings alone. Keys come from stdin
 without blocking: arrows = directions, Enter = A, Backspace = B, ``h`` =
-B held long (hint), ``q`` = quit. A terminal sends no key releases, so a
-key counts as held for ``TAP_MS`` (longer if the terminal repeats it).
+B held long (hint), ``q`` = quit. A terminal sends no key releases: each
+key typed is a press and a release, a key the terminal repeats (held down)
+a button held (see TerminalKeys).
 Call ``restore()`` at the end to give the terminal back (tools/sim.py does).
 """
 
@@ -46,7 +48,7 @@ import sys
 import time
 from micropython import const
 
-from ui.buttons import DOWN, LEFT, LONG_MS, RIGHT, UP, A, B
+from ui.buttons import DEBOUNCE_MS, DOWN, LEFT, LONG_MS, RIGHT, UP, A, B
 from ui.clock import VirtualClock
 
 _MODE = os.getenv("SCOPA_SIM_MODE") or "mono"
@@ -59,6 +61,12 @@ GAP_MS = const(80)  # then a scripted key is released this long
 LONG_HOLD_MS = LONG_MS + 200  # `long:B` and the `h` key hold this long
 START_MS = const(100)  # a script's first step starts this late
 END_MS = const(300)  # the sim quits this long after a script's last step
+# Keys typed: the same key again within this long is the terminal repeating
+# a key held down (every 25 to 40 ms: 25 Hz in X, 30 Hz in GNOME and
+# Windows), not a key typed again (by hand, 80 ms apart at the quickest)
+REPEAT_GAP_MS = const(60)
+_SEEN_MS = DEBOUNCE_MS + 5  # a typed press or release lasts this long at least
+_QUEUE_MAX = const(4)  # typed presses waiting for the one held, at most
 
 KEYS = {"up": UP, "down": DOWN, "left": LEFT, "right": RIGHT, "a": A, "b": B}
 
@@ -194,7 +202,26 @@ class ScriptKeys:
 
 
 class TerminalKeys:
-    """Buttons from the keys typed on stdin, read without blocking."""
+    """Buttons from the keys typed on stdin, read without blocking; also
+    the interactive sim's clock (``ticks_ms``, ``ticks_diff``,
+    ``sleep_ms``), whose sleep reads the keys as they come.
+
+    A terminal sends no key releases, only a character per key typed and,
+    while a key is held down, the same again every 25 to 40 ms after a
+    delay (its autorepeat). So each key typed is a press of its own: the
+    button held ``TAP_MS`` (``h``: ``LONG_HOLD_MS``), then released; typed
+    again meanwhile, the press ends as soon as the debouncer has counted it
+    and the next one follows the release. A key typed again within
+    ``REPEAT_GAP_MS`` (or, once it repeats, while it is still held) is the
+    terminal repeating it: the button stays held, as a button held down
+    (REPEAT, or B's LONG); so does ``h`` typed again while its long press
+    lasts (one hint, not one per ``h``). Each press and release lasts
+    until a read at least ``_SEEN_MS`` after the first read that gave it:
+    the debouncer (ui/buttons.py) sees every one, however seldom the app
+    reads. Keys read together after a busy step of the app (when each was
+    typed is not known) go on with the press held, or are one press, as a
+    board's buttons pressed during a busy step.
+    """
 
     def __init__(self, stdin=None):
         import select
@@ -204,13 +231,92 @@ class TerminalKeys:
         self._poll.register(self.stdin, select.POLLIN)
         self._open = True
         self._esc = 0  # 0, or 1 after ESC, 2 after ESC [ or ESC O
-        self._until = {}  # button bit -> ticks until which it is held
+        # each button's state (index: its bit's number)
+        self._down = [False] * 6  # held in the mask read last
+        self._at = [0] * 6  # ticks of the first read of that press or release
+        self._seen = [True] * 6  # that press or release read long enough to count
+        self._until = [0] * 6  # ticks at which the press ends (no other waiting)
+        self._long = [False] * 6  # the press is `h`'s long one
+        self._streak = [False] * 6  # the press goes on by the terminal's repeat
+        self._last = [0] * 6  # ticks of the button's last key
+        self._queue = [[] for _ in range(6)]  # presses to come: their length in ms
+        self._checked = time.ticks_ms()  # ticks when stdin was last found empty
 
-    def _hold(self, bit, ms):
-        self._until[bit] = time.ticks_add(time.ticks_ms(), ms)
+    # the clock
+    def ticks_ms(self):
+        return time.ticks_ms()
 
-    def feed(self, c):
-        """Take one byte `c` (int) typed on the keyboard."""
+    def ticks_diff(self, a, b):
+        return time.ticks_diff(a, b)
+
+    def ticks_add(self, a, b):
+        return time.ticks_add(a, b)
+
+    def sleep_ms(self, ms):
+        """Sleep `ms`, reading the keys typed meanwhile as they come: each
+        has the time it was typed (to tell the terminal's repeat from keys
+        typed again), not that of the next read."""
+        end = time.ticks_add(time.ticks_ms(), ms)
+        while True:
+            start = time.ticks_ms()
+            left = time.ticks_diff(end, start)
+            if left <= 0:
+                return
+            if not self._open or not self._poll.poll(left):
+                time.sleep_ms(max(0, time.ticks_diff(end, time.ticks_ms())))
+                self._checked = time.ticks_ms()
+                return
+            now = time.ticks_ms()
+            # typed this very moment, or (there at once) since the last look
+            self._take(now, now if time.ticks_diff(now, start) > 0 else self._checked)
+
+    def _take(self, now, early):
+        """Feed every byte waiting on stdin, read at `now`, typed since
+        `early`."""
+        while self._open and self._poll.poll(0):
+            b = self.stdin.buffer.read(1)
+            if not b:  # end of input (a pipe or /dev/null): quit, as q does
+                self._poll.unregister(self.stdin)
+                self._open = False
+                restore()
+                raise SystemExit(0)
+            self.feed(b[0], now, early)
+        self._checked = now
+
+    def _key(self, bit, ms, now, early):
+        """Button `bit` typed between ticks `early` and `now`: a press of
+        `ms`, or the one held going on."""
+        i = 0
+        while bit > 1 << i:
+            i += 1
+        gap = time.ticks_diff(now, self._last[i])
+        self._last[i] = now
+        # read after a busy step (the app drawing, thinking): when it was
+        # typed is not known, so it goes on with what it may have gone on
+        repeat = gap < REPEAT_GAP_MS or time.ticks_diff(now, early) >= REPEAT_GAP_MS
+        queue = self._queue[i]
+        if queue:  # a press waits for the release before it
+            if not repeat and len(queue) < _QUEUE_MAX:
+                queue.append(ms)
+            return
+        if self._down[i] and time.ticks_diff(self._until[i], early) > 0:
+            long = ms > TAP_MS and self._long[i]  # h typed (or repeated) while h holds B
+            if long or self._streak[i] or repeat:
+                if not long:
+                    self._streak[i] = True
+                until = time.ticks_add(now, TAP_MS)
+                if time.ticks_diff(until, self._until[i]) > 0:
+                    self._until[i] = until
+                return
+        queue.append(ms)
+
+    def feed(self, c, now=None, early=None):
+        """Take one byte `c` (int) typed on the keyboard at ticks `now`
+        (None: now), or between `early` and `now`."""
+        if now is None:
+            now = time.ticks_ms()
+        if early is None:
+            early = now
         if self._esc == 1:
             if c in (0x5B, 0x4F):  # '[' or 'O': an arrow's sequence
                 self._esc = 2
@@ -222,36 +328,46 @@ class TerminalKeys:
             self._esc = 0
             bit = {0x41: UP, 0x42: DOWN, 0x43: RIGHT, 0x44: LEFT}.get(c)
             if bit:
-                self._hold(bit, TAP_MS)
+                self._key(bit, TAP_MS, now, early)
             return
         if c == 0x1B:
             self._esc = 1
         elif c in (0x0D, 0x0A, 0x20):  # Enter, space
-            self._hold(A, TAP_MS)
+            self._key(A, TAP_MS, now, early)
         elif c in (0x7F, 0x08):  # Backspace
-            self._hold(B, TAP_MS)
+            self._key(B, TAP_MS, now, early)
         elif c == 0x68:  # h
-            self._hold(B, LONG_HOLD_MS)
+            self._key(B, LONG_HOLD_MS, now, early)
         elif c in (0x71, 0x51, 0x03, 0x04):  # q Q ^C ^D
             restore()
             raise SystemExit(0)
 
     def read(self):
+        now = time.ticks_ms()  # (before a redraw: the time the app polls at)
         if isinstance(_out, Terminal):
             _out.check_size()  # polled each tick: a resize redraws at once
-        while self._open and self._poll.poll(0):
-            b = self.stdin.buffer.read(1)
-            if not b:  # end of input (a pipe or /dev/null): quit, as q does
-                self._poll.unregister(self.stdin)
-                self._open = False
-                restore()
-                raise SystemExit(0)
-            self.feed(b[0])
-        now = time.ticks_ms()
+        self._take(now, self._checked)
         mask = 0
-        for bit, until in self._until.items():
-            if time.ticks_diff(until, now) > 0:
-                mask |= bit
+        for i in range(6):
+            queue = self._queue[i]
+            if self._down[i]:
+                ended = time.ticks_diff(now, self._until[i]) >= 0
+                if self._seen[i] and (ended or (queue and not self._long[i])):
+                    self._down[i] = False  # released
+                    self._at[i] = now
+                    self._seen[i] = False
+            elif queue and self._seen[i]:  # the next press
+                ms = queue.pop(0)
+                self._down[i] = True
+                self._at[i] = now
+                self._seen[i] = False
+                self._until[i] = time.ticks_add(now, ms)
+                self._long[i] = ms > TAP_MS
+                self._streak[i] = False
+            if self._down[i]:
+                mask |= 1 << i
+            if not self._seen[i] and time.ticks_diff(now, self._at[i]) >= _SEEN_MS:
+                self._seen[i] = True  # this read's mask: the debouncer counts it
         return mask
 
 
@@ -343,8 +459,7 @@ def render_rgb565(buf, width, height, k=1):
     written only where a colour changes; each row ends with a reset.
     `k` > 1 draws the screen `k` times smaller, each half character the
     mean colour of a k x k block: ceil(width / k) characters by
-    ceil(ceil(height / k) / 2) rows (k = 3: 240 x 135 in 80 x 23, for an
-    80 x 24 terminal).
+    ceil(ceil(height / k) / 2) rows (k = 2: 240 x 135 in 120 x 34).
     """
     cache = {}
     rows = []
@@ -369,8 +484,11 @@ def render_rgb565(buf, width, height, k=1):
 
 
 # Colour screens in a terminal too small for them: drawn this many times
-# smaller, at most (3: the 240 x 135 screen in an 80 x 24 terminal).
-_MAX_SHRINK = const(3)
+# smaller, at most. 2: the 8 x 8 font in 4 x 4 mean colours still reads;
+# 3 times smaller (the 240 x 135 screen in an 80 x 24 terminal) nothing
+# reads, so the board asks for a larger window instead, as the mono one
+# does below its braille.
+_MAX_SHRINK = const(2)
 
 
 def _fits(cols, lines, width, height, k=1):
@@ -605,8 +723,8 @@ def setup():
         clock = time if os.getenv("SCOPA_SIM_REALTIME") == "1" else VirtualClock()
         buttons = ScriptKeys(timeline, clock, _out)
     else:
-        clock = time
         buttons = TerminalKeys()
+        clock = buttons  # its sleep reads the keys as they come
     _hw = (SimDisplay(WIDTH, HEIGHT, COLOUR, _out), buttons, clock)
     return _hw
 
