@@ -730,6 +730,7 @@ def main(argv=None):
     except OSError as e:
         ap.error(f"--script: {e.strerror}: {a.script}")
     headless = (a.headless or keys is not None) and not a.watch
+    limit = a.timeout if a.timeout is not None else (120 if headless else None)
     if not headless and not a.watch and not (sys.stdin and sys.stdin.isatty()):
         # (`tools/play < /dev/null`: nothing to play with, escapes to no one)
         print(
@@ -755,7 +756,7 @@ def main(argv=None):
                 png_dir=(a.png_dir or DEFAULT_PNG_DIR) if headless else None,
                 scale=a.scale,
                 all_frames=a.all_frames,
-                timeout=a.timeout if a.timeout is not None else (120 if headless else None),
+                timeout=limit,
                 heapsize=a.heapsize,
                 entry=a.entry,
                 extra_path=a.path,
@@ -770,7 +771,7 @@ def main(argv=None):
         ap.error(str(e))
     except subprocess.TimeoutExpired as e:
         print(
-            f"scopa-sim: the run did not end within {e.timeout:g} s; "
+            f"scopa-sim: the run did not end within {limit or e.timeout:g} s; "
             "a longer key script needs --timeout SECONDS",
             file=sys.stderr,
         )
