@@ -236,10 +236,14 @@ class App:
 
     def apply_contrast(self):
         i = self.settings["contrast"]
-        try:
-            self.fb.contrast(CONTRASTS[i % len(CONTRASTS)])
-        except AttributeError:
-            pass
+        self._display("contrast", CONTRASTS[i % len(CONTRASTS)])
+
+    def _display(self, name, *args):
+        # the display's contrast / poweroff / poweron, when it has one (a
+        # driver's own AttributeError is not hidden)
+        f = getattr(self.fb, name, None)
+        if f is not None:
+            f(*args)
 
     def sleep_ms(self):
         return 1000 * SLEEPS[self.settings["sleep"] % len(SLEEPS)]
@@ -398,10 +402,7 @@ class App:
         top row says a key wakes it; that key does nothing else (a card is
         never played by the key that wakes the table)."""
         self.dozing = True
-        try:
-            self.fb.contrast(0)
-        except AttributeError:
-            pass
+        self._display("contrast", 0)
         self.dirty = True
 
     def stays_readable(self):
@@ -413,17 +414,11 @@ class App:
         """Idle twice the sleep time: the screen goes off; the key that
         wakes it does nothing else."""
         self.asleep = True
-        try:
-            self.fb.poweroff()
-        except AttributeError:
-            pass
+        self._display("poweroff")
 
     def wake(self):
         self.asleep = False
-        try:
-            self.fb.poweron()
-        except AttributeError:
-            pass
+        self._display("poweron")
         self.undoze()
 
     def undoze(self):
