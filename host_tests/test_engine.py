@@ -298,3 +298,28 @@ def test_cirulla_counts_the_run_of_coins_once():
     s = scoring.score_counts(r, [20, 20], [6, 4], 0, 0, [0, 0], coins_of=coins)
     assert s.piccola == [4, 0] and s.napola == [0, 0] and "napola" not in s.categories
     assert s.grande == [5, 0] and s.total == [12, 0]
+
+
+def test_announcements_are_the_deals_declarations_and_the_dealers_fifteen():
+    # Cirulla: over many deals, the dealer's bonus scope and each hand's
+    # declaration (engine.declaration) in playing order; none once a card
+    # is played, and none in a game without them
+    seen = set()
+    for seed in range(1, 200):
+        g = Game(Rules("cirulla"), seed)
+        r = g.rules
+        want = []
+        if g.st[E.BONUS]:
+            want.append((g.dealer, g.st[E.BONUS], None))
+        for i in range(1, r.players + 1):
+            seat = (g.dealer + i) % r.players
+            n = E.declaration(g.hand(seat))
+            if n:
+                want.append((seat, n, "Decino" if n == 10 else "Cirulla"))
+        assert g.announcements() == want
+        seen.update(w[2] for w in want)
+        card, taken = g.legal_moves()[0]
+        g.play(card, taken)
+        assert g.announcements() == []
+    assert seen == {None, "Cirulla", "Decino"}  # every kind met
+    assert Game(Rules("scopa"), 3).announcements() == []

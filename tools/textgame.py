@@ -110,30 +110,18 @@ def banner(g, level):
 
 
 def news(g):
-    """At a fresh deal, what the device announces (ui/table.py `_news`):
-    the dealer's fifteen or thirty, then each hand's Cirulla declaration
-    (scopa.engine.declaration), as lines."""
-    from scopa import engine as E
-    from scopa import rules as R
-
-    r = g.rules
-    st = g.st
+    """At a fresh deal, what the device announces (ui/table.py `_news`,
+    from scopa.game.Game.announcements): the dealer's fifteen or thirty,
+    then each hand's Cirulla declaration, as lines."""
     out = []
-    if r.game != R.SCOPA_15 and r.game != R.CIRULLA:
-        return out
-    bonus = st[E.BONUS]
-    if bonus and st[E.DP] == r.table + r.hand * r.players:
-        out.append(
-            "P%d deals a table of %d: +%d scop%s"
-            % (g.dealer + 1, 15 * bonus, bonus, "a" if bonus == 1 else "e")
-        )
-    if r.game == R.CIRULLA:
-        for i in range(1, r.players + 1):
-            seat = (g.dealer + i) % r.players
-            n = E.declaration(g.hand(seat))
-            if n:
-                what = "Decino" if n == 10 else "Cirulla"
-                out.append("P%d declares %s: +%d" % (seat + 1, what, n))
+    for seat, n, what in g.announcements():
+        if what is None:
+            out.append(
+                "P%d deals a table of %d: +%d scop%s"
+                % (seat + 1, 15 * n, n, "a" if n == 1 else "e")
+            )
+        else:
+            out.append("P%d declares %s: +%d" % (seat + 1, what, n))
     return out
 
 

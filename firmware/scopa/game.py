@@ -97,6 +97,34 @@ class Game:
         of table cards (``()`` for laying it)."""
         return [t for c, t in self.legal_moves() if c == card]
 
+    def announcements(self):
+        """What the deal just made announces (Scopa a 15, Cirulla): a list
+        of ``(seat, points, name)``: the dealer's table adding up to 15 or
+        30 (name None, points the scope it scores), then each hand's
+        declaration in playing order (name "Cirulla" or "Decino", points 3
+        or 10; scopa.engine.declaration). Empty in other games and once the
+        deal's first card is played. Source: as scopa.engine.declaration
+        and the dealer's bonus scope (Parlett p.138, regoledelgioco.com)."""
+        from scopa import rules as R
+
+        r = self.rules
+        st = self.st
+        out = []
+        if r.game != R.SCOPA_15 and r.game != R.CIRULLA:
+            return out
+        if st[engine.INHAND] != r.hand * r.players:
+            return out
+        bonus = st[engine.BONUS]
+        if bonus and st[engine.DP] == r.table + r.hand * r.players:
+            out.append((self.dealer, bonus, None))
+        if r.game == R.CIRULLA:
+            for i in range(1, r.players + 1):
+                seat = (self.dealer + i) % r.players
+                n = engine.declaration(self.hand(seat))
+                if n:
+                    out.append((seat, n, "Decino" if n == 10 else "Cirulla"))
+        return out
+
     # Playing ------------------------------------------------------------
 
     def play(self, card, taken=None):

@@ -169,18 +169,14 @@ class Screen(keys.Screen):
         deal = (g.round_no, st[engine.DP])
         if st[engine.INHAND] == r.hand * r.players and deal != self.dealt:
             self.dealt = deal
+            news = g.announcements()
             label = self.app.turns.seat_label
-            news = []
-            bonus = st[engine.BONUS]
-            if bonus and st[engine.DP] == r.table + r.hand * r.players:
-                news.append("%s: %d +%d" % (label(g.dealer), 15 * bonus, bonus))
-            if r.game == rules.CIRULLA:
-                for i in range(1, r.players + 1):
-                    seat = (g.dealer + i) % r.players
-                    n = engine.declaration(g.hand(seat))
-                    if n:
-                        what = "Decino" if n == 10 else "Cirulla"
-                        news.append("%s: %s +%d" % (label(seat), what, n))
+            for i in range(len(news)):
+                seat, n, what = news[i]
+                if what is None:  # the dealer's fifteen or thirty
+                    news[i] = "%s: %d +%d" % (label(seat), 15 * n, n)
+                else:
+                    news[i] = "%s: %s +%d" % (label(seat), what, n)
             self.news = news
         if not self.news:
             return False
