@@ -477,8 +477,8 @@ def test_back_to_the_start_menu_and_in_again(tmp_path):
     k = new_sheet(tmp_path, names=["ADA", "BO"]).add(E1)
     k.press("B up A")  # Main menu (the last row)
     assert k.app.screen_mod == "menu"
-    assert k.app.screen.ids[k.app.screen.sel] == lang.SCOREKEEPER  # the cursor where it left
-    k.press("A")
+    assert k.app.screen.sel == 0  # Main menu: the start menu as at start, on New game
+    k.press("down A")
     assert k.app.screen_mod == "scorekeeper" and k.sheet.rounds == [E1]
 
 

@@ -55,10 +55,11 @@ def fuzz(tmp_path, seed, presses, monkeypatch):
 def test_fuzz_100k_presses(tmp_path, monkeypatch):
     a, b, w = fuzz(tmp_path, 1, 100000, monkeypatch)
     assert b.buttons.used == 100000
-    # (the round's page, one key away on the table, and the question
-    # before a saved game is replaced take keys of their own: fewer plays)
+    # (the round's page, one key away on the table, the question before a
+    # saved game is replaced and the scorekeeper take keys of their own:
+    # seeds 1, 2, 3 make 501, 325, 267 plays in 5, 4, 3 games)
     assert w.checks > 1000 and len(w.games) >= 3
-    assert a.plays > 500, a.plays
+    assert a.plays > 200, a.plays
     assert not b.display.overflow
 
 

@@ -264,7 +264,7 @@ class Menu(List):
         elif k == lang.SK_NEW_SHEET:
             app.go("keeper_setup", "Screen", sh)
         else:
-            app.go("menu", "Screen", lang.SCOREKEEPER)
+            app.go("menu")  # Main menu: the start menu as at start (Continue, or New game)
 
     def back(self):
         self.app.go("scorekeeper", "Screen", self.sh)
