@@ -114,6 +114,19 @@ def test_back_to_the_start_menu_puts_the_cursor_on_the_item_left(tmp_path, downs
     assert a.screen.ids[a.screen.sel] == item
 
 
+def test_back_from_a_games_rules_puts_the_cursor_on_that_game(tmp_path):
+    from config import GAME_KEYS
+
+    a, b = run(F.keys("DDDA"), tmp_path, 300)  # How to play
+    assert type(a.screen).__name__ == "Help" and a.screen.sel == 0
+    b.buttons.push(F.keys("DDA"))  # the third game's pages
+    a.loop(300)
+    assert a.screen_mod == "pages" and a.screen.arg == GAME_KEYS[2]
+    b.buttons.push(F.keys("B"))
+    a.loop(300)
+    assert type(a.screen).__name__ == "Help" and a.screen.sel == 2
+
+
 def test_new_game_scopone_scientifico_by_keys(tmp_path):
     # New game, down to Scopone, its options (the deal: scientifico first,
     # the Scopone manual's), Start is selected: A

@@ -401,16 +401,20 @@ class Settings(List):
 
 class Help(List):
     """How to play: which game's rules (a section of lang/<code>_help.txt
-    per game of config.GAME_KEYS)."""
+    per game of config.GAME_KEYS). `arg`: the game (its key) whose pages
+    were left, the cursor's place; else New game's last game."""
 
     home = lang.HOW_TO
 
     def build(self):
-        from config import GAME_NAMES
+        from config import GAME_KEYS, GAME_NAMES
 
         self.title = tr(lang.HOW_TO)
         self.rows = [[n, None, 0] for n in GAME_NAMES]
-        self.sel = self.app.settings["cfg"]["game"] % len(GAME_NAMES)
+        if self.arg in GAME_KEYS:
+            self.sel = GAME_KEYS.index(self.arg)
+        else:
+            self.sel = self.app.settings["cfg"]["game"] % len(GAME_NAMES)
 
     def action(self, i):
         from config import GAME_KEYS

@@ -86,7 +86,7 @@ class Help(Pages):
         return self.house[k - self.fixed]
 
     def back(self):
-        self.app.go("menu", "Help")
+        self.app.go("menu", "Help", self.arg)  # the cursor on this game
 
     def turn(self, d):
         k = self.k + d
