@@ -463,10 +463,205 @@ def test_stage_replaces_only_a_folder_it_made(
     for _ in range(2):  # an empty folder, then the folder it made: replaced
         assert flash.main([*args, str(empty)]) == 0
         assert (empty / flash.stage.STAMP).is_file() and (empty / "main.py").is_file()
-        assert not (empty / "stale.txt").exists()
-        (empty / "stale.txt").write_text("from the last run")
+        assert (empty / "pkg" / "b.py").is_file()
+    (tmp_path / "fw" / "pkg" / "b.py").unlink()  # a file the last run wrote, staged no more
+    assert flash.main([*args, str(empty)]) == 0
+    assert not (empty / "pkg" / "b.py").exists() and (empty / "pkg" / "a.py").is_file()
     assert flash.main([*args, str(tmp_path / "new" / "deeper")]) == 0
     assert (tmp_path / "new" / "deeper" / "main.py").is_file()
+
+
+def one_line_usage_error(argv: list[str], capsys: pytest.CaptureFixture) -> str:
+    """Run flash.main(argv), which must exit 2 with one line on stderr,
+    `flash: error: ...` (no usage text, no traceback); returns that line."""
+    with pytest.raises(SystemExit) as e:
+        flash.main(argv)
+    assert e.value.code == 2
+    err = capsys.readouterr().err
+    assert len(err.splitlines()) == 1 and err.endswith("\n"), err
+    assert err.startswith("flash: error: "), err
+    return err.rstrip("\n")
+
+
+def test_stage_removes_only_the_files_it_wrote(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
+):
+    """A staging folder flash made lists the files it wrote (.flash-stage);
+    the next run removes those only, and refuses (exit 2, one line naming
+    one) a folder that holds anything else: a user's file or folder, in it
+    or in a folder of the stage, or a link in place of a staged file. Every
+    file is kept."""
+    import serial.tools.list_ports
+
+    monkeypatch.setattr(serial.tools.list_ports, "comports", lambda: [])
+    args = [*tool_args(tmp_path), "--dry-run", "--stage"]
+    stage = tmp_path / "D"
+    assert flash.main([*args, str(stage)]) == 0
+    staged = snapshot(stage)
+
+    outside = tmp_path / "mine.txt"
+    outside.write_text("a file of mine")
+    theirs = {  # in the order they are named: by folder, files first
+        "NOTES.txt": b"my notes",
+        "mywork": None,
+        "data/sub": None,
+        "pkg/mine.txt": b"mine",
+    }
+    for rel, data in theirs.items():
+        if data is None:
+            (stage / rel).mkdir()
+        else:
+            (stage / rel).write_bytes(data)
+    left = dict(theirs)
+    for rel in theirs:  # one at a time, named, until none is left
+        line = one_line_usage_error([*args, str(stage)], capsys)
+        assert line == (
+            f"flash: error: --stage {stage} holds {rel}, which flash did not write there; "
+            "move it out of the folder, or name another folder"
+        )
+        files = {k: v for k, v in left.items() if v is not None}
+        assert snapshot(stage) == {**staged, **files}  # every file kept, as it was
+        assert all((stage / k).is_dir() for k, v in left.items() if v is None)
+        if left.pop(rel) is None:
+            (stage / rel).rmdir()
+        else:
+            (stage / rel).unlink()
+    # a link where a staged file was: not flash's, refused; its target kept
+    (stage / "app.py").unlink()
+    (stage / "app.py").symlink_to(outside)
+    line = one_line_usage_error([*args, str(stage)], capsys)
+    assert "holds app.py, which flash did not write" in line
+    assert outside.read_text() == "a file of mine" and (stage / "app.py").is_symlink()
+    (stage / "app.py").unlink()
+
+    # a file and a folder flash wrote and no longer stages: removed
+    fw = tmp_path / "fw"
+    shutil.rmtree(fw / "data")
+    assert flash.main([*args, str(stage)]) == 0
+    assert not (stage / "data").exists() and (stage / "app.py").is_file()
+
+    # a stage cut short (here: no main.py) lists what it wrote: the next run takes it
+    (fw / "main.py").rename(tmp_path / "main.py")
+    assert flash.main([*args, str(stage)]) == 1
+    assert "main.py is missing" in capsys.readouterr().err
+    assert (stage / "pkg" / "a.py").is_file()
+    (tmp_path / "main.py").rename(fw / "main.py")
+    assert flash.main([*args, str(stage)]) == 0
+    now = snapshot(stage)
+    assert sorted(now) == sorted(k for k in staged if not k.startswith("data/"))
+    # the mark: its line, then every file flash wrote, one JSON string a line
+    listed = now.pop(flash.stage.STAMP).decode().splitlines()[1:]
+    assert sorted(json.loads(line) for line in listed) == sorted(now)
+
+
+def test_path_errors_are_one_line(tmp_path: Path, capsys: pytest.CaptureFixture):
+    """A bad path for --stage or --write-package-json: one line on stderr,
+    `flash: error: OPTION PATH ...`, exit 2, without argparse's usage text
+    (which a missing --board still shows)."""
+    (tmp_path / "afile").write_text("a file")
+    (tmp_path / "full").mkdir()
+    (tmp_path / "full" / "x").write_text("x")
+    cases = [
+        ["--write-package-json", str(tmp_path)],
+        ["--write-package-json", str(tmp_path / "nodir" / "x.json")],
+        ["--write-package-json", str(tmp_path / "afile" / "x.json")],
+        ["--board", "pico_ssd1306", "--dry-run", "--stage", str(tmp_path / "afile")],
+        ["--board", "pico_ssd1306", "--dry-run", "--stage", str(tmp_path / "full")],
+        ["--board", "pico_ssd1306", "--dry-run", "--stage", str(tmp_path / "afile" / "d")],
+    ]
+    for argv in cases:
+        line = one_line_usage_error(argv, capsys)
+        assert line.startswith(f"flash: error: {argv[-2]} {argv[-1]}")
+    assert sorted(os.listdir(tmp_path)) == ["afile", "full"]
+    with pytest.raises(SystemExit) as e:
+        flash.main(["--dry-run"])
+    assert e.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("usage: flash") and "flash: error: --board is required" in err
+
+
+def test_an_empty_value_is_a_usage_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
+):
+    """`--stage ''` and the like are not the option left out: a one-line
+    usage error naming the option, exit 2, nothing staged or written."""
+    import serial.tools.list_ports
+
+    monkeypatch.setattr(serial.tools.list_ports, "comports", lambda: [])
+    monkeypatch.chdir(tmp_path)
+    args = [*tool_args(tmp_path), "--dry-run"]
+    before = sorted(os.listdir(tmp_path))
+    for option in ("--stage", "--write-package-json", "--port", "--offline"):
+        for argv in ([*args, option, ""], [*args, f"{option}="]):
+            line = one_line_usage_error(argv, capsys)
+            assert line.startswith(f"flash: error: {option} is empty; ")
+    assert sorted(os.listdir(tmp_path)) == before
+    line = one_line_usage_error(["--write-package-json", ""], capsys)  # no --board either
+    assert line.startswith("flash: error: --write-package-json is empty")
+
+
+def test_a_stage_inside_the_firmware_folder_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
+):
+    """The firmware folder (--firmware-dir, SCOPA_FIRMWARE_DIR, firmware/)
+    goes to the board whole: a stage in it, or it, is refused (exit 2, one
+    line), and nothing is made in it."""
+    import serial.tools.list_ports
+
+    monkeypatch.setattr(serial.tools.list_ports, "comports", lambda: [])
+    args = [*tool_args(tmp_path), "--dry-run", "--stage"]
+    fw = tmp_path / "fw"
+    files = flash.firmware_files(fw)
+    (tmp_path / "link").symlink_to(fw)
+    monkeypatch.chdir(tmp_path)
+    for where, inside in (
+        (str(fw / "stg"), "is inside"),
+        ("fw/a/b", "is inside"),
+        ("link/stg", "is inside"),
+        (str(fw), "is"),
+        ("fw/pkg/..", "is"),
+    ):
+        line = one_line_usage_error([*args, where], capsys)
+        assert line == (
+            f"flash: error: --stage {Path(where)} {inside} the firmware folder {fw}, "
+            "whose files go to the board; name a folder outside it"
+        )
+        assert flash.firmware_files(fw) == files
+    # the firmware folder from the environment, and build_stage itself
+    monkeypatch.setenv("SCOPA_FIRMWARE_DIR", str(fw))
+    argv = ["--board", "testboard", "--boards-dir", str(tmp_path / "boards"), "--dry-run"]
+    line = one_line_usage_error([*argv, "--stage", "fw/stg"], capsys)
+    assert "inside the firmware folder" in line
+    board = flash.load_board(tmp_path / "boards", "testboard")
+    with pytest.raises(flash.FlashError, match="inside the firmware folder"):
+        flash.build_stage(fw / "stg", fw, board, "9.9.9", None, None, None)
+    assert flash.firmware_files(fw) == files and not (fw / "stg").exists()
+    # beside it: staged, and a plain dry run still plans the firmware's files only
+    assert flash.main([*argv, "--stage", "stg"]) == 0
+    capsys.readouterr()
+    assert flash.main(argv) == 0
+    assert f"dry run: {len(files) + 2} to copy" in capsys.readouterr().out
+
+
+def test_port_errors_are_a_reason_and_what_to_do(tmp_path: Path, capsys: pytest.CaptureFixture):
+    """A --port that is no serial port (missing, a file, a folder, a device
+    that is no terminal): exit 1, stderr a line with the reason naming the
+    port and a line with what to do."""
+    (tmp_path / "notes.txt").write_text("not a port")
+    listing = "  what to do: list the boards with `mpremote connect list`"
+    cases = [
+        (tmp_path / "ttyNONE", f"flash: no such device {tmp_path / 'ttyNONE'}"),
+        (
+            tmp_path / "notes.txt",
+            f"flash: {tmp_path / 'notes.txt'} is not a serial device (a file)",
+        ),
+        (tmp_path, f"flash: {tmp_path} is not a serial device (a folder)"),
+        (Path(os.devnull), f"flash: {os.devnull} is not a serial device"),
+    ]
+    args = tool_args(tmp_path)
+    for port, reason in cases:
+        assert flash.main([*args, "--port", str(port)]) == 1
+        assert capsys.readouterr().err.splitlines() == [reason, listing]
 
 
 def test_wipe_removes_what_the_tool_wrote_and_nothing_else(tmp_path: Path, board: VirtualBoard):

@@ -1,7 +1,7 @@
 """Take the Scopa firmware from this repository to a MicroPython board.
 
     flash --board NAME [--port auto|PATH] [--source] [--dry-run] [--wipe]
-          [--offline DIR]
+          [--offline DIR] [--stage DIR]
     flash --write-package-json [PATH]
 
 What it does, in order (it stops with the reason and what to do, having
@@ -54,9 +54,12 @@ to `/lib` like mip's, through the same hash-compare-and-rename copy.
 `package.json`.
 
 `--stage DIR` builds the staging folder in DIR and keeps it. DIR must be
-new, empty, or a staging folder flash made before (it holds the mark
-`.flash-stage`), which it replaces; any other folder is refused (exit 2)
-and never emptied.
+new, empty, or a staging folder flash made before, and outside the
+firmware folder (whose files go to the board). In a staging folder the
+mark `.flash-stage` lists every file flash wrote there; the next run
+removes those files (and the folders they leave empty) and nothing else,
+and refuses (exit 2, naming one) a folder that holds any other file or
+folder, or that has no mark and is not empty.
 
 `flash --write-package-json` writes `package.json` at the repository root,
 the mip package of the firmware (sources, board-independent), so that

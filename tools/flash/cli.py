@@ -60,29 +60,47 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument(
         "--stage",
         metavar="DIR",
-        help="build the staging folder in DIR and keep it: a new or empty folder, or one "
-        "flash made before (default: a temporary one)",
+        help="build the staging folder in DIR and keep it (default: a temporary one). DIR: "
+        "new, empty, or one flash made, outside the firmware folder; the next run removes "
+        "only the files flash wrote there, and refuses a DIR that holds anything else",
     )
     p.add_argument("--timeout", type=float, default=10.0, help=hidden)
     p.add_argument("--host-board", action="store_true", help=hidden)
     args = p.parse_args(argv)
-    if not args.board and not args.write_package_json:
-        known = ", ".join(
-            known_boards(Path(args.boards_dir or os.environ.get("SCOPA_BOARDS_DIR") or BOARDS))
-        )
-        p.error(f"--board is required (boards: {known or 'none'})")
     try:
+        check_values(args)
+        if not args.board and not args.write_package_json:
+            known = ", ".join(
+                known_boards(Path(args.boards_dir or os.environ.get("SCOPA_BOARDS_DIR") or BOARDS))
+            )
+            p.error(f"--board is required (boards: {known or 'none'})")
         check_paths(args)
-    except FlashError as e:
-        p.error(f"{e.what}; {e.todo}" if e.todo else e.what)
+    except FlashError as e:  # one line, without the usage: it is about the value
+        why = f"{e.what}; {e.todo}" if e.todo else e.what
+        p.exit(2, f"{p.prog}: error: {why}\n")
     return args
+
+
+def check_values(args: argparse.Namespace) -> None:
+    """Refuse an empty value (`--stage ''`), which would read as the option
+    not given. Raises FlashError naming the option."""
+    empty = [
+        ("--port", args.port, "name the board's serial port, or leave --port out to find it"),
+        ("--stage", args.stage, "name a folder, or leave --stage out"),
+        ("--write-package-json", args.write_package_json, "name a file, or give no PATH"),
+        ("--offline", args.offline, "name the folder of the libraries"),
+    ]
+    for option, value, todo in empty:
+        if value == "":
+            raise FlashError(f"{option} is empty", todo)
 
 
 def check_paths(args: argparse.Namespace) -> None:
     """Look at the folder of --stage and the file of --write-package-json
     before anything runs. Raises FlashError naming the option."""
+    fw_dir = firmware_dir(args)
     checks = [
-        ("--stage", args.stage, check_stage_root),
+        ("--stage", args.stage, lambda path: check_stage_root(path, fw_dir)),
         ("--write-package-json", args.write_package_json, check_output_file),
     ]
     for option, value, check in checks:
@@ -94,13 +112,17 @@ def check_paths(args: argparse.Namespace) -> None:
                 raise
 
 
+def firmware_dir(args: argparse.Namespace) -> Path:
+    """The firmware folder the tool stages: --firmware-dir, SCOPA_FIRMWARE_DIR or firmware/."""
+    return Path(args.firmware_dir or os.environ.get("SCOPA_FIRMWARE_DIR") or FIRMWARE)
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     try:
         if args.write_package_json:
-            fw_dir = Path(args.firmware_dir or os.environ.get("SCOPA_FIRMWARE_DIR") or FIRMWARE)
             path = Path(args.write_package_json)
-            write_package_json(path, fw_dir)
+            write_package_json(path, firmware_dir(args))
             say(f"wrote {path}")
             if not args.board:
                 return 0

@@ -10,6 +10,7 @@ import re
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TextIO
 
 from .boards import BoardConfig
 from .common import LIB, RECORD, FlashError
@@ -37,9 +38,15 @@ class Stage:
 
 
 # In every staging folder build_stage makes, and only there: the mark that
-# lets a later build_stage replace the folder (it refuses any other).
+# lists what it wrote, one JSON string (a path relative to the folder) a line
+# after the first, each added before its file is written. A later
+# build_stage removes those files only, and refuses a folder that holds
+# anything else (check_stage_root).
 STAMP = ".flash-stage"
-STAMP_TEXT = "A staging folder of the Scopa flash tool (tools/flash): flash replaces it.\n"
+STAMP_TEXT = (
+    "A staging folder of the Scopa flash tool (tools/flash); the files it wrote here, "
+    "which its next run removes:\n"
+)
 
 # Files a board runs only as source (it never looks for boot.mpy / main.mpy).
 SOURCE_ONLY = frozenset({"main.py", "boot.py"})
@@ -64,17 +71,29 @@ def lib_name(spec: str) -> str:
 
 
 class Stager:
-    def __init__(self, root: Path, compiler: Compiler | None) -> None:
+    """Fills `root` with the files of a board. `mark`: an open STAMP file,
+    to which each file's path is added before the file is written."""
+
+    def __init__(self, root: Path, compiler: Compiler | None, mark: TextIO | None = None) -> None:
         self.stage = Stage(root)
         self.compiler = compiler
+        self.mark = mark
         self.jobs: list[tuple[Path, Path, str]] = []
+
+    def target(self, device: str) -> Path:
+        """The file of `device` in the folder, noted in the mark; its folder made."""
+        dest = self.stage.root / device
+        if self.mark is not None:
+            self.mark.write(json.dumps(device) + "\n")
+            self.mark.flush()
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        self.stage.files[device] = dest
+        return dest
 
     def add(self, device: str, src: Path, origin: str) -> None:
         if device in self.stage.files:
             raise FlashError(f"two files go to /{device} on the board (one is {origin})")
-        dest = self.stage.root / device
-        dest.parent.mkdir(parents=True, exist_ok=True)
-        self.stage.files[device] = dest
+        dest = self.target(device)
         if device.endswith(".mpy") and src.suffix == ".py":
             self.jobs.append((src, dest, device[:-4] + ".py"))
         else:
@@ -112,21 +131,83 @@ def stage_firmware(stager: Stager, fw_dir: Path) -> None:
         stager.add(device, fw_dir / rel, f"firmware/{rel}")
 
 
-def check_stage_root(root: Path) -> None:
+def check_stage_root(root: Path, fw_dir: Path | None = None) -> None:
     """Refuse `root` as a staging folder unless it is new, empty, or one that
-    build_stage made (it holds STAMP): build_stage replaces it, and must never
-    delete other files. Raises FlashError (what: why, todo: what to do)."""
+    build_stage made (it holds STAMP) holding nothing but what STAMP lists,
+    and unless it is outside the firmware folder `fw_dir` (whose files go to
+    the board). Raises FlashError (what: why, todo: what to do)."""
+    _own_files(root, fw_dir)
+
+
+def _own_files(root: Path, fw_dir: Path | None) -> tuple[list[Path], list[Path]]:
+    """check_stage_root; returns the files and folders in `root` that
+    build_stage wrote (folders deepest first): all there is besides STAMP."""
     todo = "name an empty or new folder"
     try:
+        if fw_dir is not None:
+            fw, where = fw_dir.resolve(), root.resolve()
+            if where == fw or fw in where.parents:
+                inside = "is" if where == fw else "is inside"
+                raise FlashError(
+                    f"{root} {inside} the firmware folder {fw_dir}, whose files go to the board",
+                    "name a folder outside it",
+                )
         if not os.path.lexists(root):
             _check_parents(root, todo)
-        elif not root.is_dir():
+            return [], []
+        if not root.is_dir():
             what = "a file, not a folder" if root.exists() else "a broken link"
             raise FlashError(f"{root}: {what}", todo)
-        elif not (root / STAMP).is_file() and next(root.iterdir(), None) is not None:
-            raise FlashError(f"{root} is not empty and not a staging folder of flash", todo)
+        stamp = root / STAMP
+        if stamp.is_symlink() or not stamp.is_file():
+            if next(root.iterdir(), None) is not None:
+                raise FlashError(f"{root} is not empty and not a staging folder of flash", todo)
+            return [], []
+        files = _listed(stamp)
+        folders = {rel.rsplit("/", n)[0] for rel in files for n in range(1, rel.count("/") + 1)}
+        own_files: list[Path] = []
+        own_dirs: list[Path] = []
+        for dirpath, dirnames, filenames in os.walk(root, onerror=_raise):
+            here = Path(dirpath)
+            prefix = "" if here == root else here.relative_to(root).as_posix() + "/"
+            dirnames.sort()
+            for name in sorted(filenames) + dirnames:
+                rel, path = prefix + name, here / name
+                if rel == STAMP:
+                    continue
+                if path.is_symlink():
+                    mine = False
+                elif path.is_dir():
+                    mine = rel in folders
+                    own_dirs.append(path)
+                else:
+                    mine = rel in files and path.is_file()
+                    own_files.append(path)
+                if not mine:
+                    raise FlashError(
+                        f"{root} holds {rel}, which flash did not write there",
+                        "move it out of the folder, or name another folder",
+                    )
     except OSError as e:
         raise FlashError(f"{root}: {e.strerror or e}", todo) from None
+    return own_files, sorted(own_dirs, key=lambda d: len(d.parts), reverse=True)
+
+
+def _listed(stamp: Path) -> set[str]:
+    """The paths STAMP lists (a line that is no JSON string lists none)."""
+    listed = set()
+    for line in stamp.read_text(encoding="utf-8", errors="replace").splitlines()[1:]:
+        try:
+            rel = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(rel, str):
+            listed.add(rel)
+    return listed
+
+
+def _raise(e: OSError) -> None:
+    raise e
 
 
 def _check_parents(root: Path, todo: str) -> None:
@@ -139,19 +220,22 @@ def _check_parents(root: Path, todo: str) -> None:
             return
 
 
-def _fresh_root(root: Path) -> None:
-    """Make `root` an empty staging folder holding STAMP: created, or emptied
-    when build_stage made it. Raises FlashError (check_stage_root; or the
-    folder cannot be made)."""
-    check_stage_root(root)
+def _fresh_root(root: Path, fw_dir: Path | None) -> TextIO:
+    """Make `root` an empty staging folder holding STAMP: created, or
+    emptied of what build_stage wrote there before (check_stage_root).
+    Returns STAMP, open to note the files to come. Raises FlashError
+    (check_stage_root; or the folder cannot be made)."""
+    files, dirs = _own_files(root, fw_dir)
     try:
         root.mkdir(parents=True, exist_ok=True)
-        for child in root.iterdir():
-            if child.is_dir() and not child.is_symlink():
-                shutil.rmtree(child)
-            else:
-                child.unlink()
-        (root / STAMP).write_text(STAMP_TEXT, encoding="utf-8")
+        for path in files:
+            path.unlink()
+        for path in dirs:  # deepest first; rmdir: only an empty folder
+            path.rmdir()
+        mark = (root / STAMP).open("w", encoding="utf-8")
+        mark.write(STAMP_TEXT)
+        mark.flush()
+        return mark
     except OSError as e:
         raise FlashError(f"cannot make the staging folder {root}: {e.strerror or e}") from None
 
@@ -166,27 +250,29 @@ def build_stage(
     board_fmt: MpyFormat | None,
 ) -> Stage:
     """Fill a clean staging folder `root`: a new or empty folder, or one an
-    earlier build_stage made (emptied first). Raises FlashError for any
-    other folder (check_stage_root) and for a firmware the tool cannot
-    stage."""
-    _fresh_root(root)
-    source = compiler is None
-    stager = Stager(root, compiler)
-    stage_firmware(stager, fw_dir)
-    if "main.py" not in stager.stage.files:
-        raise FlashError(f"{fw_dir}/main.py is missing", "the board runs main.py at boot")
-    stager.add_py("board.py", board.board_py, source, str(board.board_py))
-    config = root / "board.json"
-    config.write_text(json.dumps({"board": board.name, "version": version}, sort_keys=True))
-    stager.stage.files["board.json"] = config
-    for spec in board.libs:
-        if offline is None:
-            stager.stage.online_libs.append(spec)
-        else:
-            before = set(stager.stage.files)
-            _stage_offline(stager, offline, lib_name(spec), source, board_fmt, set())
-            stager.stage.offline_libs[spec] = sorted(set(stager.stage.files) - before)
-    return stager.finish()
+    earlier build_stage made (the files it wrote there removed first).
+    Raises FlashError for any other folder, one inside `fw_dir`
+    (check_stage_root), and for a firmware the tool cannot stage."""
+    mark = _fresh_root(root, fw_dir)
+    try:
+        source = compiler is None
+        stager = Stager(root, compiler, mark)
+        stage_firmware(stager, fw_dir)
+        if "main.py" not in stager.stage.files:
+            raise FlashError(f"{fw_dir}/main.py is missing", "the board runs main.py at boot")
+        stager.add_py("board.py", board.board_py, source, str(board.board_py))
+        config = stager.target("board.json")
+        config.write_text(json.dumps({"board": board.name, "version": version}, sort_keys=True))
+        for spec in board.libs:
+            if offline is None:
+                stager.stage.online_libs.append(spec)
+            else:
+                before = set(stager.stage.files)
+                _stage_offline(stager, offline, lib_name(spec), source, board_fmt, set())
+                stager.stage.offline_libs[spec] = sorted(set(stager.stage.files) - before)
+        return stager.finish()
+    finally:
+        mark.close()
 
 
 def _stage_offline(
