@@ -6,6 +6,7 @@ app's start menu.
 """
 
 import contextlib
+import errno
 import fcntl
 import os
 import pty
@@ -307,8 +308,9 @@ print(board.parse_script("A quit B")[-1])
 # by the firmware's Debouncer as the app reads them: no wall-clock time. Its
 # stdin is a FIFO that never has a byte: the keys are fed with feed(), at the
 # times given (as its sleep reads them), or if typed between two reads at
-# the second one, typed since the first (as its read() takes them). Prints
-# `EV <ms> <event>` for each event.
+# the second one, typed since the first (as its read() takes them); the
+# bytes of one time arrive together (one read). Prints `EV <ms> <event>`
+# for each event (RELEASEs too with `releases`).
 TYPED = """
 import board
 from ui.buttons import Debouncer, name
@@ -317,7 +319,7 @@ from ui.clock import VirtualClock
 clock = VirtualClock(1000)
 board.time = clock  # the key source's time
 keys = board.TerminalKeys(open({fifo!r}, "r+b"))
-deb = Debouncer()
+deb = Debouncer(releases={releases!r})
 typed = {typed!r}  # ms -> bytes typed then
 steps = {steps!r}  # the ms between reads, repeated
 end = {end!r}
@@ -345,12 +347,12 @@ while t < end:
 _ARROW_DOWN = b"\x1b[B"
 
 
-def _typed(run_mpy, tmp_path, typed, end, steps=(10,)):
+def _typed(run_mpy, tmp_path, typed, end, steps=(10,), releases=False):
     """Events of the keys `typed` ({ms: bytes}) read every `steps` ms."""
     fifo = tmp_path / "stdin"
     if not fifo.exists():
         os.mkfifo(fifo)
-    code = TYPED.format(fifo=str(fifo), typed=typed, steps=list(steps), end=end)
+    code = TYPED.format(fifo=str(fifo), typed=typed, steps=list(steps), end=end, releases=releases)
     out = run_board(run_mpy, code)
     return [line.split(" ", 2)[2] for line in out.splitlines() if line.startswith("EV ")]
 
@@ -388,10 +390,16 @@ def test_a_key_the_terminal_repeats_is_held(run_mpy, tmp_path, every, steps):
     got = _typed(run_mpy, tmp_path, _autorepeat(_ARROW_DOWN, 500, every, 1600), 2000, steps)
     assert got[:2] == ["PRESS DOWN", "PRESS DOWN"] and len(got) >= 2 + 5
     assert set(got[2:]) == {"REPEAT DOWN"}
-    # h held: B held long, one hint; Backspace held: a press, then held long too
+    # h held: B held long, one hint; Backspace held: one press (its repeats
+    # after the terminal's delay go on with it: test_enter_or_backspace_held...)
     assert _typed(run_mpy, tmp_path, _autorepeat(b"h", 500, every, 1600), 2500, steps) == ["LONG B"]
     got = _typed(run_mpy, tmp_path, _autorepeat(b"\x7f", 500, every, 1600), 2500, steps)
-    assert got == ["PRESS B", "LONG B"]
+    assert got == ["PRESS B"]
+    # once it repeats, its repeats that arrive two at a time (ssh: 33 ms
+    # apart, sent in pairs) still hold it
+    pairs = {t: _ARROW_DOWN * 2 for t in range(566, 1600, 66)}
+    got = _typed(run_mpy, tmp_path, {**_autorepeat(_ARROW_DOWN, 500, every, 560), **pairs}, 2000)
+    assert got[:2] == ["PRESS DOWN", "PRESS DOWN"] and set(got[2:]) == {"REPEAT DOWN"}
 
 
 @pytest.mark.mpy
@@ -407,6 +415,84 @@ def test_a_key_held_through_a_busy_step_stays_held(run_mpy, tmp_path):
     # taps typed during the busy step: one press, as a board's buttons then
     taps = {0: _ARROW_DOWN, 800: _ARROW_DOWN, 900: _ARROW_DOWN, 1000: _ARROW_DOWN}
     assert _typed(run_mpy, tmp_path, taps, 1600, steps) == ["PRESS DOWN"] * 2
+    # (when each was typed is not known: the same key several times in a row
+    # is one press, a held key's repeats or taps; other keys between them,
+    # which a terminal's repeat never sends, are presses of their own, in order)
+    taps = {800: _ARROW_DOWN, 850: _ARROW_DOWN, 900: b"\r", 1000: _ARROW_DOWN}
+    assert _typed(run_mpy, tmp_path, taps, 1600, steps) == ["PRESS DOWN", "PRESS A", "PRESS DOWN"]
+
+
+@pytest.mark.mpy
+@pytest.mark.parametrize("steps", [(10,), (40,), (10, 20, 10, 5)], ids=["10ms", "40ms", "uneven"])
+@pytest.mark.parametrize("when", [0, 5], ids=["while_asleep", "between_reads"])
+@pytest.mark.parametrize(
+    "typed, want",
+    [
+        # the start menu: Down, Down, Enter opens the 3rd item (Settings)
+        (_ARROW_DOWN + _ARROW_DOWN + b"\r", ["DOWN", "DOWN", "A"]),
+        # Settings: Right changes the row, then Down moves (not Down first)
+        (b"\x1b[C" + _ARROW_DOWN, ["RIGHT", "DOWN"]),
+        (b"\r" + b"\x1b[A", ["A", "UP"]),
+        (b"\x7f" + _ARROW_DOWN, ["B", "DOWN"]),  # (B's PRESS comes at its release)
+        (b"h" + b"\x1b[D", ["LONG B", "LEFT"]),  # the hint, then the move
+        (b"\x1b[D\x7f\x1b[D\r\r", ["LEFT", "B", "LEFT", "A", "A"]),
+    ],
+    ids=["down_down_enter", "right_down", "enter_up", "backspace_down", "h_left", "five"],
+)
+def test_keys_that_arrive_together_are_taps_in_the_order_typed(
+    run_mpy, tmp_path, typed, want, when, steps
+):
+    # keys sent in one write (typed fast at launch, bundled by ssh or mosh):
+    # Down Down Enter once opened the 2nd item (the two Downs one press), and
+    # keys of different buttons were pressed together, their events in the
+    # buttons' order (Down before Right): each is a press and its release,
+    # one after another, in the order typed
+    got = _typed(run_mpy, tmp_path, {when: typed}, 2500, steps, releases=True)
+    events = []
+    for n in want:
+        button = n.split()[-1]
+        events += [n if " " in n else "PRESS " + n, "RELEASE " + button]
+    assert got == events
+    # and the first key 5 ms before the others, read with them: the same
+    first = typed[:3] if typed[:1] == b"\x1b" else typed[:1]
+    got = _typed(run_mpy, tmp_path, {1: first, 6: typed[len(first) :]}, 2500, (10,), True)
+    assert got == events
+
+
+@pytest.mark.mpy
+@pytest.mark.parametrize("every", [30, 40])
+@pytest.mark.parametrize("delay", [250, 500, 660])
+@pytest.mark.parametrize("steps", [(10,), (10, 20, 10, 15)], ids=["10ms", "uneven"])
+@pytest.mark.parametrize(
+    "key,event", [(b"\r", "PRESS A"), (b"\x7f", "PRESS B")], ids=["enter", "bs"]
+)
+def test_enter_or_backspace_held_is_one_press(run_mpy, tmp_path, key, event, steps, delay, every):
+    # Enter held on New game: its first character a press, the terminal's
+    # repeat after its delay a second one (a screen skipped). The repeat goes
+    # on with the press the first character made: one press
+    got = _typed(
+        run_mpy, tmp_path, _autorepeat(key, delay, every, delay + 1200), delay + 2000, steps
+    )
+    assert got == [event]
+    # held again later: one press again
+    again = _autorepeat(key, delay, every, delay + 300)
+    again.update({2000 + t: k for t, k in again.items()})
+    assert _typed(run_mpy, tmp_path, again, 4000, steps) == [event] * 2
+
+
+@pytest.mark.mpy
+@pytest.mark.parametrize("steps", [(10,), (40,), (10, 20, 10, 5)], ids=["10ms", "40ms", "uneven"])
+@pytest.mark.parametrize(
+    "key,event", [(b"\r", "PRESS A"), (b"\x7f", "PRESS B")], ids=["enter", "bs"]
+)
+def test_enter_or_backspace_typed_again_after_a_pause_is_a_press(
+    run_mpy, tmp_path, key, event, steps
+):
+    # typed again 200 to 700 ms later, as long as a terminal's delay before
+    # its repeat: no repeat follows, so it is a press (a little late)
+    taps = {0: key, 200: key, 450: key, 1100: key, 1400: key, 1490: key, 1600: b"\x1b[A"}
+    got = _typed(run_mpy, tmp_path, taps, 2500, steps)
+    assert got == [event] * 6 + ["PRESS UP"]
 
 
 # --- the sim running an app --------------------------------------------------
@@ -517,6 +603,13 @@ def test_script_end_quits_an_app_that_never_sleeps(demo_dir, tmp_path):
         (["--keys", "A", "--timeout", "0"], "--timeout: a number of seconds above 0"),
         (["--keys", "A", "--flash", str(sim.ROOT / "README.md")], "is a file, not a folder"),
         (["--keys", "A", "--png-dir", str(sim.ROOT / "README.md")], "is a file, not a folder"),
+        # empty: --flash '' once played on the current folder (board.py left in it)
+        (["--flash", ""], "argument --flash: an empty name: give a folder (. for this one)"),
+        (["--keys", "A", "--flash="], "argument --flash: an empty name"),
+        (["--keys", "A", "--png-dir", ""], "argument --png-dir: an empty name"),
+        (["--script", ""], "argument --script: an empty name: give a file"),
+        (["--keys", "A", "--path", ""], "argument --path: an empty name"),
+        (["--keys", "A", "--entry", ""], "argument --entry: an empty name: give a module"),
     ],
 )
 def test_bad_arguments_are_one_line_errors(args, message, capsys):
@@ -534,6 +627,54 @@ def test_unwritable_folders_and_timeouts_are_one_line_errors(tmp_path, capsys):
     assert sim.main(["--keys", "wait:50000000", "--timeout", "1"]) == 124
     err = capsys.readouterr().err
     assert "did not end within 1 s;" in err and "--timeout" in err
+
+
+def test_a_full_flash_folder_is_one_line_naming_it_and_leaves_no_lock(
+    tmp_path, capsys, monkeypatch
+):
+    # a flash folder on a full disk: `No space left on device: None` (os.write
+    # names no file), and the lock file left empty behind
+    flash = tmp_path / "T"
+    no_space = OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    def full(*args, **kwargs):
+        raise no_space
+
+    args = ["--flash", str(flash), "--keys", "wait:100", "--png-dir", str(tmp_path / "png")]
+    with monkeypatch.context() as m:
+        m.setattr(os, "write", full)  # the lock's pid
+        assert sim.main(args) == 2
+    assert capsys.readouterr().err == f"scopa-sim: {flash}: No space left on device\n"
+    assert list(flash.iterdir()) == []
+    with monkeypatch.context() as m:
+        m.setattr(sim.shutil, "copyfile", full)  # the lock written, then board.py
+        assert sim.main(args) == 2
+    assert capsys.readouterr().err == f"scopa-sim: {flash}: No space left on device\n"
+    assert list(flash.iterdir()) == []
+
+
+def test_play_with_an_empty_flash_folder_name_is_a_usage_error(tmp_path):
+    # tools/play --flash '' played on the repository's folder (board.py and
+    # board.json left there; removed here if this test made them)
+    left = [mpy.ROOT / name for name in ("board.py", "board.json", "sim.lock")]
+    before = [p.exists() for p in left]
+    try:
+        for args in (["--flash", ""], ["--flash="]):
+            proc = subprocess.run(
+                [str(mpy.ROOT / "tools" / "play"), *args, "--keys", "wait:100"],
+                stdin=subprocess.DEVNULL,
+                capture_output=True,
+                text=True,
+                timeout=120,
+            )
+            assert proc.returncode == 2
+            assert "scopa-sim: error: argument --flash: an empty name" in proc.stderr
+            assert "Traceback" not in proc.stderr and not proc.stdout.strip()
+        assert [p.exists() for p in left] == before
+    finally:
+        for p, was in zip(left, before):
+            if not was and p.exists():
+                p.unlink()
 
 
 def test_firmware_stopped_by_a_signal_is_one_line():
@@ -793,7 +934,10 @@ if pid == 0:
     os.tcsetpgrp(0, os.getpgrp())
     signal.signal(signal.SIGTTOU, signal.SIG_DFL)
     os.execv(cmd[0], cmd)
-os.setpgid(pid, pid)
+try:
+    os.setpgid(pid, pid)  # (as a shell does: the child does it too)
+except PermissionError:
+    pass  # the child has already set it and run its program
 orders = os.fdopen(orders)
 while True:
     _, st = os.waitpid(pid, os.WUNTRACED)

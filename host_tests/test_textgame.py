@@ -1,10 +1,14 @@
 """tools/textgame.py as users start it: `python tools/textgame.py ...`, the
 game itself on the MicroPython unix port, moves typed on stdin."""
 
+import os
 import re
+import select
 import shlex
+import signal
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -103,6 +107,10 @@ def test_a_quit_game_resumes_from_its_replay_code(args, moves):
         (["--replay", "S1.021100001b100001000.7.0100.wV"], "textgame: replay code damaged"),
         (["--replay", "S9.a.b.c.d"], "textgame: replay code version 'S9' is not S1"),
         (["--replay", "S1.x.y.z.w", "--seed", "5"], "--replay: the code gives the game"),
+        # empty: once a new game, silently
+        (["--replay", ""], "argument --replay: empty: give a replay code"),
+        (["--replay="], "argument --replay: empty: give a replay code"),
+        (["--game", ""], "argument --game: empty: give a game"),
     ],
 )
 def test_a_bad_replay_code_is_a_usage_error(args, said):
@@ -112,6 +120,62 @@ def test_a_bad_replay_code_is_a_usage_error(args, said):
     if said.startswith("textgame:"):
         assert proc.stderr.count("\n") == 1  # one line
     assert "your move" not in proc.stdout
+
+
+def _until_prompts(proc, n, out=b""):
+    """`out` and what `proc` writes on stdout then, until the `n`-th
+    `your move> ` in all."""
+    end = time.monotonic() + 60
+    while out.count(b"your move> ") < n:
+        assert time.monotonic() < end, out
+        if select.select([proc.stdout], [], [], 1)[0]:
+            chunk = os.read(proc.stdout.fileno(), 65536)
+            assert chunk, out
+            out += chunk
+    return out
+
+
+@pytest.mark.parametrize("moves", [0, 2])
+def test_ctrl_c_quits_as_q_does(moves):
+    # Ctrl-C at `your move>` (the terminal sends SIGINT to both processes,
+    # the launcher and the game) printed a traceback: the game was lost
+    args = ["--seed", "5", "--level", "easy"]
+    proc = subprocess.Popen(
+        [sys.executable, "tools/textgame.py", *args],
+        cwd=mpy.ROOT,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
+    try:
+        out = b""
+        for i in range(moves):
+            out = _until_prompts(proc, i + 1, out)
+            proc.stdin.write(b"0\n")
+            proc.stdin.flush()
+        out = _until_prompts(proc, moves + 1, out)
+        os.killpg(proc.pid, signal.SIGINT)
+        rest, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    out = (out + rest).decode()
+    assert proc.returncode == 130
+    assert "Traceback" not in err.decode() and "KeyboardInterrupt" not in err.decode()
+    # as q after the same moves: the code (on a line of its own) and the resume command
+    quit = textgame(args, ["0"] * moves)
+    assert lines(quit, "to resume: ") == re.findall(r"^to resume: (.*)$", out, re.M)
+    assert "your move> \nreplay code: %s\n" % code_of(quit) in out
+
+
+def test_the_end_of_the_input_quits_with_the_code_on_a_line_of_its_own():
+    # Ctrl-D (EOF) at `your move>` printed the code after the prompt
+    proc = textgame(["--seed", "5"], quit=False)
+    assert proc.returncode == 0, proc.stderr
+    assert "your move> \nreplay code: " in proc.stdout
+    assert code_of(proc) and lines(proc, "to resume: ")
 
 
 def test_a_finished_game_is_not_resumed():

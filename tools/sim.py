@@ -145,6 +145,8 @@ class FlashLock:
     exclusive flock. Raises FlashInUse when another process holds it. A lock
     file that no live process holds (a simulator killed) is stale: taken
     over without a word. ``release()`` removes the file (safe twice).
+    An OSError (a folder that cannot be made or written, a full disk)
+    names the folder, and leaves no lock file half made.
 
     The flock lives as long as an open copy of ``fd`` (the firmware gets
     one): a second simulator cannot start while the first one's firmware
@@ -152,11 +154,20 @@ class FlashLock:
     """
 
     def __init__(self, flash):
+        self.flash = Path(flash)
+        self.path = self.flash / LOCK_NAME
+        self.fd = -1
+        try:
+            self.fd = self._take(flash)
+        except OSError as e:  # (os.write's names no file: the folder, then)
+            if e.errno is None:
+                raise
+            raise OSError(e.errno, e.strerror, str(flash)) from None
+
+    def _take(self, flash):
         import fcntl
 
-        self.flash = Path(flash)
         self.flash.mkdir(parents=True, exist_ok=True)
-        self.path = self.flash / LOCK_NAME
         while True:
             fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
             try:
@@ -181,9 +192,17 @@ class FlashLock:
             except FileNotFoundError:
                 pass
             os.close(fd)
-        os.ftruncate(fd, 0)
-        os.write(fd, f"{os.getpid()}\n".encode())
-        self.fd = fd
+        try:
+            os.ftruncate(fd, 0)
+            os.write(fd, f"{os.getpid()}\n".encode())
+        except BaseException:  # (a full disk): no empty lock file left behind
+            try:
+                os.unlink(self.path)
+            except OSError:
+                pass
+            os.close(fd)
+            raise
+        return fd
 
     def release(self):
         if self.fd < 0:
@@ -393,11 +412,17 @@ def parse_frames(lines):
 
 
 def prepare_flash(flash, board="sim"):
-    """Put board.py and board.json for `board` in the folder `flash`."""
+    """Put board.py and board.json for `board` in the folder `flash`. An
+    OSError names the folder when it names no file (a full disk)."""
     flash = Path(flash)
-    flash.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(BOARD_SRC, flash / "board.py")
-    (flash / "board.json").write_text(json.dumps({"board": board}) + "\n")
+    try:
+        flash.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(BOARD_SRC, flash / "board.py")
+        (flash / "board.json").write_text(json.dumps({"board": board}) + "\n")
+    except OSError as e:
+        if e.filename is None and e.errno is not None:
+            raise OSError(e.errno, e.strerror, str(flash)) from None
+        raise
     return flash
 
 
@@ -652,6 +677,17 @@ keys in the terminal:
   q          quit (the game is saved on the flash)
   Ctrl-Z     stop, the terminal as it was; `fg` goes on, the screen drawn again
 
+A terminal sends no key releases, only a key's character, and while it is
+held the same again after a delay (its autorepeat). So each key typed is a
+press, in the order typed (keys that arrive together too); a key held:
+an arrow keeps moving, Enter and Backspace act once (h is the hint).
+Enter or Backspace typed again 0.2 to 0.7 s after the same key acts 60 ms
+late: the time to see whether the terminal repeats it. What a terminal
+cannot tell: the same key typed several times while the app is busy
+(thinking, drawing) counts once, as a key held then; a key held from
+while the app is busy, or whose repeats come bundled (ssh, mosh), may
+count more than once.
+
 key script words (--keys / --script): up down left right A B, long:B,
 wait:MS, shot:NAME; see boards/sim/board.py parse_script.
 """
@@ -673,6 +709,28 @@ def firmware_stopped(signum, flash=None):
             "(--flash DIR keeps the game between runs)"
         )
     return f"the firmware stopped: killed by {name}; {where}"
+
+
+def folder_arg(text):
+    """A folder's name, not empty: ``--flash ''`` once used the current
+    folder (board.py and board.json left in it)."""
+    if not text:
+        raise argparse.ArgumentTypeError("an empty name: give a folder (. for this one)")
+    return Path(text)
+
+
+def file_arg(text):
+    """A file's name, not empty."""
+    if not text:
+        raise argparse.ArgumentTypeError("an empty name: give a file")
+    return Path(text)
+
+
+def module_arg(text):
+    """A module's name, not empty."""
+    if not text:
+        raise argparse.ArgumentTypeError("an empty name: give a module")
+    return text
 
 
 def heapsize_arg(text):
@@ -698,24 +756,28 @@ def main(argv=None):
     )
     ap.add_argument("--board", choices=sorted(BOARDS), default="sim")
     src = ap.add_mutually_exclusive_group()
-    src.add_argument("--script", type=Path, help="key script file (implies --headless)")
+    src.add_argument("--script", type=file_arg, help="key script file (implies --headless)")
     src.add_argument("--keys", help='key script text, e.g. "right A wait:500 long:B shot:hint"')
     ap.add_argument("--headless", action="store_true", help="no terminal: frames to PNGs")
     ap.add_argument("--watch", action="store_true", help="play the script in the terminal")
-    ap.add_argument("--png-dir", type=Path, default=None, help=f"default {DEFAULT_PNG_DIR}")
+    ap.add_argument("--png-dir", type=folder_arg, default=None, help=f"default {DEFAULT_PNG_DIR}")
     ap.add_argument("--all-frames", action="store_true", help="also a PNG of every frame")
     ap.add_argument("--scale", type=int, default=4, help="PNG pixels per screen pixel")
     ap.add_argument("--mpy", action="store_true", help="run the firmware compiled by mpy-cross")
     ap.add_argument(
         "--flash",
-        type=Path,
+        type=folder_arg,
         help="keep the board's files (saved game, settings, score sheet) in this folder; "
         "without it they go to a temporary folder, deleted at the end (tools/play "
         "uses build/sim-flash)",
     )
     ap.add_argument("--heapsize", type=heapsize_arg, help="MicroPython heap, e.g. 192K")
-    ap.add_argument("--entry", default="main", help="module to run instead of main (a demo)")
-    ap.add_argument("--path", type=Path, action="append", default=[], help="extra module folder")
+    ap.add_argument(
+        "--entry", type=module_arg, default="main", help="module to run instead of main (a demo)"
+    )
+    ap.add_argument(
+        "--path", type=folder_arg, action="append", default=[], help="extra module folder"
+    )
     ap.add_argument("--timeout", type=float, default=None, help="seconds (headless: 120)")
     a = ap.parse_args(argv)
     if a.scale < 1:
@@ -777,7 +839,8 @@ def main(argv=None):
         )
         return 124
     except OSError as e:  # --flash or --png-dir where nothing can be written
-        print(f"scopa-sim: {e.strerror}: {e.filename}", file=sys.stderr)
+        where = f"{e.filename}: " if e.filename else ""
+        print(f"scopa-sim: {where}{e.strerror}", file=sys.stderr)
         return 2
     finally:
         if lock is not None:  # every way out: the flash folder free again

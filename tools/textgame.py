@@ -8,9 +8,9 @@ Started with CPython it runs itself again on the `micropython` unix port
 with `micropython tools/textgame.py GAME PLAYERS SEED LEVEL [CODE]` (a
 CODE is resumed, GAME, PLAYERS and SEED then unused) it plays. You are P1;
 seats are P1, P2, ... in playing order, and with 4 or 6 players P1, P3
-(, P5) are a team. Type the number of a move; `q` quits and
-prints the replay code and the command that resumes the game from it
-(`--replay CODE`).
+(, P5) are a team. Type the number of a move; `q` (or Ctrl-C, exit
+status 130, or the end of the input) quits and prints the replay code and
+the command that resumes the game from it (`--replay CODE`).
 """
 
 import sys
@@ -43,6 +43,7 @@ def relaunch():
     import argparse
     import os
     import shlex
+    import signal
     import subprocess
     from pathlib import Path
 
@@ -57,6 +58,11 @@ def relaunch():
     ap.add_argument("--level", default="medium", choices=LEVELS, help="computer player")
     ap.add_argument("--replay", metavar="CODE", help="resume the game of a replay code")
     a = ap.parse_args()
+    # empty: once a new game of scopa, silently
+    if a.game is not None and not a.game.strip():
+        ap.error("argument --game: empty: give a game (scopa, scopone, cirulla, ...)")
+    if a.replay is not None and not a.replay.strip():
+        ap.error("argument --replay: empty: give a replay code")
     if a.seed is not None and not 0 <= a.seed <= SEED_MAX:
         ap.error("argument --seed: %d is out of range: %s" % (a.seed, SEED_RANGE))
     if a.replay is not None and (a.game, a.players, a.seed) != (None, None, None):
@@ -66,7 +72,14 @@ def relaunch():
     again = shlex.join(_command() + ["--level", a.level, "--replay"])
     args = [mpy.MICROPYTHON, __file__, a.game or "scopa", str(a.players or 0)]
     args += [str(a.seed or 0), a.level, a.replay or "", again]
-    return subprocess.call(args, env=env)
+    # Ctrl-C (sent to both processes) is the game's, which prints its replay
+    # code: this one waits for it (a handler, not SIG_IGN, which the game
+    # would inherit)
+    old = signal.signal(signal.SIGINT, lambda *_: None)
+    try:
+        return subprocess.call(args, env=env)
+    finally:
+        signal.signal(signal.SIGINT, old)
 
 
 def game_name(rules):
@@ -169,6 +182,15 @@ def resume(code):
     return g
 
 
+def _quit(g, again):
+    """The replay code of `g` as it is now, and the command that resumes it."""
+    from scopa import replay
+
+    code = replay.encode(g)
+    print("replay code:", code)
+    print("to resume: %s %s" % (again, code))
+
+
 def _fail(msg):
     print("textgame:", msg, file=sys.stderr)
     sys.exit(2)
@@ -177,9 +199,6 @@ def _fail(msg):
 def play(game, players, seed, level, code, again):
     import time
 
-    from scopa import cards as C
-    from scopa import engine as E
-    from scopa import replay
     from scopa.game import Game
     from scopa.rules import Rules
 
@@ -197,17 +216,32 @@ def play(game, players, seed, level, code, again):
     except ValueError as e:
         _fail(e)
         return
-    r = g.rules
     if g.finished:
         _fail("the game of this replay code is over: nothing to resume")
+    banner(g, level)
+    if code:
+        print("Resumed in round %d after %d moves." % (g.round_no, g.moves_played()))
+    try:
+        rounds(g, level, again)
+    except KeyboardInterrupt:  # Ctrl-C: quit as q does (the plays so far are in the code)
+        print()  # (after the prompt and the terminal's ^C)
+        _quit(g, again)
+        sys.exit(130)
+
+
+def rounds(g, level, again):
+    """Play game `g` on: your moves typed, the computer's, the scores at
+    the end of each round; to its end or a quit."""
+    from scopa import cards as C
+    from scopa import engine as E
+    from scopa import replay
+
+    r = g.rules
     me = 0
 
     def sides(values):
         return ", ".join("%s %s" % (side_label(r, i), v) for i, v in enumerate(values))
 
-    banner(g, level)
-    if code:
-        print("Resumed in round %d after %d moves." % (g.round_no, g.moves_played()))
     dealt = None
     while True:
         while not g.round_over:
@@ -246,11 +280,10 @@ def play(game, players, seed, level, code, again):
             try:
                 ans = input("your move> ").strip()
             except EOFError:
+                print()  # (the code on a line of its own, not after the prompt)
                 ans = "q"
             if ans == "q":
-                code = replay.encode(g)
-                print("replay code:", code)
-                print("to resume: %s %s" % (again, code))
+                _quit(g, again)
                 return
             if not ans.isdigit() or int(ans) >= len(moves):
                 print("type a number from 0 to %d, or q to quit" % (len(moves) - 1))
@@ -295,6 +328,9 @@ if __name__ == "__main__":
         # that goes on with a replay code (with CPython: --replay)
         a = sys.argv[1:] + ["", ""][len(sys.argv) - 5 :]
         again = a[5] or "micropython %s %s 0 0 %s" % (sys.argv[0], a[0], a[3])
-        play(a[0], int(a[1]), int(a[2]), a[3], a[4], again)
+        try:
+            play(a[0], int(a[1]), int(a[2]), a[3], a[4], again)
+        except KeyboardInterrupt:  # Ctrl-C before the game (or again as it quits)
+            sys.exit(130)
     else:
         sys.exit(relaunch())

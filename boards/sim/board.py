@@ -37,8 +37,9 @@ tools/sim.py has put the terminal in the sim's mode and gives it back, so
 the board leaves its settings alone. Keys come from stdin
 without blocking: arrows = directions, Enter = A, Backspace = B, ``h`` =
 B held long (hint), ``q`` = quit. A terminal sends no key releases: each
-key typed is a press and a release, a key the terminal repeats (held down)
-a button held (see TerminalKeys).
+key typed is a press and a release, one after another in the order typed
+(keys that arrive together too), a key the terminal repeats (held down)
+an arrow held, Enter or Backspace pressed once (see TerminalKeys).
 Call ``restore()`` at the end to give the terminal back (tools/sim.py does).
 """
 
@@ -65,8 +66,16 @@ END_MS = const(300)  # the sim quits this long after a script's last step
 # a key held down (every 25 to 40 ms: 25 Hz in X, 30 Hz in GNOME and
 # Windows), not a key typed again (by hand, 80 ms apart at the quickest)
 REPEAT_GAP_MS = const(60)
+# A key held down: the terminal sends it, then after its delay (250 ms to
+# 1 s: 500 in GNOME and Windows, 660 in X) repeats it. Enter or Backspace
+# typed again this long after the same key may be that first repeat: it
+# waits REPEAT_GAP_MS for the next one (see TerminalKeys)
+HOLD_MIN_MS = const(200)
+HOLD_MAX_MS = const(700)
+_HOLD_KEYS = (4, 5)  # A and B's bit numbers (not h's long press)
+_LONG = const(8)  # a key's number: its button's bit number, + _LONG for h
 _SEEN_MS = DEBOUNCE_MS + 5  # a typed press or release lasts this long at least
-_QUEUE_MAX = const(4)  # typed presses waiting for the one held, at most
+_QUEUE_MAX = const(16)  # typed presses waiting for the one held, at most
 
 KEYS = {"up": UP, "down": DOWN, "left": LEFT, "right": RIGHT, "a": A, "b": B}
 
@@ -209,18 +218,35 @@ class TerminalKeys:
     A terminal sends no key releases, only a character per key typed and,
     while a key is held down, the same again every 25 to 40 ms after a
     delay (its autorepeat). So each key typed is a press of its own: the
-    button held ``TAP_MS`` (``h``: ``LONG_HOLD_MS``), then released; typed
-    again meanwhile, the press ends as soon as the debouncer has counted it
-    and the next one follows the release. A key typed again within
-    ``REPEAT_GAP_MS`` (or, once it repeats, while it is still held) is the
-    terminal repeating it: the button stays held, as a button held down
-    (REPEAT, or B's LONG); so does ``h`` typed again while its long press
-    lasts (one hint, not one per ``h``). Each press and release lasts
-    until a read at least ``_SEEN_MS`` after the first read that gave it:
-    the debouncer (ui/buttons.py) sees every one, however seldom the app
-    reads. Keys read together after a busy step of the app (when each was
-    typed is not known) go on with the press held, or are one press, as a
-    board's buttons pressed during a busy step.
+    button held ``TAP_MS`` (``h``: ``LONG_HOLD_MS``), then released. The
+    presses come one after another, in the order typed, whatever the
+    buttons (one queue): a key typed while another is held ends that press
+    as soon as the debouncer has counted it (but ``h``'s long press) and
+    follows its release; keys that arrive together (a burst: sent together
+    by ssh or mosh, or pasted) are taps of their own, in order.
+
+    A key typed again within ``REPEAT_GAP_MS`` of the same key (or, once it
+    repeats, while it is still held, even in one burst) is the terminal
+    repeating it: the button stays held, as a button held down (a
+    direction's REPEAT); so does ``h`` typed again while its long press
+    lasts (one hint, not one per ``h``). The terminal's first repeat
+    comes after its delay, when the first character's tap has ended: an
+    arrow then presses again (as the first REPEAT would); Enter or
+    Backspace typed again ``HOLD_MIN_MS`` to ``HOLD_MAX_MS`` after the same
+    key waits ``REPEAT_GAP_MS``, and followed by its repeat meanwhile it is
+    the key held: the press that its first character made goes on, nothing
+    more (Enter held chooses once, Backspace held goes back once; the
+    hint is ``h``). Typed again by hand (no repeat follows), it is a press,
+    ``REPEAT_GAP_MS`` late.
+
+    Each press and release lasts until a read at least ``_SEEN_MS`` after
+    the first read that gave it: the debouncer (ui/buttons.py) sees every
+    one, however seldom the app reads. The same key several times in a
+    row, read together after a busy step of the app (when each was typed
+    is not known: a key held, or tapped; the app's start is one), goes on
+    with its press held or is one press, as a board's button pressed
+    during a busy step; other keys between them (which no terminal's
+    repeat sends) are presses of their own, in order.
     """
 
     def __init__(self, stdin=None):
@@ -231,15 +257,18 @@ class TerminalKeys:
         self._poll.register(self.stdin, select.POLLIN)
         self._open = True
         self._esc = 0  # 0, or 1 after ESC, 2 after ESC [ or ESC O
-        # each button's state (index: its bit's number)
-        self._down = [False] * 6  # held in the mask read last
-        self._at = [0] * 6  # ticks of the first read of that press or release
-        self._seen = [True] * 6  # that press or release read long enough to count
-        self._until = [0] * 6  # ticks at which the press ends (no other waiting)
-        self._long = [False] * 6  # the press is `h`'s long one
-        self._streak = [False] * 6  # the press goes on by the terminal's repeat
-        self._last = [0] * 6  # ticks of the button's last key
-        self._queue = [[] for _ in range(6)]  # presses to come: their length in ms
+        # A key: its button's bit number, + _LONG for h (B's long press).
+        self._held = -1  # the key whose press is in the mask read last, or -1
+        self._at = 0  # ticks of the first read of that press or release
+        self._seen = True  # that press or release read long enough to count
+        self._until = 0  # ticks at which the press ends (none waiting)
+        self._streak = False  # the press goes on by the terminal's repeat
+        self._queue = []  # the keys to press next, in the order typed
+        self._pend = False  # the queue's last key: held, or typed again?
+        self._pend_until = 0  # ticks from which it is a tap (no repeat came)
+        self._swallow = False  # the key last typed is held: its repeats do nothing
+        self._prev = -1  # the key last typed
+        self._last = 0  # ticks of its reading
         self._checked = time.ticks_ms()  # ticks when stdin was last found empty
 
     # the clock
@@ -285,30 +314,49 @@ class TerminalKeys:
 
     def _key(self, bit, ms, now, early):
         """Button `bit` typed between ticks `early` and `now`: a press of
-        `ms`, or the one held going on."""
-        i = 0
-        while bit > 1 << i:
-            i += 1
-        gap = time.ticks_diff(now, self._last[i])
-        self._last[i] = now
+        `ms` to come, or the one held going on."""
+        key = 0
+        while bit > 1 << key:
+            key += 1
+        if ms > TAP_MS:
+            key += _LONG
+        same = key == self._prev
+        gap = time.ticks_diff(now, self._last)
+        self._prev = key
+        self._last = now
         # read after a busy step (the app drawing, thinking): when it was
         # typed is not known, so it goes on with what it may have gone on
-        repeat = gap < REPEAT_GAP_MS or time.ticks_diff(now, early) >= REPEAT_GAP_MS
-        queue = self._queue[i]
-        if queue:  # a press waits for the release before it
-            if not repeat and len(queue) < _QUEUE_MAX:
-                queue.append(ms)
-            return
-        if self._down[i] and time.ticks_diff(self._until[i], early) > 0:
-            long = ms > TAP_MS and self._long[i]  # h typed (or repeated) while h holds B
-            if long or self._streak[i] or repeat:
-                if not long:
-                    self._streak[i] = True
-                until = time.ticks_add(now, TAP_MS)
-                if time.ticks_diff(until, self._until[i]) > 0:
-                    self._until[i] = until
+        busy = time.ticks_diff(now, early) >= REPEAT_GAP_MS
+        # (the same key read together with it, the app not busy: a burst)
+        repeat = same and (busy or 0 < gap < REPEAT_GAP_MS)
+        if self._swallow:  # the key held after its first tap
+            if same and (busy or gap < TAP_MS):
                 return
-        queue.append(ms)
+            self._swallow = False
+        queue = self._queue
+        if self._pend:  # the key before waits: followed by its repeat, it is held
+            self._pend = False
+            if same and not busy and 0 < gap < REPEAT_GAP_MS:
+                queue.pop()
+                self._swallow = True
+                return
+        if queue:  # presses wait: after them, or the last one's key repeating
+            if not (repeat and queue[-1] == key) and len(queue) < _QUEUE_MAX:
+                queue.append(key)
+            return
+        if self._held == key and time.ticks_diff(self._until, early) > 0:
+            long = key >= _LONG  # h typed (or repeated) while h holds B
+            if long or self._streak or repeat:
+                if not long:
+                    self._streak = True
+                until = time.ticks_add(now, TAP_MS)
+                if time.ticks_diff(until, self._until) > 0:
+                    self._until = until
+                return
+        queue.append(key)
+        if same and not busy and key in _HOLD_KEYS and HOLD_MIN_MS <= gap <= HOLD_MAX_MS:
+            self._pend = True  # the terminal's delay, then its repeat?
+            self._pend_until = time.ticks_add(now, REPEAT_GAP_MS)
 
     def feed(self, c, now=None, early=None):
         """Take one byte `c` (int) typed on the keyboard at ticks `now`
@@ -347,28 +395,25 @@ class TerminalKeys:
         if isinstance(_out, Terminal):
             _out.check_size()  # polled each tick: a resize redraws at once
         self._take(now, self._checked)
-        mask = 0
-        for i in range(6):
-            queue = self._queue[i]
-            if self._down[i]:
-                ended = time.ticks_diff(now, self._until[i]) >= 0
-                if self._seen[i] and (ended or (queue and not self._long[i])):
-                    self._down[i] = False  # released
-                    self._at[i] = now
-                    self._seen[i] = False
-            elif queue and self._seen[i]:  # the next press
-                ms = queue.pop(0)
-                self._down[i] = True
-                self._at[i] = now
-                self._seen[i] = False
-                self._until[i] = time.ticks_add(now, ms)
-                self._long[i] = ms > TAP_MS
-                self._streak[i] = False
-            if self._down[i]:
-                mask |= 1 << i
-            if not self._seen[i] and time.ticks_diff(now, self._at[i]) >= _SEEN_MS:
-                self._seen[i] = True  # this read's mask: the debouncer counts it
-        return mask
+        queue = self._queue
+        if self._pend and time.ticks_diff(now, self._pend_until) >= 0:
+            self._pend = False  # no repeat came: typed again, a press
+        if self._held >= 0:
+            ended = time.ticks_diff(now, self._until) >= 0
+            if self._seen and (ended or (queue and self._held < _LONG)):
+                self._held = -1  # released
+                self._at = now
+                self._seen = False
+        elif queue and self._seen and not (self._pend and len(queue) == 1):
+            key = queue.pop(0)  # the next press
+            self._held = key
+            self._at = now
+            self._seen = False
+            self._until = time.ticks_add(now, LONG_HOLD_MS if key >= _LONG else TAP_MS)
+            self._streak = False
+        if not self._seen and time.ticks_diff(now, self._at) >= _SEEN_MS:
+            self._seen = True  # this read's mask: the debouncer counts it
+        return 1 << (self._held & 7) if self._held >= 0 else 0
 
 
 def render_mono(buf, width, height):
