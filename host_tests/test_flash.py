@@ -222,6 +222,8 @@ def test_interrupted_flash_then_completed(tmp_path: Path, board: VirtualBoard):
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             text=True,
+            # killed, the tool cannot remove its staging folder: in tmp_path
+            env={**os.environ, "TMPDIR": str(tmp_path)},
         )
     )
     out, _ = proc[0].communicate(timeout=60)
