@@ -288,6 +288,8 @@ def test_round_end_shows_the_breakdown_then_deals(tmp_path):
     text = b.display.screen_text()
     for word in ("Cards", "Denari", "7 bello", "Primiera", "Scope", "Total", "Match"):
         assert word in text
+    # the human's column as the table names the seat, not "P1"
+    assert "You" in text.splitlines()[0] and "P1" not in text and "P2" in text
     press(a, b, "A")
     assert a.screen.pages[a.screen.k] == "primiera"
     press(a, b, "A" * (len(a.screen.pages) - 1))
@@ -319,7 +321,9 @@ def test_best_of_three_goes_on_to_the_next_match(tmp_path):
     a.screen.k = len(a.screen.pages) - 1
     a.dirty = True
     a.loop(5)
-    assert "Match to P" in b.display.screen_text()
+    text = b.display.screen_text()
+    you = "You win" if a.game.winner == 0 else "You lose"
+    assert you in text and "Match to" not in text and "You" in text.splitlines()[1]
     press(a, b, "A")
     assert a.screen_mod == "table" and a.game.match_no == 2 and a.game.totals == [0, 0]
 

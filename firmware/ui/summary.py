@@ -75,10 +75,12 @@ class Screen(keys.Screen):
     # Drawing --------------------------------------------------------------
 
     def side_label(self, side):
-        """A side's label: "P2" for a seat; a team by its seats: "1+3", "2+4+6"."""
+        """A side's label: the seat's as the table gives it ("You" for the only
+        human seat, "P2") when sides are seats; a team by its seats: "1+3",
+        "2+4+6"."""
         r = self.app.game.rules
         if r.players == r.sides:
-            return "P%d" % (side + 1)
+            return self.app.turns.seat_label(side)
         return "+".join(str(s + 1) for s in range(r.players) if s % r.sides == side)
 
     def my_side(self):
@@ -216,7 +218,7 @@ class Screen(keys.Screen):
             if g.rules.players != g.rules.sides:
                 lab = tr(lang.TEAM) % lab
             t = tr(lang.WINS) % lab
-        if not g.finished and g.winner is not None:
+        if not g.finished and g.winner is not None and me < 0:
             t = tr(lang.MATCH_TO) % self.side_label(g.winner)
         gfx.centre(fb, t, 4, p.FG, w)
         if g.score is not None and g.score.napoleone >= 0:
