@@ -603,6 +603,9 @@ def test_script_end_quits_an_app_that_never_sleeps(demo_dir, tmp_path):
         (["--keys", "A", "--timeout", "0"], "--timeout: a number of seconds above 0"),
         (["--keys", "A", "--flash", str(sim.ROOT / "README.md")], "is a file, not a folder"),
         (["--keys", "A", "--png-dir", str(sim.ROOT / "README.md")], "is a file, not a folder"),
+        # board.py, board.json and the saves once landed among the sources
+        (["--keys", "A", "--flash", str(sim.ROOT / "firmware")], "in the sources (firmware/)"),
+        (["--keys", "A", "--flash", str(sim.ROOT / "boards" / "x")], "in the sources (boards/)"),
         # empty: --flash '' once played on the current folder (board.py left in it)
         (["--flash", ""], "argument --flash: an empty name: give a folder (. for this one)"),
         (["--keys", "A", "--flash="], "argument --flash: an empty name"),

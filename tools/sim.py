@@ -787,6 +787,15 @@ def main(argv=None):
     for opt, path in (("--flash", a.flash), ("--png-dir", a.png_dir)):
         if path is not None and path.exists() and not path.is_dir():
             ap.error(f"{opt}: {path} is a file, not a folder")
+    if a.flash is not None:
+        # board.py, board.json and the saves would land among the sources
+        here = a.flash.resolve()
+        for src in (ROOT / "firmware", ROOT / "boards"):
+            if here == src or src in here.parents:
+                ap.error(
+                    f"--flash {a.flash}: in the sources ({src.relative_to(ROOT)}/); "
+                    "give another folder (tools/play uses build/sim-flash)"
+                )
     try:
         keys = a.script.read_text() if a.script else a.keys
     except OSError as e:
