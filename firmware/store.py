@@ -180,34 +180,40 @@ def load(name, folder="", check=None):
     or BAD (every copy damaged; obj None); why is "" or what was wrong
     with the copies not used. `check`: optional function called with each
     object read; a ValueError it raises counts as damage (another copy is
-    tried)."""
+    tried). A copy too large for the free heap (MemoryError while it is
+    read, decoded or checked) counts as damage too: why says "too large
+    for the free memory", and a main copy is kept as .bad (set_aside)."""
     p = _path(folder, name)
     why = ""
     found = False
     # a .tmp that reads is the newest: save wrote it whole, then was cut
     # before its renames
     for suffix, status in ((".tmp", TMP), ("", OK), (".bak", BAK)):
-        data = _read(p + suffix)
-        if data is None:
-            continue
-        found = True
         try:
+            data = _read(p + suffix)
+            if data is None:
+                continue
             obj = decode(data)
+            data = None
             if check is not None:
                 check(obj)
-        except ValueError as e:
+        except (ValueError, MemoryError) as e:
+            # (a copy larger than the free heap: damage too, another copy
+            # is tried and this one is kept, as .bad for the main copy)
+            found = True
             if suffix != ".tmp":  # (a .tmp cut while written: no damage)
                 why += _bad(p, name, suffix, e)
             continue
+        found = True
         if status == TMP:
             # is the main copy beside it damaged? (decoded only: `check`
             # may keep what it is given)
-            data = _read(p)
-            if data is not None:
-                try:
+            try:
+                data = _read(p)
+                if data is not None:
                     decode(data)
-                except ValueError as e:
-                    why += _bad(p, name, "", e)
+            except (ValueError, MemoryError) as e:
+                why += _bad(p, name, "", e)
         return obj, status, why
     return None, BAD if found else NONE, why
 
@@ -229,6 +235,8 @@ def _bad(p, name, suffix, e):
     # aside as .bad at the next save (set_aside), not moved over the .bak
     if suffix == "" and p not in _unreadable:
         _unreadable.append(p)
+    if isinstance(e, MemoryError):
+        e = "too large for the free memory"
     return "%s%s: %s; " % (name, suffix, e)
 
 

@@ -209,3 +209,25 @@ def test_rotate_moves_the_journal_beside_the_records_bak(tmp_path):
     store.append("j", 1, 9, "c", d)
     store.rotate("j", d)
     assert config.journal("j.bak", "c", d) == ([9], False)
+
+
+@pytest.mark.mpy
+def test_a_copy_larger_than_the_heap_is_damage_not_a_crash(run_mpy, tmp_path):
+    # a main copy of 600 KB (a damaged length, a runaway sheet) in a 256 KiB
+    # heap: MemoryError while it is read; the .bak is loaded, the main copy
+    # is kept as .bad at the next save, nothing is lost
+    store.save("game", {"n": 1}, str(tmp_path))
+    store.save("game", {"n": 2, "pad": "x" * 600_000}, str(tmp_path))
+    big = (tmp_path / "game").read_bytes()
+    code = (
+        "import store\n"
+        "obj, status, why = store.load('game')\n"
+        "print(obj, status, why)\n"
+        "store.save('game', {'n': 3})\n"
+        "print(store.load('game')[:2])\n"
+    )
+    out = run_mpy(code, heapsize="256K", cwd=tmp_path).split("\n")
+    assert out[0] == "{'n': 1} 2 game: too large for the free memory; "
+    assert out[1] == "({'n': 3}, 0)"
+    assert (tmp_path / "game.bad").read_bytes() == big
+    assert store.decode((tmp_path / "game.bak").read_bytes()) == {"n": 1}
