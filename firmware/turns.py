@@ -256,8 +256,8 @@ class Turns:
         costs the same however long the game; config.load_game reads them
         back (the .bak pair when game.sav is damaged).
 
-        Never raises: when the flash is full (OSError) or the heap too
-        small, the game plays on in memory, app.unsaved is True (the table
+        A full or failing flash (OSError) or too small a heap (MemoryError)
+        is not raised: the game plays on in memory, app.unsaved is True (the table
         says "Not saved!") and the next save is the whole record, so that
         the journal never skips a play.
 
