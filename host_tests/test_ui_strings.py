@@ -373,9 +373,9 @@ def test_primiera_labels_clear_the_cards(tmp_path, monkeypatch, code, w, h, play
         cards.clear()
         wk.draw()
         texts = wk.board.display.frame
+        labels = [s.side_label(i) for i in range(g.rules.sides)]  # "You": in `code`
     finally:
         lang.load("en")
-    labels = [s.side_label(i) for i in range(g.rules.sides)]
     assert [t for t, _, _ in texts if t in labels] == labels
     assert len(cards) == 4 * g.rules.sides and all(x1 < w and y1 <= h for _, _, x1, y1 in cards)
     for t, x, y in texts:
