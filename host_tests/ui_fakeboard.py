@@ -7,6 +7,7 @@ The board contract is that of boards/<name>/board.py: NAME, WIDTH, HEIGHT,
 COLOUR and setup() -> (display, buttons, clock).
 """
 
+from ui import gfx
 from ui.clock import VirtualClock
 
 try:
@@ -39,14 +40,53 @@ FONT_RIGHT = bytes(
 # fmt: on
 
 
+def glyph_right(ch):
+    """The rightmost lit column (0..7; -1: none) of character `ch` as
+    gfx.text draws it: the built-in font's, or the glyph of an accented
+    letter (ui/gfx.py _GLYPHS8); any other character is glyph 127 (7)."""
+    o = ord(ch)
+    if 32 <= o < 127:
+        return FONT_RIGHT[o - 32] - 1
+    k = gfx._ACCENTED.find(ch)
+    if k < 0:
+        return 7
+    r = -1
+    for col in range(8):
+        if gfx._GLYPHS8[8 * k + col]:
+            r = col
+    return r
+
+
 def text_right(s, x):
     """The x of the rightmost lit pixel of text `s` drawn at `x` (-1: none)."""
     for i in range(len(s) - 1, -1, -1):
-        o = ord(s[i])
-        r = FONT_RIGHT[o - 32] - 1 if 32 <= o < 127 else 7
+        r = glyph_right(s[i])
         if r >= 0:
             return x + 8 * i + r
     return -1
+
+
+def _logged_text(fb, s, x, y, c=1):
+    # gfx.text, logged whole: a string with accented letters reaches the
+    # display as runs of ASCII (fb.text) and glyphs (vline), which a
+    # TextLog would log as pieces, or not at all
+    log = getattr(fb, "texts", None)
+    if log is None or not s or max(s) < "\x80":
+        _text(fb, s, x, y, c)
+        return
+    n = len(log)
+    m = len(fb.overflow)
+    _text(fb, s, x, y, c)
+    del log[n:]
+    del fb.overflow[m:]
+    fb._log_text(s, x, y)
+
+
+# every TextLog display below sees gfx.text's strings whole (once per
+# process, however often this module is imported again)
+_text = getattr(gfx, "_unlogged_text", gfx.text)
+gfx._unlogged_text = _text
+gfx.text = _logged_text
 
 
 class TextLog:

@@ -4,8 +4,11 @@ A card face on a 128 x 64 screen is 9 x 15 pixels: a border, the rank from
 the 3 x 5 font below and a 5 x 5 suit glyph. Larger screens draw the same
 pixels `s` times bigger (`Layout.s`, computed from WIDTH and HEIGHT), so
 one layout code serves every board. Everything here draws with
-FrameBuffer's fill_rect / rect / hline / vline / text only: no blit, no
-framebuf import, so the screens also run on CPython against a stand-in.
+FrameBuffer's fill_rect / rect / hline / vline / pixel / text only: no
+blit, no framebuf import, so the screens also run on CPython against a
+stand-in. Every text a screen shows is drawn by `text` (or `centre`): the
+built-in font is ASCII only, `text` adds the accented letters of the
+languages (25 letters, 200 bytes of glyphs).
 """
 
 from micropython import const
@@ -53,6 +56,43 @@ _SUITS = (
     b"\x0e\x0e\x1f\x1f\x04",  # clubs
 )
 
+# 8 x 8 glyphs of the letters the languages need beyond ASCII, which the
+# built-in font (FrameBuffer.text) lacks: it draws glyph 127 for any byte
+# outside 32..127, and a UTF-8 letter is two bytes, two glyphs. In that
+# font's layout (a byte a column, bit 0 the top row) and style (strokes
+# two pixels wide): an accented letter is the font's own letter (a capital
+# 5 rows high, rows 2 to 6, as the lower case) under a 1-row accent in row
+# 0 (grave left, acute right, diaeresis over the stems), row 1 clear; the
+# ring of a a 2 x 2 dot on it; ß, æ, ø, Æ and Ø whole letters.
+_ACCENTED = const("àèéìòùÀÈÉÌÒÙäöüÄÖÜßæøåÆØÅ")
+_GLYPHS8 = const(
+    b"\x00\x21\x75\x55\x54\x7c\x78\x00"  # à
+    b"\x00\x39\x7d\x55\x54\x5c\x58\x00"  # è
+    b"\x00\x38\x7c\x54\x55\x5d\x59\x00"  # é
+    b"\x00\x01\x01\x7d\x7c\x00\x00\x00"  # ì
+    b"\x00\x39\x7d\x45\x44\x7c\x38\x00"  # ò
+    b"\x00\x3d\x7d\x41\x40\x7c\x3c\x00"  # ù
+    b"\x00\x79\x7d\x15\x14\x7c\x78\x00"  # À
+    b"\x00\x7d\x7d\x55\x54\x44\x44\x00"  # È
+    b"\x00\x7c\x7c\x54\x55\x45\x45\x00"  # É
+    b"\x00\x01\x45\x7d\x7c\x44\x00\x00"  # Ì
+    b"\x00\x39\x7d\x45\x44\x7c\x38\x00"  # Ò
+    b"\x00\x3d\x7d\x41\x40\x7c\x3c\x00"  # Ù
+    b"\x00\x21\x75\x54\x54\x7d\x79\x00"  # ä
+    b"\x00\x39\x7d\x44\x44\x7d\x39\x00"  # ö
+    b"\x00\x3d\x7d\x40\x40\x7d\x3d\x00"  # ü
+    b"\x00\x79\x7d\x14\x14\x7d\x79\x00"  # Ä
+    b"\x00\x39\x7d\x44\x44\x7d\x39\x00"  # Ö
+    b"\x00\x3d\x7d\x40\x40\x7d\x3d\x00"  # Ü
+    b"\x00\x7e\x7f\x01\x49\x7f\x36\x00"  # ß
+    b"\x20\x74\x54\x14\x7c\x7c\x54\x50"  # æ
+    b"\x00\xb8\x7c\x74\x5c\x7c\x3a\x00"  # ø
+    b"\x00\x20\x74\x57\x57\x7c\x78\x00"  # å
+    b"\x00\x7e\x7f\x09\x7f\x7f\x49\x41"  # Æ
+    b"\x40\x3e\x7f\x59\x4d\x7f\x3e\x01"  # Ø
+    b"\x00\x78\x7c\x17\x17\x7c\x78\x00"  # Å
+)
+
 _RANKS_IT = "A234567FCR"
 _RANKS_FR = "A234567JQK"
 
@@ -87,10 +127,14 @@ class Palette:
 
 
 def glyph(fb, ch, x, y, c, s=1):
-    """Draw character `ch` of the 3 x 5 font at (x, y), scale `s`."""
+    """Draw character `ch` of the 3 x 5 font at (x, y), scale `s`; a
+    character the font lacks as nothing, but an accented A (À to Å, the
+    font's only accented letter) as A."""
     i = _CHARS.find(ch)
     if i < 0:
-        return
+        if not "\xc0" <= ch <= "\xc5":
+            return
+        i = 10  # A
     bits = _FONT[i]
     for row in range(5):
         r = (bits >> (12 - 3 * row)) & 7
@@ -182,9 +226,34 @@ def card(fb, x, y, c, pal, s=1, mode=FACE, french=False, rank=0):
     suit(fb, su, x + 2 * s, y + 8 * s, red, s, french)
 
 
-def centre(fb, text, y, c, w, x0=0):
-    """Draw 8 x 8 `text` centred in the `w` pixels from x0."""
-    fb.text(text, x0 + (w - 8 * len(text)) // 2, y, c)
+def text(fb, s, x, y, c=1):
+    """Draw `s` in the 8 x 8 font at (x, y), 8 pixels a character, as
+    FrameBuffer.text does, and the letters of _ACCENTED too. ASCII (most
+    strings, all of English) is one fb.text call; otherwise a call or a
+    glyph of _GLYPHS8 a character (glyph 127 for a character without one,
+    as framebuf draws a byte outside 32..127)."""
+    if not s or max(s) < "\x80":
+        fb.text(s, x, y, c)
+        return
+    for ch in s:
+        k = _ACCENTED.find(ch)
+        if k < 0:
+            fb.text(ch if ch < "\x80" else "\x7f", x, y, c)
+        else:
+            for col in range(8):
+                bits = _GLYPHS8[8 * k + col]
+                row = y
+                while bits:
+                    if bits & 1:
+                        fb.pixel(x + col, row, c)
+                    bits >>= 1
+                    row += 1
+        x += 8
+
+
+def centre(fb, s, y, c, w, x0=0):
+    """Draw 8 x 8 `s` centred in the `w` pixels from x0."""
+    text(fb, s, x0 + (w - 8 * len(s)) // 2, y, c)
 
 
 class Layout:

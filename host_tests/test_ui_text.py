@@ -1,0 +1,169 @@
+"""The 8 x 8 text with accented letters (gfx.text): the glyphs drawn in the
+built-in font's style on the unix port's framebuf, ASCII at the cost of
+one FrameBuffer.text call, the fake boards reading the texts back whole,
+and the language files written with their letters, not ASCII stand-ins."""
+
+from pathlib import Path
+
+import pytest
+
+import lang
+import ui_fakeboard as F
+from ui import gfx
+
+LANG_DIR = Path(lang.__file__).parent
+
+# the letters the languages need (gfx._ACCENTED holds at least these) and
+# the letter each is made of
+BASE = dict(zip("àèéìòùÀÈÉÌÒÙäöüßÄÖÜæøåÆØÅ", "aeeiouAEEIOUaousAOUaoaAOA"))
+# a lower case letter's glyph is the font's own letter below row 1
+LOWER = "àèéìòùäöüå"
+
+
+class Calls:
+    """A display that records the drawing calls gfx.text makes."""
+
+    def __init__(self):
+        self.calls = []
+
+    def text(self, s, x, y, c=1):
+        self.calls.append(("text", s, x, y, c))
+
+    def vline(self, x, y, h, c):
+        self.calls.append(("vline", x, y, h, c))
+
+    def pixel(self, x, y, c=None):
+        self.calls.append(("pixel", x, y, c))
+
+    def fill_rect(self, x, y, w, h, c):
+        self.calls.append(("fill_rect", x, y, w, h, c))
+
+
+def test_the_table_has_every_letter_the_languages_need():
+    assert set(BASE) <= set(gfx._ACCENTED)
+    assert len(gfx._GLYPHS8) == 8 * len(gfx._ACCENTED)
+    assert len(set(gfx._ACCENTED)) == len(gfx._ACCENTED)
+    for code in lang.LANGS:
+        for name in (code + ".txt", code + "_help.txt"):
+            text = (LANG_DIR / name).read_text("utf-8")
+            assert all(ord(ch) < 128 or ch in gfx._ACCENTED for ch in text), name
+
+
+@pytest.mark.parametrize("s", ["Hauptmenu", "A:ok B:back", "", " ", "Scopa for 4", "P6: Hint..."])
+def test_ascii_is_one_framebuf_text_call(s):
+    d = Calls()
+    gfx.text(d, s, 3, 5, 1)
+    assert d.calls == [("text", s, 3, 5, 1)]
+
+
+def test_accented_letters_are_glyphs_among_the_fonts_characters():
+    d = Calls()
+    gfx.text(d, "Zurück A", 10, 20, 1)
+    texts = [c for c in d.calls if c[0] == "text"]
+    assert texts == [
+        ("text", ch, 10 + 8 * i, 20, 1) for i, ch in enumerate("Zurück A") if ch != "ü"
+    ]
+    px = [c for c in d.calls if c[0] != "text"]
+    assert px and all(c[0] == "pixel" and 34 <= c[1] < 42 and 20 <= c[2] < 28 for c in px)
+    # a character without a glyph is glyph 127, one cell, as framebuf
+    # draws a byte outside 32..127
+    d = Calls()
+    gfx.text(d, "€5", 0, 0, 1)
+    assert d.calls == [("text", "\x7f", 0, 0, 1), ("text", "5", 8, 0, 1)]
+    d = Calls()
+    gfx.text(d, "ßø", 0, 0, 1)
+    assert {c[0] for c in d.calls} == {"pixel"}
+    assert max(c[1] for c in d.calls) < 16
+
+
+def test_the_fake_display_reads_accented_text_back_whole():
+    d = F.Display(128, 16)
+    d.fill(0)
+    gfx.text(d, "Zurück", 0, 0, 1)
+    gfx.centre(d, "Hauptmenü", 8, 1, 128)
+    d.show()
+    assert d.screen_text() == "Zurück\nHauptmenü"
+    assert d.frame == [("Zurück", 0, 0), ("Hauptmenü", 28, 8)]
+    assert not d.overflow
+    # its glyph drawn: pixels in the ü's cell (24..31) above the u
+    assert any(d.rows[0][x] for x in range(24, 32))
+    # the right-edge check knows the glyphs' widths
+    assert F.text_right("ü", 0) == 6 and F.text_right("Ø", 0) == 7 and F.text_right("€", 0) == 7
+
+
+def test_the_small_font_draws_an_accented_capital_as_its_letter():
+    def bits(s):
+        d = F.Display(12, 5)
+        d.fill(0)
+        gfx.small(d, s, 0, 0, 1)
+        return [bytes(r) for r in d.rows]
+
+    assert bits("À") == bits("A") and any(any(r) for r in bits("A"))
+    assert bits("Å") == bits("Ä") == bits("A")
+    assert bits("Ø") == bits("é") == bits("z") == bits(" ")  # no O: nothing, as any letter it lacks
+
+
+@pytest.mark.mpy
+def test_glyphs_on_the_unix_ports_framebuf(run_mpy):
+    # each glyph lit, unlike glyph 127 and its base letter; a lower case
+    # letter's base is the font's own glyph (rows 2 to 7); ASCII runs drawn
+    # as fb.text draws them; and ASCII allocates nothing
+    code = """
+import framebuf, gc
+from ui import gfx
+W = 8 * 10
+buf = bytearray(W)
+fb = framebuf.FrameBuffer(buf, W, 8, framebuf.MONO_VLSB)
+def cell(s, ours=True):
+    fb.fill(0)
+    if ours:
+        gfx.text(fb, s, 0, 0, 1)
+    else:
+        fb.text(s, 0, 0, 1)
+    return bytes(buf[:8 * len(s)]).hex()
+for ch in %r:
+    print(ch, cell(ch), cell("\\x7f", False))
+print("W", cell("Zurück A"), cell("Zuruck A", False))
+def alloc(s):
+    gfx.text(fb, s, 0, 0, 1)
+    gc.collect()
+    a = gc.mem_alloc()
+    for _ in range(50):
+        gfx.text(fb, s, 0, 0, 1)
+    return gc.mem_alloc() - a
+print("alloc", alloc("Hauptmenu B:back"), alloc("A"), alloc(""))
+"""
+    out = run_mpy(code % gfx._ACCENTED).splitlines()
+    font = _font(run_mpy, "".join(set(BASE.values())))
+    glyphs = {}
+    for ln in out[: len(gfx._ACCENTED)]:
+        ch, g, g127 = ln.split(" ")
+        g = bytes.fromhex(g)
+        glyphs[ch] = g
+        assert g == gfx._GLYPHS8[8 * gfx._ACCENTED.index(ch) :][:8]
+        assert any(g) and g != bytes.fromhex(g127), ch
+        assert g != font[BASE[ch]], ch
+        if ch in LOWER:
+            assert bytes(b & 0xFC for b in g) == bytes(b & 0xFC for b in font[BASE[ch]]), ch
+            assert all(b & 2 == 0 for b in g) or ch == "å", ch  # row 1 clear
+    # no two letters alike, but a capital O or U as its lower case (5 rows)
+    same = {g for ch, g in glyphs.items() if ch not in "ÒÙÖÜ"}
+    assert len(same) == len(glyphs) - 4
+    w = [ln for ln in out if ln.startswith("W ")][0].split(" ")
+    a, b = bytes.fromhex(w[1]), bytes.fromhex(w[2])
+    assert a[:24] == b[:24] and a[32:] == b[32:] and a[24:32] == glyphs["ü"]
+    assert out[-1] == "alloc 0 0 0"
+
+
+def _font(run_mpy, chars):
+    code = """
+import framebuf
+buf = bytearray(8)
+fb = framebuf.FrameBuffer(buf, 8, 8, framebuf.MONO_VLSB)
+for ch in %r:
+    fb.fill(0)
+    fb.text(ch, 0, 0, 1)
+    print(bytes(buf).hex())
+"""
+    out = run_mpy(code % chars, path=()).split()
+    return {ch: bytes.fromhex(h) for ch, h in zip(chars, out)}
