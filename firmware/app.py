@@ -381,11 +381,12 @@ class App:
             # dimmed: the top row (the status line, the names) says that
             # a key wakes the screen; the hand and the totals stay in view
             import lang
+            from ui import gfx
 
             p = self.pal
             t = lang.tr(lang.WAKE_KEY)
             fb.fill_rect(0, 0, self.w, 9, p.FG)
-            fb.text(t, (self.w - 8 * len(t)) // 2, 1, p.BG)
+            gfx.text(fb, t, (self.w - 8 * len(t)) // 2, 1, p.BG)
         fb.show()
 
     def _low_memory(self):

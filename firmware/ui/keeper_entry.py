@@ -397,9 +397,9 @@ class Screen(keys.Screen):
             label = lang.PICCOLA
         top = self.err and self.cards  # the cards fill the screen: the objection on top
         if not top:
-            fb.text(tr(label), 0, 0, p.FG)
+            gfx.text(fb, tr(label), 0, 0, p.FG)
             t = tr(lang.ROUND) % self.round
-            fb.text(t, app.w - 8 * len(t) - 1, 0, p.FG)
+            gfx.text(fb, t, app.w - 8 * len(t) - 1, 0, p.FG)
         if self.cards:
             self._draw_cards(fb)
         elif f in ("t", "d", "sc", "np"):
@@ -421,7 +421,7 @@ class Screen(keys.Screen):
             x = i * cw + (cw - 8 * len(name)) // 2
             if i == lit:
                 fb.fill_rect(x - 2, 9, 8 * len(name) + 4, 10, p.FG)
-            fb.text(name, x, 10, p.BG if i == lit else p.FG)
+            gfx.text(fb, name, x, 10, p.BG if i == lit else p.FG)
 
     def _draw_counts(self, fb, vals):
         app = self.app
@@ -464,7 +464,7 @@ class Screen(keys.Screen):
         for i in range(self.n):
             y = 10 + i * (lay.ch + 2 * s)
             ty = y + (lay.ch - 8) // 2
-            fb.text(self.sh.names[i], 0, ty, p.FG)
+            gfx.text(fb, self.sh.names[i], 0, ty, p.FG)
             x = 8 * 3 + 2
             for su in range(4):
                 c = self.pc[i][su]
@@ -480,7 +480,7 @@ class Screen(keys.Screen):
                 x += lay.cw + 2 * s
             tot = scoring.primiera([c for c in self.pc[i] if c >= 0], r.primiera_zero)[0]
             t = "-" if tot is None else str(tot)
-            fb.text(t, app.w - 8 * len(t) - 1, ty, p.FG)
+            gfx.text(fb, t, app.w - 8 * len(t) - 1, ty, p.FG)
 
     def _categories(self):
         """The categories the review lists: all of them when they fit,
@@ -508,34 +508,34 @@ class Screen(keys.Screen):
         cw = 28 if n == 2 else 24  # two sides: a name of 3 and a gap
         ends = [w - 1 - (n - 1 - i) * cw for i in range(n)]  # a pixel of margin
         if n == 2:
-            fb.text(tr(lang.ROUND) % self.round, 0, 0, p.FG)
+            gfx.text(fb, tr(lang.ROUND) % self.round, 0, 0, p.FG)
         for i, x in enumerate(ends):
             name = self.sh.names[i]
             if 8 * len(name) > cw - 4:  # three names of 3 ("NOIVOILOR"): the 3 x 5 font
                 gfx.small(fb, name, x - gfx.small_width(name), 1, p.FG)
             else:
-                fb.text(name, x - 8 * len(name), 0, p.FG)
+                gfx.text(fb, name, x - 8 * len(name), 0, p.FG)
         cats = self._categories()
         vis = self._review_rows()
         y = 8
         for j in range(self.top, min(len(cats), self.top + vis)):
-            fb.text(tr(CATEGORY_LABELS[cats[j]]), 0, y, p.FG)
+            gfx.text(fb, tr(CATEGORY_LABELS[cats[j]]), 0, y, p.FG)
             vals = getattr(sc, cats[j])
             for i, x in enumerate(ends):
                 t = str(vals[i])
-                fb.text(t, x - 8 * len(t), y, p.FG)
+                gfx.text(fb, t, x - 8 * len(t), y, p.FG)
             y += 8
         if len(cats) > vis:  # a scroll mark on the right edge
             bar = 8 * vis
             fb.vline(w - 1, 8 + bar * self.top // len(cats), bar * vis // len(cats), p.FG)
         y = h - 16
         for sid, vals in ((lang.TOTAL, sc.total), (lang.MATCH, after)):
-            fb.text(tr(sid), 0, y, p.FG)
+            gfx.text(fb, tr(sid), 0, y, p.FG)
             for i, x in enumerate(ends):
                 t = str(vals[i])
                 if sid == lang.MATCH and i == winner:
                     fb.fill_rect(x - 8 * len(t) - 1, y - 1, 8 * len(t) + 1, 9, p.FG)
-                    fb.text(t, x - 8 * len(t), y, p.BG)
+                    gfx.text(fb, t, x - 8 * len(t), y, p.BG)
                 else:
-                    fb.text(t, x - 8 * len(t), y, p.FG)
+                    gfx.text(fb, t, x - 8 * len(t), y, p.FG)
             y += 8

@@ -18,6 +18,7 @@ import sheet
 from lang import tr
 from scopa.rules import CIRULLA, SCOPA, TARGETS, Rules
 from ui import buttons as keys
+from ui import gfx
 from ui.menu import List
 
 # Scopone: the Scopone manual's deal, all 40 cards, 10 each (scientifico)
@@ -222,7 +223,7 @@ class Screen(List):
         app = self.app
         p = app.pal
         label = self.rows[self.sel][0]
-        fb.text(label, (app.w - 8 * len(label)) // 2, 0, p.FG)
+        gfx.text(fb, label, (app.w - 8 * len(label)) // 2, 0, p.FG)
         x0 = (app.w - 16 * NAME_LEN) // 2
         y = (app.h - 8) // 2
         for j in range(NAME_LEN):
@@ -230,11 +231,11 @@ class Screen(List):
             ch = CHARS[self.chars[j]]
             if j == self.pos:
                 fb.fill_rect(x - 2, y - 2, 12, 12, p.FG)
-                fb.text(ch, x, y, p.BG)
-                fb.text("^", x, y - 12, p.FG)
-                fb.text("v", x, y + 12, p.FG)
+                gfx.text(fb, ch, x, y, p.BG)
+                gfx.text(fb, "^", x, y - 12, p.FG)
+                gfx.text(fb, "v", x, y + 12, p.FG)
             else:
-                fb.text(ch, x, y, p.FG)
+                gfx.text(fb, ch, x, y, p.FG)
                 fb.hline(x, y + 10, 8, p.FG)
 
 

@@ -83,10 +83,12 @@ class List(keys.Screen):
         self.app.go("menu", "Screen", self.home)
 
     def draw(self, fb):
+        from ui.gfx import text
+
         app = self.app
         p = app.pal
         w = app.w
-        fb.text(self.title, (w - 8 * len(self.title)) // 2, 0, p.FG)
+        text(fb, self.title, (w - 8 * len(self.title)) // 2, 0, p.FG)
         fb.hline(0, ROW_H - 1, w, p.FG)
         vis = self.visible()
         bar = len(self.rows) > vis  # a scroll mark on the right edge
@@ -100,10 +102,10 @@ class List(keys.Screen):
             if i == self.sel:
                 fb.fill_rect(0, y - 1, w, ROW_H, p.FG)
                 fg = p.BG
-            fb.text(label, 0, y, fg)
+            text(fb, label, 0, y, fg)
             if choices:
                 v = choices[idx]
-                fb.text(v, w - 8 * len(v) - (3 if bar else 1), y, fg)
+                text(fb, v, w - 8 * len(v) - (3 if bar else 1), y, fg)
         if bar:
             h = app.h - ROW_H
             y = ROW_H + h * self.top // len(self.rows)
@@ -162,7 +164,9 @@ class Screen(List):
             self.title = "Scopa"
             fb.fill_rect(0, 0, app.w, ROW_H - 1, app.pal.FG)
             t = app.note
-            fb.text(t, max(0, (app.w - 8 * len(t)) // 2), 0, app.pal.BG)
+            from ui.gfx import text
+
+            text(fb, t, max(0, (app.w - 8 * len(t)) // 2), 0, app.pal.BG)
         else:
             List.draw(self, fb)
 

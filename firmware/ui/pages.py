@@ -5,6 +5,7 @@ a one-line note. Any of A / B / LEFT / RIGHT / UP / DOWN pages or leaves.
 import lang
 from lang import tr
 from ui import buttons as keys
+from ui import gfx
 
 
 class Pages(keys.Screen):
@@ -35,7 +36,7 @@ class Note(Pages):
     def draw(self, fb):
         app = self.app
         t = self.arg or ""
-        fb.text(t, (app.w - 8 * len(t)) // 2, (app.h - 8) // 2, app.pal.FG)
+        gfx.text(fb, t, (app.w - 8 * len(t)) // 2, (app.h - 8) // 2, app.pal.FG)
 
 
 class About(Pages):
@@ -60,12 +61,12 @@ class About(Pages):
             (tr(lang.USED_MEM), "%d KiB" % (used // 1024)),
         )
         t = tr(lang.ABOUT)
-        fb.text(t, (app.w - 8 * len(t)) // 2, 0, p.FG)
+        gfx.text(fb, t, (app.w - 8 * len(t)) // 2, 0, p.FG)
         fb.hline(0, 8, app.w, p.FG)
         for i, (a, b) in enumerate(rows):
             y = 12 + 10 * i
-            fb.text(a, 0, y, p.FG)
-            fb.text(b, app.w - 8 * len(b) - 1, y, p.FG)
+            gfx.text(fb, a, 0, y, p.FG)
+            gfx.text(fb, b, app.w - 8 * len(b) - 1, y, p.FG)
 
 
 class Help(Pages):
@@ -109,13 +110,11 @@ class Help(Pages):
             self.back()
 
     def draw(self, fb):
-        from ui import gfx
-
         app = self.app
         p = app.pal
         lines = self.lines
         for i, ln in enumerate(lines):
-            fb.text(ln, 0, i * 8, p.FG)
+            gfx.text(fb, ln, 0, i * 8, p.FG)
         # page number, bottom right, in the 3 x 5 font
         t = "%d/%d" % (self.k + 1, self.n)
         gfx.small(fb, t, app.w - gfx.small_width(t), app.h - 5, p.FG)

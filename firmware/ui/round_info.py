@@ -22,6 +22,7 @@ from micropython import const
 import lang
 from lang import tr
 from scopa import engine
+from ui import gfx
 
 # characters a line: 120 of the 128 px (some glyphs, 4 and M, fill their
 # eighth column: a 16th character could touch the edge)
@@ -43,8 +44,6 @@ def side_label(app, side):
 def card_text(c, french=False):
     """Card `c` (0..39) as its face shows its rank (ui/gfx: "A".."7", then
     F C R, or J Q K with French faces) and its suit's letter: "7D", "CB"."""
-    from ui import gfx
-
     return (gfx._RANKS_FR if french else gfx._RANKS_IT)[c % 10] + _SUITS[c // 10]
 
 
@@ -98,5 +97,5 @@ def draw(screen, fb):
         out.append(tr(lang.ANY_BACK))  # when there is room (not with six players)
     y = 0
     for t in out[:rows]:
-        fb.text(t, 0, y, p.FG)
+        gfx.text(fb, t, 0, y, p.FG)
         y += 8

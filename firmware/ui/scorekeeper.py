@@ -122,9 +122,9 @@ class Screen(keys.Screen):
                 fb.rect(tx - 3, 8, tw + 6, 5 * s + 6, p.FG)
         y = h - 18
         played = len(m["rounds"])
-        fb.text(tr(lang.ROUND) % (played if m["over"] else played + 1), 0, y, p.FG)
+        gfx.text(fb, tr(lang.ROUND) % (played if m["over"] else played + 1), 0, y, p.FG)
         t = "/%d" % sh.rules.target
-        fb.text(t, w - 8 * len(t) - 1, y, p.FG)
+        gfx.text(fb, t, w - 8 * len(t) - 1, y, p.FG)
         y = h - 8
         if m["over"]:
             who = sh.names[m["winner"]]
@@ -204,7 +204,7 @@ class History(keys.Screen):
         ends = self.columns()
         for i, x in enumerate(ends):
             name = self.sh.names[i]
-            fb.text(name, x - 8 * len(name), 0, p.FG)
+            gfx.text(fb, name, x - 8 * len(name), 0, p.FG)
         fb.hline(0, ROW_H - 1, w, p.FG)
         if not self.rows:
             gfx.centre(fb, tr(lang.SK_NO_ROUNDS), (app.h + ROW_H) // 2 - 4, p.FG, w)
@@ -220,11 +220,11 @@ class History(keys.Screen):
                 fg = p.BG
             elif no == 1 and r:
                 fb.hline(0, y - 1, w, p.FG)
-            fb.text(str(no), 0, y, fg)
+            gfx.text(fb, str(no), 0, y, fg)
             for k, x in enumerate(ends):
                 t = str(totals[k])
                 tx = x - 8 * len(t)
-                fb.text(t, tx, y, fg)
+                gfx.text(fb, t, tx, y, fg)
                 pt = str(pts[k])  # the round's points: small, after a plus
                 px = tx - 3 - gfx.small_width(pt)
                 gfx.small(fb, pt, px, y + 2, fg)

@@ -119,7 +119,7 @@ class Screen(keys.Screen):
         tx = x + cw - 8 * len(text)
         if lit:
             fb.fill_rect(tx - 1, y - 1 if y else 0, 8 * len(text) + 1, 9 if y else 8, p.FG)
-        fb.text(text, tx, y, p.BG if lit else p.FG)
+        gfx.text(fb, text, tx, y, p.BG if lit else p.FG)
 
     def _table(self, fb):
         app = self.app
@@ -128,7 +128,7 @@ class Screen(keys.Screen):
         p = app.pal
         xs, cw = self.columns()
         me = self.my_side()
-        fb.text(tr(lang.ROUND) % g.round_no, 0, 0, p.FG)
+        gfx.text(fb, tr(lang.ROUND) % g.round_no, 0, 0, p.FG)
         for i, x in enumerate(xs):
             self._cell(fb, self.side_label(i), x, cw, 0, i == me)
         if sc is None:
@@ -150,7 +150,7 @@ class Screen(keys.Screen):
             y = y0 + j * step
             if j == 5 and step > 8:
                 fb.hline(0, y - 2, app.w, p.FG)
-            fb.text(tr(sid), 0, y, p.FG)
+            gfx.text(fb, tr(sid), 0, y, p.FG)
             for i, x in enumerate(xs):
                 self._cell(fb, vals[i], x, cw, y, bool(won and won[i]))
 
@@ -162,7 +162,7 @@ class Screen(keys.Screen):
         lay = app.lay
         s = lay.s
         t = tr(lang.PRIMIERA)
-        fb.text(t, 0, 0, p.FG)
+        gfx.text(fb, t, 0, 0, p.FG)
         if sc is None:
             return
         rowh = lay.ch + s + 1
@@ -172,7 +172,7 @@ class Screen(keys.Screen):
         for i in range(sc.sides):
             y = 10 + i * rowh
             lab = self.side_label(i)
-            fb.text(lab, 0, y + (lay.ch - 8) // 2, p.FG)
+            gfx.text(fb, lab, 0, y + (lay.ch - 8) // 2, p.FG)
             x = x0
             won = sc.primiera[i]
             for c in sc.primiera_cards[i]:
@@ -183,7 +183,7 @@ class Screen(keys.Screen):
                 x += lay.cw + s
             tot = sc.primiera_total[i]
             v = "-" if tot is None else str(tot)
-            fb.text(v, app.w - 8 * len(v) - 1, y + (lay.ch - 8) // 2, p.FG)
+            gfx.text(fb, v, app.w - 8 * len(v) - 1, y + (lay.ch - 8) // 2, p.FG)
 
     def _extra(self, fb):
         app = self.app
@@ -198,7 +198,7 @@ class Screen(keys.Screen):
                 continue
             y = 10 + 10 * j
             vals = getattr(sc, name)
-            fb.text(tr(sid), 0, y, p.FG)
+            gfx.text(fb, tr(sid), 0, y, p.FG)
             for i, x in enumerate(xs):
                 self._cell(fb, str(vals[i]), x, cw, y, vals[i] > 0)
             j += 1
@@ -230,6 +230,6 @@ class Screen(keys.Screen):
             self._cell(fb, str(g.totals[i]), x, cw, 30, i == g.winner)
             if g.rules.best_of > 1:
                 self._cell(fb, str(g.wins[i]), x, cw, 40, False)
-        fb.text(tr(lang.MATCH), 0, 30, p.FG)
+        gfx.text(fb, tr(lang.MATCH), 0, 30, p.FG)
         t = tr(lang.NEW_MATCH) if g.finished else tr(lang.NEXT_ROUND)
-        fb.text(t, 0, app.h - 8, p.FG)
+        gfx.text(fb, t, 0, app.h - 8, p.FG)

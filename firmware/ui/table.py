@@ -365,7 +365,7 @@ class Screen(keys.Screen):
         if st == PICK and self.peek:
             from ui import peek
 
-            fb.text(peek.label(self), 0, ty, p.FG)
+            gfx.text(fb, peek.label(self), 0, ty, p.FG)
         elif st == PICK:
             t = self._why()
             if t:
@@ -375,7 +375,7 @@ class Screen(keys.Screen):
                     # low for two, under a second row of the table: the first)
                     t, t2 = t.split("|")
                     if h >= 17:
-                        fb.text(t2, 0, ty + 5, p.FG)
+                        gfx.text(fb, t2, 0, ty + 5, p.FG)
                         ty -= 4
             else:
                 t = tr(lang.HINT) if self.hint else tr(lang.YOUR_TURN)
@@ -385,7 +385,7 @@ class Screen(keys.Screen):
                     t = app.turns.seat_label(g.turn) + ": " + t
                 if app.unsaved and not self.hint and not self.asking:
                     t = tr(lang.NOT_SAVED)  # the flash full: the game not kept
-            fb.text(t, 0, ty, p.FG)
+            gfx.text(fb, t, 0, ty, p.FG)
         elif st == CHOOSE:
             t = tr(lang.HINT) + "..." if self.asking else tr(lang.OK_BACK)
             h1 = self.hint
@@ -396,12 +396,12 @@ class Screen(keys.Screen):
                 c = "%d/%d" % (self.oi + 1, len(self.opts))
                 gfx.small(fb, c, w - gfx.small_width(c), y, p.FG)
                 ty = y + h - 8
-            fb.text(t, 0, ty, p.FG)
+            gfx.text(fb, t, 0, ty, p.FG)
         elif st == THINK:
-            fb.text(tr(lang.THINKING) % app.turns.seat_label(g.turn), 0, ty, p.FG)
+            gfx.text(fb, tr(lang.THINKING) % app.turns.seat_label(g.turn), 0, ty, p.FG)
         elif st == SHOW and self.move:
             t = app.turns.seat_label(g.turn)
-            fb.text(t, 0, ty, p.FG)
+            gfx.text(fb, t, 0, ty, p.FG)
             x = 8 * len(t) + 4 * lay.s
             cy = y + (h - lay.ch) // 2
             c = self.move[0]
@@ -410,17 +410,17 @@ class Screen(keys.Screen):
             n = len(self.move[1])
             if n:
                 # the number of cards taken
-                fb.text("+%d" % n, x + lay.cw + 4 * lay.s, ty, p.FG)
+                gfx.text(fb, "+%d" % n, x + lay.cw + 4 * lay.s, ty, p.FG)
         elif st in (SCOPA, NEWS):
             fb.fill_rect(0, y, w, h, p.FG)
             t = self.line if st == NEWS else tr(lang.SCOPA) + " " + app.turns.seat_label(self.seat)
-            fb.text(t, (w - 8 * len(t)) // 2, ty, p.BG)
+            gfx.text(fb, t, (w - 8 * len(t)) // 2, ty, p.BG)
         elif st == COVER:
             t = tr(lang.PASS_TO) % app.turns.seat_label(g.turn)
-            fb.text(t, (w - 8 * len(t)) // 2, ty - 5 if h >= 18 else ty, p.FG)
+            gfx.text(fb, t, (w - 8 * len(t)) // 2, ty - 5 if h >= 18 else ty, p.FG)
             if h >= 18:
                 t = tr(lang.PRESS_A)
-                fb.text(t, (w - 8 * len(t)) // 2, ty + 5, p.FG)
+                gfx.text(fb, t, (w - 8 * len(t)) // 2, ty + 5, p.FG)
 
     def _status(self, fb):
         """Top line, 3 x 5 font: every seat as <n>:<cards> (the seat to
