@@ -3,9 +3,10 @@ they are drawn on the smallest screen (128 x 64, the 8 x 8 font: 16
 columns by 8 rows).
 
 Two kinds of checks: the data files themselves (keys in order, printable
-ASCII, widths), and every screen drawn in every language by the real app
-on a fake 128 x 64 board, whose display records each text() call: none may
-leave the screen and no two may overlap.
+ASCII or the accented letters ui/gfx.py draws, widths in characters, not
+bytes), and every screen drawn in every language by the real app on a fake
+128 x 64 board, whose display records each text drawn: none may leave the
+screen and no two may overlap.
 """
 
 import re
@@ -17,6 +18,7 @@ import app
 import config
 import lang
 import ui_fakeboard as F
+from ui import gfx
 
 LANG_DIR = Path(lang.__file__).parent
 COLS = 16
@@ -25,9 +27,15 @@ GAMES = config.GAME_KEYS  # a How-to-play section each
 
 def ids():
     """The string ids of lang/__init__.py in order: [(name, value)]."""
-    src = (LANG_DIR / "__init__.py").read_text()
+    src = (LANG_DIR / "__init__.py").read_text("utf-8")
     out = re.findall(r"^([A-Z_]+) = const\((\d+)\)", src, re.M)
     return [(n, int(v)) for n, v in out if n != "N_STRINGS"]
+
+
+def drawn(ch):
+    """True for a character gfx.text draws: printable ASCII or a letter of
+    its glyph table."""
+    return 32 <= ord(ch) < 127 or ch in gfx._ACCENTED
 
 
 def test_ids_are_dense():
@@ -37,13 +45,13 @@ def test_ids_are_dense():
 
 @pytest.mark.parametrize("code", lang.LANGS)
 def test_language_file_has_every_key_in_order(code):
-    lines = (LANG_DIR / (code + ".txt")).read_text().split("\n")
+    lines = (LANG_DIR / (code + ".txt")).read_text("utf-8").split("\n")
     assert lines[-1] == ""
     keys = [ln.split("\t")[0] for ln in lines[:-1]]
     assert keys == [n for n, _ in ids()]
     for ln in lines[:-1]:
         text = ln.split("\t", 1)[1]
-        assert text and all(32 <= ord(ch) < 127 for ch in text), ln
+        assert text and all(drawn(ch) for ch in text), ln
         # "|" breaks a line in two (the hint's reasons): each part fits
         assert all(len(part) <= COLS for part in text.split("|")), ln
         assert text.count("|") <= (1 if name_of(ln).startswith("WHY_") else 0), ln
@@ -65,7 +73,7 @@ def name_of(line):
 
 
 def _file_text(code, name):
-    for ln in (LANG_DIR / (code + ".txt")).read_text().split("\n"):
+    for ln in (LANG_DIR / (code + ".txt")).read_text("utf-8").split("\n"):
         if ln.startswith(name + "\t"):
             return ln.split("\t", 1)[1]
     raise KeyError(name)
@@ -116,7 +124,7 @@ def test_formatted_strings_fit(code):
 
 
 def help_pages(code):
-    text = (LANG_DIR / (code + "_help.txt")).read_text()
+    text = (LANG_DIR / (code + "_help.txt")).read_text("utf-8")
     assert text.endswith("\n")
     return text[:-1].split("\n")
 
@@ -126,7 +134,7 @@ def test_help_file_lines_fit(code):
     sections = []
     page = 0
     for ln in help_pages(code):
-        assert all(32 <= ord(ch) < 127 for ch in ln), ln
+        assert all(drawn(ch) for ch in ln), ln
         assert ln.startswith("@") or len(ln) <= COLS, (code, ln)
         if ln.startswith("@"):
             sections.append(ln[1:])

@@ -3,10 +3,12 @@ built-in font's style on the unix port's framebuf, ASCII at the cost of
 one FrameBuffer.text call, the fake boards reading the texts back whole,
 and the language files written with their letters, not ASCII stand-ins."""
 
+import re
 from pathlib import Path
 
 import pytest
 
+import app
 import lang
 import ui_fakeboard as F
 from ui import gfx
@@ -167,3 +169,73 @@ for ch in %r:
 """
     out = run_mpy(code % chars, path=()).split()
     return {ch: bytes.fromhex(h) for ch, h in zip(chars, out)}
+
+
+# ---------------------------------------------------------------------------
+# The languages, written with their letters
+
+
+def _screen(tmp_path, code, module, name="Screen", arg=None):
+    b = F.Board()
+    a = app.App(b, str(tmp_path))
+    a.settings["lang"] = lang.LANGS.index(code)
+    lang.load(code)
+    a.go(module, name, arg)
+    a._switch()
+    a.draw()
+    return a, b
+
+
+def test_a_german_help_page_shows_its_umlauts(tmp_path):
+    try:
+        a, b = _screen(tmp_path, "de", "pages", "Help", "scopa")
+        seen = []
+        for _ in range(a.screen.n):
+            seen.append(b.display.screen_text())
+            a.screen.turn(1)
+            a.draw()
+    finally:
+        lang.load("en")
+    text = "\n".join(seen)
+    for word in ("Hände", "Plätze", "wählen", "bestätigt", "zurück.", "außer", "Münzen", "König"):
+        assert word in text, word
+
+
+def test_german_and_norwegian_menus_show_their_letters(tmp_path):
+    try:
+        a, b = _screen(tmp_path, "de", "menu")
+        assert "Punktezähler" in b.display.screen_text()
+        a, b = _screen(tmp_path, "no", "menu", "Settings")
+        assert "Språk" in b.display.screen_text()
+        assert lang.tr(lang.TARGET) == "Mål" and lang.tr(lang.WHY_HARD_TO_TAKE) == "Vanskelig å ta"
+        lang.load("de")
+        assert lang.tr(lang.BACK) == "Zurück" and lang.tr(lang.OK_BACK) == "A:ok B:zurück"
+        assert lang.rank(10) == "Könige" and len(lang.tr(lang.SK_UNDO)) == len("Letzte löschen")
+        lang.load("it")
+        assert lang.tr(lang.ON) == "Sì" and lang.tr(lang.SK_SEVEN) % "P2" == "7D è di P2"
+    finally:
+        lang.load("en")
+
+
+# ASCII stand-ins that were in the files, per language: none may come back
+STAND_INS = {
+    "de": "zurueck Zurueck Punktezaehler Hauptmenue Menue Koenig Koenige Druecke gekuerzt "
+    "loeschen Zuege Laesst laesst Aeltere Haende Plaetze naechsten Abraeumen zaehlt zaehlen "
+    "zaehle ausser fuer hoechste franzoesisch Muenzen waehlen bestaetigt verlaesst draussen",
+    "it": "piu Piu puo gia Giu parita c'e",
+    "no": "Maal Maa maa paa aa Aa Spraak foerst foer foerste Foerste faar aapne Naar naar "
+    "haendene Haand haand haanden gaar Hoeyest hoeyre maalet vaere Oeverst tommes",
+}
+
+
+@pytest.mark.parametrize("code", sorted(STAND_INS))
+def test_no_ascii_stand_ins_in_the_language_files(code):
+    for name in (code + ".txt", code + "_help.txt"):
+        text = (LANG_DIR / name).read_text("utf-8")
+        words = set(re.findall(r"[^\W\d_]+(?:'[^\W\d_]+)?|[^\W\d_]+", text))
+        bad = [w for w in STAND_INS[code].split() if w in words]
+        assert not bad, (name, bad)
+    # the Italian verb "è" (not "e", the conjunction): "7D è di", "è scopa"
+    if code == "it":
+        it = (LANG_DIR / "it_help.txt").read_text("utf-8")
+        assert not re.search(r"\be scopa\b|\bnon e\b|\bed e\b", it)

@@ -3,9 +3,10 @@
 Each language is a data file `lang/<code>.txt` next to this module: one
 string a line, as ``KEY<TAB>text``, in the order of the ids below (the host
 tests check that every file has every key in this order and that every
-string fits where it is drawn on a 128 x 64 screen). Text is printable ASCII
-only: the built-in 8 x 8 framebuf font has no accents, so German and
-Norwegian write ae, oe, ue, ss, aa.
+string fits where it is drawn on a 128 x 64 screen). Text is UTF-8:
+printable ASCII and the accented letters ui/gfx.py draws (`gfx.text`: the
+built-in 8 x 8 framebuf font is ASCII only), 8 pixels a character, so a
+width is `len()` of the str, in characters, not bytes.
 
 The loaded language is one bytes blob and one array of offsets: two heap
 objects, not a dict of strings. `get(i)` (also called `tr`) returns a str.
@@ -208,7 +209,8 @@ def load(lang):
 
 
 def get(i):
-    """String `i` (an id above) of the loaded language, as str."""
+    """String `i` (an id above) of the loaded language, as str (decoded
+    from UTF-8)."""
     o = _offs
     if o is None:
         return "?"
@@ -250,7 +252,7 @@ def _scan(game, lang, want):
     k = 0
     for name in (game, "all"):
         try:
-            f = open(_dir() + lang + "_help.txt")
+            f = open(_dir() + lang + "_help.txt", encoding="utf-8")
         except OSError:
             return k, []
         with f:
