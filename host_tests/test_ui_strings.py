@@ -35,7 +35,7 @@ def ids():
 def drawn(ch):
     """True for a character gfx.text draws: printable ASCII or a letter of
     its glyph table."""
-    return 32 <= ord(ch) < 127 or ch in gfx._ACCENTED
+    return 32 <= ord(ch) < 127 or ch in gfx.ACCENTED
 
 
 def test_ids_are_dense():

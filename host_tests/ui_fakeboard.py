@@ -43,16 +43,16 @@ FONT_RIGHT = bytes(
 def glyph_right(ch):
     """The rightmost lit column (0..7; -1: none) of character `ch` as
     gfx.text draws it: the built-in font's, or the glyph of an accented
-    letter (ui/gfx.py _GLYPHS8); any other character is glyph 127 (7)."""
+    letter (ui/gfx.py GLYPHS8); any other character is glyph 127 (7)."""
     o = ord(ch)
     if 32 <= o < 127:
         return FONT_RIGHT[o - 32] - 1
-    k = gfx._ACCENTED.find(ch)
+    k = gfx.ACCENTED.find(ch)
     if k < 0:
         return 7
     r = -1
     for col in range(8):
-        if gfx._GLYPHS8[8 * k + col]:
+        if gfx.GLYPHS8[8 * k + col]:
             r = col
     return r
 

@@ -8,7 +8,7 @@ FrameBuffer's fill_rect / rect / hline / vline / pixel / text only: no
 blit, no framebuf import, so the screens also run on CPython against a
 stand-in. Every text a screen shows is drawn by `text` (or `centre`): the
 built-in font is ASCII only, `text` adds the accented letters of the
-languages (25 letters, 200 bytes of glyphs).
+languages (21 letters, 168 bytes of glyphs).
 """
 
 from micropython import const
@@ -63,9 +63,11 @@ _SUITS = (
 # two pixels wide): an accented letter is the font's own letter (a capital
 # 5 rows high, rows 2 to 6, as the lower case) under a 1-row accent in row
 # 0 (grave left, acute right, diaeresis over the stems), row 1 clear; the
-# ring of a a 2 x 2 dot on it; ß, æ, ø, Æ and Ø whole letters.
-_ACCENTED = const("àèéìòùÀÈÉÌÒÙäöüÄÖÜßæøåÆØÅ")
-_GLYPHS8 = const(
+# ring of a a 2 x 2 dot on it; ß, æ, ø, Æ and Ø whole letters. No capital
+# Ò, Ù, Ö or Ü: 5 rows high they would be their lower case (no string
+# needs them; host_tests/test_ui_text.py keeps the languages to this set).
+ACCENTED = const("àèéìòùÀÈÉÌäöüÄßæøåÆØÅ")
+GLYPHS8 = const(
     b"\x00\x21\x75\x55\x54\x7c\x78\x00"  # à
     b"\x00\x39\x7d\x55\x54\x5c\x58\x00"  # è
     b"\x00\x38\x7c\x54\x55\x5d\x59\x00"  # é
@@ -76,14 +78,10 @@ _GLYPHS8 = const(
     b"\x00\x7d\x7d\x55\x54\x44\x44\x00"  # È
     b"\x00\x7c\x7c\x54\x55\x45\x45\x00"  # É
     b"\x00\x01\x45\x7d\x7c\x44\x00\x00"  # Ì
-    b"\x00\x39\x7d\x45\x44\x7c\x38\x00"  # Ò
-    b"\x00\x3d\x7d\x41\x40\x7c\x3c\x00"  # Ù
     b"\x00\x21\x75\x54\x54\x7d\x79\x00"  # ä
     b"\x00\x39\x7d\x44\x44\x7d\x39\x00"  # ö
     b"\x00\x3d\x7d\x40\x40\x7d\x3d\x00"  # ü
     b"\x00\x79\x7d\x14\x14\x7d\x79\x00"  # Ä
-    b"\x00\x39\x7d\x44\x44\x7d\x39\x00"  # Ö
-    b"\x00\x3d\x7d\x40\x40\x7d\x3d\x00"  # Ü
     b"\x00\x7e\x7f\x01\x49\x7f\x36\x00"  # ß
     b"\x20\x74\x54\x14\x7c\x7c\x54\x50"  # æ
     b"\x00\xb8\x7c\x74\x5c\x7c\x3a\x00"  # ø
@@ -228,20 +226,20 @@ def card(fb, x, y, c, pal, s=1, mode=FACE, french=False, rank=0):
 
 def text(fb, s, x, y, c=1):
     """Draw `s` in the 8 x 8 font at (x, y), 8 pixels a character, as
-    FrameBuffer.text does, and the letters of _ACCENTED too. ASCII (most
+    FrameBuffer.text does, and the letters of ACCENTED too. ASCII (most
     strings, all of English) is one fb.text call; otherwise a call or a
-    glyph of _GLYPHS8 a character (glyph 127 for a character without one,
+    glyph of GLYPHS8 a character (glyph 127 for a character without one,
     as framebuf draws a byte outside 32..127)."""
     if not s or max(s) < "\x80":
         fb.text(s, x, y, c)
         return
     for ch in s:
-        k = _ACCENTED.find(ch)
+        k = ACCENTED.find(ch)
         if k < 0:
             fb.text(ch if ch < "\x80" else "\x7f", x, y, c)
         else:
             for col in range(8):
-                bits = _GLYPHS8[8 * k + col]
+                bits = GLYPHS8[8 * k + col]
                 row = y
                 while bits:
                     if bits & 1:
