@@ -31,6 +31,7 @@ D_ASSI = const(3)
 A_15 = const(4)
 CIRULLA = const(5)
 SCOPONE_10 = const(6)
+_ENOENT = const(2)  # errno.ENOENT, the same on every port
 
 # New game's list: Scopa for 2, 3, 4, 6, then these games.
 MENU_GAMES = (SCOPONE, D_ASSI, A_15, CIRULLA)
@@ -348,31 +349,33 @@ def journal(name, base, folder=""):
     cut between game.sav and the journal's rotation), or damaged."""
     import store
 
+    out = []
+    # read a line at a time, no longer than the longest line: a journal of
+    # any size (garbage appended, a runaway file) costs a line of heap
+    most = len(store.journal_line(base, 99, 0x3FFFFFFE))
     try:
         with open(folder + "/" + name if folder else name, "rb") as f:
-            data = f.read()
-    except OSError:
-        return [], False
-    out = []
-    start = 0
-    while True:
-        end = data.find(b"\n", start)
-        if end < 0:
-            # the end, or a line cut short (shorter than a whole line)
-            return out, len(data) - start >= len(store.journal_line(base, 99, 0x3FFFFFFE))
-        line = data[start : end + 1]
-        start = end + 1
-        parts = line.split()
-        if len(parts) != 4 or parts[0] != b"J":
-            break
-        try:
-            n = int(parts[1])
-            v = int(parts[2])
-        except ValueError:
-            break
-        if n != len(out) + 1 or not 0 <= v < 0x3FFFFFFF:
-            break
-        if store.journal_line(base, n, v) != line:
-            return out, True if out else None  # a changed line, or another record's
-        out.append(v)
+            while True:
+                line = f.readline(most)
+                if not line.endswith(b"\n"):
+                    # the end, a line cut short (shorter than a whole line),
+                    # or more bytes than a line holds
+                    return out, len(line) >= most
+                parts = line.split()
+                if len(parts) != 4 or parts[0] != b"J":
+                    break
+                try:
+                    n = int(parts[1])
+                    v = int(parts[2])
+                except ValueError:
+                    break
+                if n != len(out) + 1 or not 0 <= v < 0x3FFFFFFF:
+                    break
+                if store.journal_line(base, n, v) != line:
+                    return out, True if out else None  # a changed line, or another record's
+                out.append(v)
+    except OSError as e:
+        # none: no plays since the record; else there but unreadable (a
+        # folder in its place): damaged
+        return out, e.args[0] != _ENOENT
     return out, True

@@ -33,6 +33,7 @@ for a FAT filesystem.
 from micropython import const
 
 FORMAT = const(1)
+_ENOENT = const(2)  # errno.ENOENT, the same on every port
 
 # load() results: what was read
 OK = const(0)  # the main copy
@@ -181,8 +182,10 @@ def load(name, folder="", check=None):
     with the copies not used. `check`: optional function called with each
     object read; a ValueError it raises counts as damage (another copy is
     tried). A copy too large for the free heap (MemoryError while it is
-    read, decoded or checked) counts as damage too: why says "too large
-    for the free memory", and a main copy is kept as .bad (set_aside)."""
+    read, decoded or checked; why says "too large for the free memory") or
+    there but unreadable (an OSError other than ENOENT: a folder in its
+    place) counts as damage too, and a main copy is kept as .bad
+    (set_aside)."""
     p = _path(folder, name)
     why = ""
     found = False
@@ -197,9 +200,10 @@ def load(name, folder="", check=None):
             data = None
             if check is not None:
                 check(obj)
-        except (ValueError, MemoryError) as e:
-            # (a copy larger than the free heap: damage too, another copy
-            # is tried and this one is kept, as .bad for the main copy)
+        except (ValueError, MemoryError, OSError) as e:
+            # (a copy larger than the free heap or that cannot be read:
+            # damage too, another copy is tried and this one is kept, as
+            # .bad for the main copy)
             found = True
             if suffix != ".tmp":  # (a .tmp cut while written: no damage)
                 why += _bad(p, name, suffix, e)
@@ -212,7 +216,7 @@ def load(name, folder="", check=None):
                 data = _read(p)
                 if data is not None:
                     decode(data)
-            except (ValueError, MemoryError) as e:
+            except (ValueError, MemoryError, OSError) as e:
                 why += _bad(p, name, "", e)
         return obj, status, why
     return None, BAD if found else NONE, why
@@ -222,12 +226,15 @@ _unreadable = []  # paths whose main copy load() could not read
 
 
 def _read(p):
-    # the file's bytes, None when there is none (or it cannot be read)
+    # the file's bytes, None when there is none; OSError when it is there
+    # but cannot be read (a folder in its place): damage, not a missing copy
     try:
         with open(p, "rb") as f:
             return f.read()
-    except OSError:
-        return None
+    except OSError as e:
+        if e.args[0] == _ENOENT:
+            return None
+        raise
 
 
 def _bad(p, name, suffix, e):
@@ -249,9 +256,12 @@ def set_aside(name, folder=""):
 
     p = _path(folder, name)
     if p in _unreadable:
-        if _exists(p):
-            _remove(p + ".bad")
+        _remove(p + ".bad")
+        try:
             os.rename(p, p + ".bad")
+        except OSError as e:
+            if e.args[0] != _ENOENT:  # (gone since: nothing to set aside)
+                raise
         _unreadable.remove(p)
 
 

@@ -200,6 +200,38 @@ def test_journal_reads_its_lines_up_to_the_first_bad_one(tmp_path):
     assert got == [5] and damaged
 
 
+def test_a_folder_in_place_of_a_copy_is_damage_and_the_bak_stays(tmp_path):
+    # a folder named game.sav (a copy set on the board by hand): once read as
+    # no copy, so the next save moved it over the good .bak
+    d = str(tmp_path)
+    store.save("game", {"n": 1}, d)
+    store.save("game", {"n": 2}, d)
+    main = tmp_path / "game"
+    main.unlink()
+    main.mkdir()
+    obj, status, why = store.load("game", d)
+    assert (obj, status) == ({"n": 1}, store.BAK) and why.startswith("game: ")
+    store.save("game", {"n": 3}, d)
+    assert (tmp_path / "game.bad").is_dir()
+    assert store.decode((tmp_path / "game.bak").read_bytes()) == {"n": 1}
+    assert store.load("game", d) == ({"n": 3}, store.OK, "")
+    # a journal folder: damaged, not "no plays since the record"
+    (tmp_path / "j").mkdir()
+    assert config.journal("j", "base", d) == ([], True)
+
+
+@pytest.mark.mpy
+def test_a_journal_larger_than_the_heap_is_read_a_line_at_a_time(run_mpy, tmp_path):
+    # 3 MB appended to a journal (garbage, a runaway file) in a 256 KiB heap:
+    # once a MemoryError at every start; now its lines, and damage said
+    with open(tmp_path / "j", "wb") as f:
+        for n, v in ((1, 5), (2, 0)):
+            f.write(store.journal_line("base", n, v))
+        f.write(bytes(3_000_000))
+    code = "import config\nprint(config.journal('j', 'base'))\n"
+    assert run_mpy(code, heapsize="256K", cwd=tmp_path).strip() == "([5, 0], True)"
+
+
 def test_rotate_moves_the_journal_beside_the_records_bak(tmp_path):
     d = str(tmp_path)
     store.rotate("j", d)  # nothing to move
