@@ -31,7 +31,6 @@ D_ASSI = const(3)
 A_15 = const(4)
 CIRULLA = const(5)
 SCOPONE_10 = const(6)
-_ENOENT = const(2)  # errno.ENOENT, the same on every port
 
 # New game's list: Scopa for 2, 3, 4, 6, then these games.
 MENU_GAMES = (SCOPONE, D_ASSI, A_15, CIRULLA)
@@ -353,8 +352,9 @@ def journal(name, base, folder=""):
     # read a line at a time, no longer than the longest line: a journal of
     # any size (garbage appended, a runaway file) costs a line of heap
     most = len(store.journal_line(base, 99, 0x3FFFFFFE))
+    path = folder + "/" + name if folder else name
     try:
-        with open(folder + "/" + name if folder else name, "rb") as f:
+        with open(path, "rb") as f:
             while True:
                 line = f.readline(most)
                 if not line.endswith(b"\n"):
@@ -374,8 +374,8 @@ def journal(name, base, folder=""):
                 if store.journal_line(base, n, v) != line:
                     return out, True if out else None  # a changed line, or another record's
                 out.append(v)
-    except OSError as e:
+    except OSError:
         # none: no plays since the record; else there but unreadable (a
         # folder in its place): damaged
-        return out, e.args[0] != _ENOENT
+        return out, store.present(path)
     return out, True

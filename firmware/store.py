@@ -33,7 +33,6 @@ for a FAT filesystem.
 from micropython import const
 
 FORMAT = const(1)
-_ENOENT = const(2)  # errno.ENOENT, the same on every port
 
 # load() results: what was read
 OK = const(0)  # the main copy
@@ -231,10 +230,25 @@ def _read(p):
     try:
         with open(p, "rb") as f:
             return f.read()
-    except OSError as e:
-        if e.args[0] == _ENOENT:
-            return None
-        raise
+    except OSError:
+        if present(p):
+            raise
+        return None
+
+
+def present(p):
+    """Whether path `p` names a file or a folder (os.stat), for after an
+    open() that failed: a missing file and one that cannot be read raise
+    the same OSError, whose errno differs between ports (ENOENT is 2 on
+    the unix port and littlefs, 44 on the WebAssembly port, whose errno
+    module says 2). Not for the usual path: the stat tuple allocates."""
+    import os
+
+    try:
+        os.stat(p)
+        return True
+    except OSError:
+        return False
 
 
 def _bad(p, name, suffix, e):
@@ -259,8 +273,8 @@ def set_aside(name, folder=""):
         _remove(p + ".bad")
         try:
             os.rename(p, p + ".bad")
-        except OSError as e:
-            if e.args[0] != _ENOENT:  # (gone since: nothing to set aside)
+        except OSError:
+            if present(p):  # (else gone since: nothing to set aside)
                 raise
         _unreadable.remove(p)
 

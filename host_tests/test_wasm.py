@@ -7,6 +7,7 @@ import pytest
 
 import app
 import mpy
+import store
 import wasm
 
 pytestmark = pytest.mark.wasm
@@ -117,6 +118,18 @@ os.remove('gone.txt')
     assert sorted(p.name for p in tmp_path.iterdir()) == ["new.sav", "old.txt", "sub"]
     assert (tmp_path / "new.sav").read_text() == "saved"
     assert (tmp_path / "sub" / "a.txt").read_text() == "a"
+
+
+def test_store_tells_a_missing_copy_from_one_that_cannot_be_read(tmp_path):
+    # this port raises a missing file's OSError as 44 (its errno module says
+    # ENOENT is 2): once every missing save read as damaged here
+    code = """
+import os, store, config
+os.mkdir('game')
+print(store.load('none'), store.load('game')[1], config.journal('j', 'b'))
+"""
+    out = wasm.run_wasm(code, path=(mpy.FIRMWARE,), cwd=tmp_path)
+    assert out.split("\n")[0] == "(None, %d, '') %d ([], False)" % (store.NONE, store.BAD)
 
 
 @pytest.mark.parametrize("game", ["scopa", "scopone_scientifico"])
