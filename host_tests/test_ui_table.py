@@ -5,6 +5,7 @@ computer's move shown long enough, a scopa announced, pass-and-play."""
 import pytest
 
 import app
+import lang
 import ui_fakeboard as F
 from scopa import engine as E
 from scopa import replay
@@ -297,6 +298,25 @@ def test_round_end_shows_the_breakdown_then_deals(tmp_path):
     assert a.screen_mod == "table" and a.game.round_no == 2 or a.game.over
 
 
+def test_three_sides_head_the_humans_column_in_the_columns_width(tmp_path):
+    # "You" is 24 px in a 20 px column: the 3 x 5 font it fell back to has
+    # no lower case, so the heading was an empty box; "Tu"/"Du" fit
+    g = Game(Rules("scopa", players=3), 3)
+    while not g.round_over:
+        g.play(*g.legal_moves()[0])
+    a, b = start(tmp_path, g, [app.HUMAN, app.EASY, app.EASY])
+    a.go("summary")
+    a._switch()
+    a.draw()
+    assert b.display.screen_text().splitlines()[0].split()[-3:] == ["P1", "P2", "P3"]
+    assert a.screen.head(0, 28) == "You" and a.screen.side_label(0) == "You"
+    try:
+        lang.load("it")
+        assert a.screen.head(0, 20) == "Tu"
+    finally:
+        lang.load("en")
+
+
 def test_colour_board_plays_rounds(tmp_path):
     b = F.Board(iter(lambda: (F.A, 60), None), 240, 135, True)
     a = app.run(b, max_steps=60000, folder=str(tmp_path), until=lambda a: a.plays >= 40)
@@ -322,8 +342,10 @@ def test_best_of_three_goes_on_to_the_next_match(tmp_path):
     a.dirty = True
     a.loop(5)
     text = b.display.screen_text()
-    you = "You win" if a.game.winner == 0 else "You lose"
-    assert you in text and "Match to" not in text and "You" in text.splitlines()[1]
+    # this match, not the series; A plays the next match
+    said = "Match won!" if a.game.winner == 0 else "Match lost"
+    assert said in text and "You" not in text.splitlines()[0] and "You" in text.splitlines()[1]
+    assert "Matches" in text and "A: next match" in text
     press(a, b, "A")
     assert a.screen_mod == "table" and a.game.match_no == 2 and a.game.totals == [0, 0]
 

@@ -83,6 +83,16 @@ class Screen(keys.Screen):
             return self.app.turns.seat_label(side)
         return "+".join(str(s + 1) for s in range(r.players) if s % r.sides == side)
 
+    def head(self, side, cw):
+        """A column's heading, `cw` px wide: the side's label, "P1" for a
+        seat whose label ("You") is wider than the column (three sides:
+        the 3 x 5 font a wider label falls back to has no lower case)."""
+        t = self.side_label(side)
+        r = self.app.game.rules
+        if r.players == r.sides and 8 * len(t) > cw:
+            return "P%d" % (side + 1)
+        return t
+
     def my_side(self):
         app = self.app
         h = app.turns.humans()
@@ -130,7 +140,7 @@ class Screen(keys.Screen):
         me = self.my_side()
         gfx.text(fb, tr(lang.ROUND) % g.round_no, 0, 0, p.FG)
         for i, x in enumerate(xs):
-            self._cell(fb, self.side_label(i), x, cw, 0, i == me)
+            self._cell(fb, self.head(i, cw), x, cw, 0, i == me)
         if sc is None:
             return
         prim = [("-" if t is None else str(t)) for t in sc.primiera_total]
@@ -191,7 +201,7 @@ class Screen(keys.Screen):
         p = app.pal
         xs, cw = self.columns()
         for i, x in enumerate(xs):
-            self._cell(fb, self.side_label(i), x, cw, 0, i == self.my_side())
+            self._cell(fb, self.head(i, cw), x, cw, 0, i == self.my_side())
         j = 0
         for name, sid in _EXTRA:
             if name not in sc.categories:
@@ -211,6 +221,12 @@ class Screen(keys.Screen):
         me = self.my_side()
         if g.winner is None:
             t = tr(lang.DRAW)
+        elif not g.finished:
+            # a match of a best of three: won or lost, not the series
+            if me >= 0:
+                t = tr(lang.MATCH_WON) if g.winner == me else tr(lang.MATCH_LOST)
+            else:
+                t = tr(lang.MATCH_TO) % self.side_label(g.winner)
         elif me >= 0:
             t = tr(lang.YOU_WIN) if g.winner == me else tr(lang.YOU_LOSE)
         else:
@@ -218,18 +234,18 @@ class Screen(keys.Screen):
             if g.rules.players != g.rules.sides:
                 lab = tr(lang.TEAM) % lab
             t = tr(lang.WINS) % lab
-        if not g.finished and g.winner is not None and me < 0:
-            t = tr(lang.MATCH_TO) % self.side_label(g.winner)
         gfx.centre(fb, t, 4, p.FG, w)
         if g.score is not None and g.score.napoleone >= 0:
             # all ten coins (napoleone; Cirulla): the match at once
             gfx.centre(fb, tr(lang.ALL_COINS), 12, p.FG, w)
         xs, cw = self.columns()
         for i, x in enumerate(xs):
-            self._cell(fb, self.side_label(i), x, cw, 20, i == me)
+            self._cell(fb, self.head(i, cw), x, cw, 20, i == me)
             self._cell(fb, str(g.totals[i]), x, cw, 30, i == g.winner)
             if g.rules.best_of > 1:
                 self._cell(fb, str(g.wins[i]), x, cw, 40, False)
         gfx.text(fb, tr(lang.MATCH), 0, 30, p.FG)
-        t = tr(lang.NEW_MATCH) if g.finished else tr(lang.NEXT_ROUND)
+        if g.rules.best_of > 1:
+            gfx.text(fb, tr(lang.MATCHES), 0, 40, p.FG)  # matches won in the series
+        t = tr(lang.NEW_MATCH) if g.finished else tr(lang.NEXT_MATCH)
         gfx.text(fb, t, 0, app.h - 8, p.FG)
