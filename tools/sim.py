@@ -789,13 +789,17 @@ def main(argv=None):
             ap.error(f"{opt}: {path} is a file, not a folder")
     if a.flash is not None:
         # board.py, board.json and the saves would land among the sources
+        # (a board.py in host_tests/ or firmware/ shadows the real one): in
+        # the repository only under build/
         here = a.flash.resolve()
-        for src in (ROOT / "firmware", ROOT / "boards"):
-            if here == src or src in here.parents:
-                ap.error(
-                    f"--flash {a.flash}: in the sources ({src.relative_to(ROOT)}/); "
-                    "give another folder (tools/play uses build/sim-flash)"
-                )
+        build = ROOT / "build"
+        if (here == ROOT or ROOT in here.parents) and not (here == build or build in here.parents):
+            top = here.relative_to(ROOT).parts[:1]
+            where = f"the sources ({top[0]}/)" if top else "the repository's top folder"
+            ap.error(
+                f"--flash {a.flash}: in {where}; give a folder under build/ or outside "
+                "the repository (tools/play uses build/sim-flash)"
+            )
     try:
         keys = a.script.read_text() if a.script else a.keys
     except OSError as e:
