@@ -139,7 +139,10 @@ def save(name, obj, folder=""):
     set_aside(name, folder)  # a copy load() could not read: to .bad, the .bak stays
     if _exists(p):
         _remove(p + ".bak")
-        os.rename(p, p + ".bak")
+        try:
+            os.rename(p, p + ".bak")
+        except OSError:
+            _remove(p)  # a .bak that cannot be replaced (a folder): none this time
     os.rename(p + ".tmp", p)
     return len(data)
 
@@ -169,7 +172,12 @@ def rotate(name, folder=""):
     p = _path(folder, name)
     if _exists(p):
         _remove(p + ".bak")
-        os.rename(p, p + ".bak")
+        try:
+            os.rename(p, p + ".bak")
+        except OSError:
+            # a .bak that cannot be replaced (a folder): the old journal goes
+            # (its record is whole), or every record's save would fail
+            _remove(p)
 
 
 def load(name, folder="", check=None):
@@ -275,7 +283,11 @@ def set_aside(name, folder=""):
             os.rename(p, p + ".bad")
         except OSError:
             if present(p):  # (else gone since: nothing to set aside)
-                raise
+                # a .bad that cannot be replaced (a folder put there): the
+                # damaged copy goes, or no save of this record would pass
+                _remove(p)
+                if present(p):
+                    raise
         _unreadable.remove(p)
 
 

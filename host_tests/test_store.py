@@ -220,6 +220,27 @@ def test_a_folder_in_place_of_a_copy_is_damage_and_the_bak_stays(tmp_path):
     assert config.journal("j", "base", d) == ([], True)
 
 
+def test_folders_at_the_bak_and_bad_names_do_not_stop_the_saves(tmp_path):
+    # a folder set aside (or put there by hand) as game.sav.bad, game.sav.bak
+    # or game.jrn.bak cannot be replaced: the saves once failed ever after
+    d = str(tmp_path)
+    for name in ("game.sav.bad", "game.sav.bak", "game.jrn.bak"):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "x").write_text("the player's")
+    store.save("game.sav", {"n": 1}, d)
+    store.save("game.sav", {"n": 2}, d)  # no .bak this time
+    assert store.load("game.sav", d) == ({"n": 2}, store.OK, "")
+    (tmp_path / "game.sav").write_bytes(b"junk")  # damage, to be set aside
+    assert store.load("game.sav", d)[:2] == (None, store.BAD)
+    store.save("game.sav", {"n": 3}, d)
+    assert store.load("game.sav", d) == ({"n": 3}, store.OK, "")
+    store.append("game.jrn", 1, 5, "base", d)
+    store.rotate("game.jrn", d)  # the journal goes, nothing raised
+    assert not (tmp_path / "game.jrn").exists()
+    for name in ("game.sav.bad", "game.sav.bak", "game.jrn.bak"):
+        assert (tmp_path / name / "x").read_text() == "the player's"
+
+
 @pytest.mark.mpy
 def test_a_journal_larger_than_the_heap_is_read_a_line_at_a_time(run_mpy, tmp_path):
     # 3 MB appended to a journal (garbage, a runaway file) in a 256 KiB heap:
