@@ -317,6 +317,29 @@ def test_three_sides_head_the_humans_column_in_the_columns_width(tmp_path):
         lang.load("en")
 
 
+def test_a_team_of_three_wins_within_the_screen_in_german(tmp_path):
+    # pass-and-play, no single human side: "Team 1+3+5 gewinnt" (18
+    # characters) ran 8 px off the screen; then "1+3+5 gewinnt"
+    g = Game(Rules("scopa", players=6), 1)
+    while not g.over:
+        if g.round_over:
+            g.next_round()
+        g.play(*g.legal_moves()[0])
+    a, b = start(tmp_path, g, [app.HUMAN, app.HUMAN] + [app.EASY] * 4)
+    a.loop(5)
+    assert a.screen_mod == "summary" and a.screen.pages[-1] == "match"
+    lang.load("de")
+    try:
+        a.screen.k = len(a.screen.pages) - 1
+        a.dirty = True
+        a.loop(5)
+        first = b.display.screen_text().splitlines()[0]
+    finally:
+        lang.load("en")
+    team = "1+3+5" if g.winner == 0 else "2+4+6"
+    assert first == team + " gewinnt" and not b.display.overflow
+
+
 def test_colour_board_plays_rounds(tmp_path):
     b = F.Board(iter(lambda: (F.A, 60), None), 240, 135, True)
     a = app.run(b, max_steps=60000, folder=str(tmp_path), until=lambda a: a.plays >= 40)

@@ -232,7 +232,10 @@ class Screen(keys.Screen):
         else:
             lab = self.side_label(g.winner)
             if g.rules.players != g.rules.sides:
-                lab = tr(lang.TEAM) % lab
+                team = tr(lang.TEAM) % lab
+                # "Team 1+3+5 gewinnt" is 18 characters: then "1+3+5 gewinnt"
+                if 8 * len(tr(lang.WINS) % team) <= w:
+                    lab = team
             t = tr(lang.WINS) % lab
         gfx.centre(fb, t, 4, p.FG, w)
         if g.score is not None and g.score.napoleone >= 0:
