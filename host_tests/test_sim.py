@@ -604,10 +604,13 @@ def test_script_end_quits_an_app_that_never_sleeps(demo_dir, tmp_path):
         (["--keys", "A", "--flash", str(sim.ROOT / "README.md")], "is a file, not a folder"),
         (["--keys", "A", "--png-dir", str(sim.ROOT / "README.md")], "is a file, not a folder"),
         # board.py, board.json and the saves once landed among the sources
-        (["--keys", "A", "--flash", str(sim.ROOT / "firmware")], "in the sources (firmware/)"),
-        (["--keys", "A", "--flash", str(sim.ROOT / "boards" / "x")], "in the sources (boards/)"),
-        (["--keys", "A", "--flash", str(sim.ROOT / "host_tests")], "in the sources (host_tests/)"),
-        (["--keys", "A", "--flash", str(sim.ROOT / ".git")], "in the sources (.git/)"),
+        (["--keys", "A", "--flash", str(sim.ROOT / "firmware")], "in the repository (firmware/)"),
+        (["--keys", "A", "--flash", str(sim.ROOT / "boards" / "x")], "in the repository (boards/)"),
+        (
+            ["--keys", "A", "--flash", str(sim.ROOT / "host_tests")],
+            "in the repository (host_tests/)",
+        ),
+        (["--keys", "A", "--flash", str(sim.ROOT / ".git")], "in the repository (.git/)"),
         (["--keys", "A", "--flash", str(sim.ROOT)], "in the repository's top folder"),
         # empty: --flash '' once played on the current folder (board.py left in it)
         (["--flash", ""], "argument --flash: an empty name: give a folder (. for this one)"),

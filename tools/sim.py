@@ -795,7 +795,7 @@ def main(argv=None):
         build = ROOT / "build"
         if (here == ROOT or ROOT in here.parents) and not (here == build or build in here.parents):
             top = here.relative_to(ROOT).parts[:1]
-            where = f"the sources ({top[0]}/)" if top else "the repository's top folder"
+            where = f"the repository ({top[0]}/)" if top else "the repository's top folder"
             ap.error(
                 f"--flash {a.flash}: in {where}; give a folder under build/ or outside "
                 "the repository (tools/play uses build/sim-flash)"
