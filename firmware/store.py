@@ -70,6 +70,21 @@ def _remove(p):
         pass
 
 
+def _replace(p, dest):
+    # move p to dest, replacing it; when dest cannot be replaced (a folder
+    # put there), p goes instead, else every later save would fail. Raises
+    # OSError when p stays (a read-only flash).
+    import os
+
+    _remove(dest)
+    try:
+        os.rename(p, dest)
+    except OSError:
+        _remove(p)
+        if present(p):
+            raise
+
+
 def _exists(p):
     # Opened, not os.stat(): the stat tuple holds the file times (near
     # 1.7e9 on littlefs, over a 32-bit board's small ints: heap objects,
@@ -138,11 +153,7 @@ def save(name, obj, folder=""):
         f.write(data)
     set_aside(name, folder)  # a copy load() could not read: to .bad, the .bak stays
     if _exists(p):
-        _remove(p + ".bak")
-        try:
-            os.rename(p, p + ".bak")
-        except OSError:
-            _remove(p)  # a .bak that cannot be replaced (a folder): none this time
+        _replace(p, p + ".bak")
     os.rename(p + ".tmp", p)
     return len(data)
 
@@ -167,17 +178,9 @@ def append(name, n, value, base, folder=""):
 def rotate(name, folder=""):
     """Move journal `name` to ``name.bak`` (replacing it), if there: after
     the record it follows was saved again (its old copy now the .bak)."""
-    import os
-
     p = _path(folder, name)
     if _exists(p):
-        _remove(p + ".bak")
-        try:
-            os.rename(p, p + ".bak")
-        except OSError:
-            # a .bak that cannot be replaced (a folder): the old journal goes
-            # (its record is whole), or every record's save would fail
-            _remove(p)
+        _replace(p, p + ".bak")  # (a .bak that stays: the journal goes, its record is whole)
 
 
 def load(name, folder="", check=None):
@@ -249,7 +252,9 @@ def present(p):
     open() that failed: a missing file and one that cannot be read raise
     the same OSError, whose errno differs between ports (ENOENT is 2 on
     the unix port and littlefs, 44 on the WebAssembly port, whose errno
-    module says 2). Not for the usual path: the stat tuple allocates."""
+    module says 2). Its stat tuple allocates (ints over 2**30 on a 32-bit
+    board): called when a load or a journal finds a file missing, never
+    per play."""
     import os
 
     try:
@@ -274,20 +279,9 @@ def set_aside(name, folder=""):
     main copy it could not read to ``name.bad`` (replacing one), so that a
     note saying so is true at once; `save` does it too, before it moves
     the main copy to the .bak. Raises OSError when the flash is read-only."""
-    import os
-
     p = _path(folder, name)
     if p in _unreadable:
-        _remove(p + ".bad")
-        try:
-            os.rename(p, p + ".bad")
-        except OSError:
-            if present(p):  # (else gone since: nothing to set aside)
-                # a .bad that cannot be replaced (a folder put there): the
-                # damaged copy goes, or no save of this record would pass
-                _remove(p)
-                if present(p):
-                    raise
+        _replace(p, p + ".bad")  # (gone since: nothing to set aside)
         _unreadable.remove(p)
 
 
