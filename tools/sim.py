@@ -159,10 +159,8 @@ class FlashLock:
         self.fd = -1
         try:
             self.fd = self._take(flash)
-        except OSError as e:  # (os.write's names no file: the folder, then)
-            if e.errno is None:
-                raise
-            raise OSError(e.errno, e.strerror, str(flash)) from None
+        except OSError as e:
+            raise _naming(e, flash) from None
 
     def _take(self, flash):
         import fcntl
@@ -420,10 +418,16 @@ def prepare_flash(flash, board="sim"):
         shutil.copyfile(BOARD_SRC, flash / "board.py")
         (flash / "board.json").write_text(json.dumps({"board": board}) + "\n")
     except OSError as e:
-        if e.filename is None and e.errno is not None:
-            raise OSError(e.errno, e.strerror, str(flash)) from None
-        raise
+        raise _naming(e, flash) from None
     return flash
+
+
+def _naming(e, folder):
+    """OSError `e`, naming `folder` when it names no file (os.write's, a
+    full disk's)."""
+    if e.filename is None and e.errno is not None:
+        return OSError(e.errno, e.strerror, str(folder))
+    return e
 
 
 def _png_name(name):
