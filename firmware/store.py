@@ -144,12 +144,20 @@ def save(name, obj, folder=""):
     """Save `obj` (JSON-able) as record `name` atomically; returns the bytes
     written. Raises OSError when the flash is full or read-only (the old
     copy is then kept; a .tmp written whole before the error is the copy
-    `load` reads next)."""
+    `load` reads next). A folder at the .tmp name is moved aside as .bad
+    first (else no save of this record would ever pass)."""
     import os
 
     p = _path(folder, name)
     data = encode(obj)
-    with open(p + ".tmp", "wb") as f:
+    try:
+        f = open(p + ".tmp", "wb")
+    except OSError:
+        if not present(p + ".tmp"):
+            raise  # (a full or read-only flash)
+        _replace(p + ".tmp", p + ".bad")
+        f = open(p + ".tmp", "wb")
+    with f:
         f.write(data)
     set_aside(name, folder)  # a copy load() could not read: to .bad, the .bak stays
     if _exists(p):

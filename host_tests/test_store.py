@@ -241,6 +241,18 @@ def test_folders_at_the_bak_and_bad_names_do_not_stop_the_saves(tmp_path):
         assert (tmp_path / name / "x").read_text() == "the player's"
 
 
+def test_a_folder_at_the_tmp_name_is_moved_aside_and_the_saves_pass(tmp_path):
+    # save writes name.tmp first: a folder there failed every save for good
+    d = str(tmp_path)
+    store.save("s", {"n": 1}, d)
+    (tmp_path / "s.tmp").mkdir()
+    (tmp_path / "s.tmp" / "x").write_text("the player's")
+    store.save("s", {"n": 2}, d)
+    assert store.load("s", d) == ({"n": 2}, store.OK, "")
+    assert (tmp_path / "s.bad" / "x").read_text() == "the player's"
+    assert store.decode((tmp_path / "s.bak").read_bytes()) == {"n": 1}
+
+
 @pytest.mark.mpy
 def test_a_journal_larger_than_the_heap_is_read_a_line_at_a_time(run_mpy, tmp_path):
     # 3 MB appended to a journal (garbage, a runaway file) in a 256 KiB heap:
