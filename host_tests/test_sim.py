@@ -318,7 +318,7 @@ from ui.clock import VirtualClock
 
 clock = VirtualClock(1000)
 board.time = clock  # the key source's time
-keys = board.TerminalKeys(open({fifo!r}, "r+b"))
+keys = board.TerminalKeys(open({fifo!r}, "r+b"), {shown})
 deb = Debouncer(releases={releases!r})
 typed = {typed!r}  # ms -> bytes typed then
 steps = {steps!r}  # the ms between reads, repeated
@@ -347,12 +347,15 @@ while t < end:
 _ARROW_DOWN = b"\x1b[B"
 
 
-def _typed(run_mpy, tmp_path, typed, end, steps=(10,), releases=False):
-    """Events of the keys `typed` ({ms: bytes}) read every `steps` ms."""
+def _typed(run_mpy, tmp_path, typed, end, steps=(10,), releases=False, shown="None"):
+    """Events of the keys `typed` ({ms: bytes}) read every `steps` ms;
+    `shown`: TerminalKeys' predicate, an expression (`t`: the ms)."""
     fifo = tmp_path / "stdin"
     if not fifo.exists():
         os.mkfifo(fifo)
-    code = TYPED.format(fifo=str(fifo), typed=typed, steps=list(steps), end=end, releases=releases)
+    code = TYPED.format(
+        fifo=str(fifo), typed=typed, steps=list(steps), end=end, releases=releases, shown=shown
+    )
     out = run_board(run_mpy, code)
     return [line.split(" ", 2)[2] for line in out.splitlines() if line.startswith("EV ")]
 
@@ -400,6 +403,18 @@ def test_a_key_the_terminal_repeats_is_held(run_mpy, tmp_path, every, steps):
     pairs = {t: _ARROW_DOWN * 2 for t in range(566, 1600, 66)}
     got = _typed(run_mpy, tmp_path, {**_autorepeat(_ARROW_DOWN, 500, every, 560), **pairs}, 2000)
     assert got[:2] == ["PRESS DOWN", "PRESS DOWN"] and set(got[2:]) == {"REPEAT DOWN"}
+
+
+@pytest.mark.mpy
+def test_keys_typed_while_the_terminal_is_too_small_do_nothing(run_mpy, tmp_path):
+    # the terminal too small for the screen says "enlarge the window": a
+    # key typed then (Enter) is not pressed, nor later when the screen
+    # shows again (it once opened a menu the player never saw); one typed
+    # after is
+    typed = {100: b"\r", 500: b"\x7f"}
+    hidden = "lambda: not 50 <= t < 300"
+    assert _typed(run_mpy, tmp_path, typed, 1000, shown=hidden) == ["PRESS B"]
+    assert _typed(run_mpy, tmp_path, typed, 1000) == ["PRESS A", "PRESS B"]
 
 
 @pytest.mark.mpy

@@ -28,7 +28,7 @@ mono screen in braille (2 x 4 pixels per character: 64 x 17, so an 80 x 24
 terminal plays), the colour one 2 times smaller (each half block the
 mean colour of its pixels: 120 x 35; 3 times smaller, in 80 x 24, nothing
 could be read), and one too small even for that a message saying what it
-needs, until it is resized.
+needs, until it is resized (keys typed meanwhile do nothing, but ``q``).
 ``SCOPA_SIM_WINSIZE`` names a file holding the terminal's ``columns rows
 redraw``, which tools/sim.py rewrites on a resize and after Ctrl-Z and
 ``fg`` (the unix port cannot ask the terminal); the board draws the whole
@@ -249,10 +249,14 @@ class TerminalKeys:
     repeat sends) are presses of their own, in order.
     """
 
-    def __init__(self, stdin=None):
+    def __init__(self, stdin=None, shown=None):
         import select
 
         self.stdin = stdin or sys.stdin
+        # a predicate, false while nothing of the screen can be seen (the
+        # terminal too small): keys typed then do nothing, as on a screen
+        # that is off (q still quits)
+        self._shown = shown
         self._poll = select.poll()
         self._poll.register(self.stdin, select.POLLIN)
         self._open = True
@@ -396,6 +400,9 @@ class TerminalKeys:
             _out.check_size()  # polled each tick: a resize redraws at once
         self._take(now, self._checked)
         queue = self._queue
+        if self._shown is not None and queue and not self._shown():
+            del queue[:]  # typed blind: not pressed later, when it can be seen
+            self._pend = False
         if self._pend and time.ticks_diff(now, self._pend_until) >= 0:
             self._pend = False  # no repeat came: typed again, a press
         if self._held >= 0:
@@ -570,6 +577,7 @@ class Terminal:
         self._saved = None
         self._last = None
         self._frame = None
+        self.hidden = False  # the last frame did not fit: its message instead
         self._size = _winsize()
         self._checked = time.ticks_ms()
         # The unix port's termios.tcsetattr leaves c_line to chance (`stty -a`
@@ -617,6 +625,7 @@ class Terminal:
                 if _fits(cols, lines, width, height, k):
                     shrink = k
                     break
+        self.hidden = False
         if shrink:
             rows = render_rgb565(data, width, height, shrink)
         elif mode != "rgb565" and _fits(cols, lines, width, height):
@@ -631,6 +640,7 @@ class Terminal:
                 k = _MAX_SHRINK
                 small = ((width + k - 1) // k, ((height + k - 1) // k + 1) // 2 + 1)
                 need += " (or %dx%d, %d times smaller)" % (small[0], small[1], k)
+            self.hidden = True
             rows = [
                 "The terminal is %dx%d characters;" % (cols, lines),
                 "the screen needs %s." % need,
@@ -768,10 +778,15 @@ def setup():
         clock = time if os.getenv("SCOPA_SIM_REALTIME") == "1" else VirtualClock()
         buttons = ScriptKeys(timeline, clock, _out)
     else:
-        buttons = TerminalKeys()
+        buttons = TerminalKeys(shown=_shown)
         clock = buttons  # its sleep reads the keys as they come
     _hw = (SimDisplay(WIDTH, HEIGHT, COLOUR, _out), buttons, clock)
     return _hw
+
+
+def _shown():
+    # TerminalKeys: whether the terminal shows the screen (not "enlarge")
+    return not getattr(_out, "hidden", False)
 
 
 def restore():
