@@ -631,7 +631,7 @@ def _check_terminal(board):
         if board == "sim":
             small = cols >= w // 2 and rows >= h // 4 + 1
             how = "; drawing it in braille"
-            enlarge = ": enlarge the window"
+            enlarge = f", {w // 2}x{h // 4 + 1} in braille: enlarge the window"
         else:
             k = COLOUR_MAX_SHRINK
             sw, sh = -(-w // k), (-(-h // k) + 1) // 2 + 1

@@ -645,6 +645,7 @@ class Terminal:
                 "The terminal is %dx%d characters;" % (cols, lines),
                 "the screen needs %s." % need,
                 "Enlarge the window or zoom out.",
+                "q quits.",
             ]
         rows.append(_HELP[: max(0, cols - 1)] + "\x1b[J")
         # (drawn again whole: the cursor hidden again, after a Ctrl-Z showed it;
