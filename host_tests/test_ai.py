@@ -538,6 +538,36 @@ def test_tournament_runs_on_the_unix_port(capsys):
     assert "decision time A (hard)" in out and "heap:" in out
 
 
+@pytest.mark.mpy
+def test_tournament_counts_each_hard_decisions_instructions(capsys, monkeypatch, tmp_path):
+    # --instructions: callgrind's count of each of A's decisions, framed by
+    # tools/arena.py's markers; the markers change no move
+    import shutil
+    import sys
+    import tempfile
+
+    if not shutil.which("valgrind"):
+        pytest.skip("no valgrind (Debian's package valgrind)")
+    sys.path.insert(0, str(mpy.ROOT))
+    from tools import tournament
+
+    base = ["--deals", "1", "--paired", "--nodes", "60", "--seed", "3"]
+    tournament.main(base + ["--jobs", "1", "--no-heap"])
+    plain = capsys.readouterr().out
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    tournament.main(base + ["--instructions"])
+    out = capsys.readouterr().out
+    pts = [line for line in plain.splitlines() if "points per deal" in line]
+    assert pts and pts == [line for line in out.splitlines() if "points per deal" in line]
+    n = plain.split("decision time A (hard)")[1].split(" decisions")[0].split()[-1]
+    line = out.split("instructions per decision A (hard), callgrind: ")[1].splitlines()[0]
+    assert line.split(" decisions")[0].endswith(f"over {n}")
+    md, p95 = (float(line.split(k + " ")[1].split(" M")[0]) for k in ("median", "p95"))
+    assert 0 < md <= p95 < 20  # millions: a default 2-player decision takes 30 to 45 M
+    assert "2.7 / 4.9 ms" in line
+    assert not list(tmp_path.iterdir())  # callgrind's dumps removed
+
+
 def test_tournament_versus_pairs_the_same_decks(capsys):
     import sys
 

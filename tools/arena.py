@@ -8,7 +8,11 @@ adds them up.
 
 (nodes=0: the hard player's default budget for the family.) mixed=1: A plays
 only the first seat of its side, its partners play B's level (a mixed team,
-Hard + Medium against Medium + Medium).
+Hard + Medium against Medium + Medium). mark=1: each of A's decisions is
+framed by calls of the builtins callable() before and hash() after, which
+the firmware never calls: valgrind's callgrind, told to dump its counts
+before each (tools/tournament.py --instructions), counts each decision's
+instructions in the dump that hash() starts.
 
 Seats: A plays side `rot` (and its partners), B every other seat; with
 paired deals each deal is played once per side for A (rot 0, 1, ...).
@@ -131,6 +135,7 @@ def _args():
         "heap": "1",
         "paired": "1",
         "mixed": "0",
+        "mark": "0",
     }
     for s in sys.argv[1:]:
         k, v = s.split("=")
@@ -166,6 +171,7 @@ def main():
     rots = rules.sides if int(a["paired"]) else 1
     seats = [pb] * rules.players
     mixed = int(a["mixed"])
+    mark = int(a["mark"])
 
     def play(g, rot, whole):
         for s in range(rules.players):
@@ -181,9 +187,13 @@ def main():
                 gc.collect()
                 gc.disable()
                 m0 = gc.mem_alloc()
+            if mark and p is pa:
+                callable(p)
             t0 = ticks_us()
             off = p.pick(st, rules, seat, mv)
             dt = ticks_diff(ticks_us(), t0)
+            if mark and p is pa:
+                hash(p)
             if measure:
                 h = gc.mem_alloc() - m0
                 gc.enable()

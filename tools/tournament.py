@@ -29,6 +29,14 @@ results:
 --mixed: in a partnership game A plays only the first seat of its side and
 its partners play B's level (Hard + Medium against Medium + Medium).
 
+--instructions: one process under valgrind's callgrind counts the
+instructions of each of A's decisions (the same count on any machine and
+under any load) and sets their median and p95 beside those of issue 12's
+reference decision (the hard player of commit b5962d1, 2-player Scopa,
+from source: 14.53 / 23.92 M instructions over 30 paired deals of seed
+1), which took 2.7 / 4.9 ms on the issue's idle machine: A's decision
+time there, without the machine's drift from hour to hour.
+
 --versus KNOB (with --set's syntax, repeatable): the same decks are played
 again with the knob added, and the difference of the two runs deck by deck
 is printed with its 95% interval: a screen of one change, far tighter than
@@ -39,8 +47,10 @@ import argparse
 import math
 import os
 import resource
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from array import array
 from pathlib import Path
@@ -94,6 +104,16 @@ def _launch(args, fw, deals, matches):
         if args.heapsize:
             cmd += ["-X", f"heapsize={args.heapsize}"]
         cmd.append(script)
+        if args.instructions:
+            kv.append("mark=1")
+            cmd = [
+                "valgrind",
+                "--tool=callgrind",
+                "--dump-before=mp_builtin_callable",
+                "--dump-before=mp_builtin_hash",
+                "--dump-instr=no",
+                "--callgrind-out-file=" + os.path.join(args.instructions_dir, "cg"),
+            ] + cmd
         env["MICROPYPATH"] = os.pathsep.join([".frozen", str(fw)])
     return subprocess.Popen(
         cmd + kv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env
@@ -122,6 +142,26 @@ def _wilson(k, n):
     return p, c - h, c + h
 
 
+# issue 12's reference decision, counted as --instructions counts (above)
+REF_INSTR = (14_531_430, 23_919_151)  # median, p95
+REF_MS = (2.7, 4.9)  # the same decisions on the issue's idle machine
+
+
+def _callgrind(dirname):
+    """Instructions of each decision that tools/arena.py (mark=1) framed:
+    the counts of the dumps that hash() started."""
+    out = []
+    for name in os.listdir(dirname):
+        with open(os.path.join(dirname, name)) as f:
+            for line in f:
+                if line.startswith("desc: Trigger:") and "mp_builtin_hash" not in line:
+                    break
+                if line.startswith("summary:"):
+                    out.append(int(line.split()[1]))
+                    break
+    return out
+
+
 def _pct(xs, q):
     if not xs:
         return 0.0
@@ -131,6 +171,14 @@ def _pct(xs, q):
 
 
 def run(args):
+    if args.instructions:
+        with tempfile.TemporaryDirectory(prefix="tournament-callgrind-") as d:
+            args.instructions_dir = d
+            return _run(args)
+    return _run(args)
+
+
+def _run(args):
     if args.mpy and not args.cpython:
         fw = mpy.compile_firmware(ROOT / "build" / "tournament-mpy", mpy.UNIX_MPY_CROSS_ARGS)
     else:
@@ -182,6 +230,7 @@ def run(args):
                 buffers = int(f[1])
             elif f[0] == "Q":
                 buffers32 = int(f[1])
+    instr = _callgrind(args.instructions_dir) if args.instructions else []
     wall = time.time() - t0
     load = (load0 + os.getloadavg()[0]) / 2
     ru = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -224,6 +273,7 @@ def run(args):
         "heap": heap,
         "load": load,
         "share": share,
+        "instr": (_pct(instr, 0.5), _pct(instr, 0.95), max(instr), len(instr)) if instr else None,
     }
     for k in ("a", "b"):
         t = times[k]
@@ -282,6 +332,15 @@ def report(args, r):
         f"{r['a_p95'] * r['share']:.2f} ms, B {r['b_med'] * r['share']:.2f} / "
         f"{r['b_p95'] * r['share']:.2f} ms (median / p95)"
     )
+    if r["instr"]:
+        md, p95, mx, n = r["instr"]
+        print(
+            f"  instructions per decision A ({args.a}), callgrind: median {md / 1e6:.2f} M, "
+            f"p95 {p95 / 1e6:.2f} M, max {mx / 1e6:.2f} M over {n} decisions: on issue 12's "
+            f"idle machine about {md / REF_INSTR[0] * REF_MS[0]:.2f} / "
+            f"{p95 / REF_INSTR[1] * REF_MS[1]:.2f} ms (median / p95; its reference decision "
+            f"{REF_INSTR[0] / 1e6:.2f} / {REF_INSTR[1] / 1e6:.2f} M = {REF_MS[0]} / {REF_MS[1]} ms)"
+        )
     if not args.no_heap:
         h = r["heap"]
         print(
@@ -419,6 +478,13 @@ def main(argv=None):
     )
     ap.add_argument("--no-heap", action="store_true", help="skip the heap measurement")
     ap.add_argument(
+        "--instructions",
+        action="store_true",
+        help="count the instructions of each of A's decisions with valgrind's callgrind "
+        "(one process, no heap measurement, some 50 times slower) and give the time they "
+        "take on issue 12's idle machine",
+    )
+    ap.add_argument(
         "--set",
         action="append",
         default=[],
@@ -452,6 +518,13 @@ def main(argv=None):
         ap.error("--versus compares deals deck by deck: give --deals N")
     if args.cpython:
         args.no_heap = True  # the heap figures are MicroPython's
+    if args.instructions:
+        if args.cpython:
+            ap.error("--instructions counts the MicroPython unix port's: not with --cpython")
+        if not shutil.which("valgrind"):
+            ap.error("--instructions needs valgrind (Debian's package valgrind)")
+        args.jobs = 1
+        args.no_heap = True  # the heap measurement's collections would count
     r = run(args)
     if args.versus:
         print("first run:", " ".join(args.set) or "the defaults")
