@@ -708,6 +708,59 @@ def test_ai_digest_of_one_family_is_the_same_on_cpython():
     assert runs[1].stdout.split() == out
 
 
+# ai.leaf's viper util against ai.core's plain-Python one (core._util), for
+# every side of every position of random games of every family and house
+# rule (selfplay.random_rules), round ends included; prints the positions
+# and whether core.util is ai.leaf's.
+_LEAF = """
+from ai import core, leaf
+from scopa import engine as E
+from scopa.game import Game
+from scopa.rng import Rng
+from selfplay import random_rules
+
+rng = Rng(11)
+n = 0
+for k in range(60):
+    rules = random_rules(rng)
+    core.setup(rules)
+    g = Game(rules, k + 1)
+    st = g.st
+    while True:
+        for s in range(rules.sides):
+            a = core._util(st, s)
+            b = leaf.util(st, s)
+            if a != b:
+                raise SystemExit("%s side %d: %d != %d" % (rules.code(), s, a, b))
+        n += 1
+        if g.play_index(rng.below(E.gen_moves(st, rules, g.mv))) & E.ROUND_OVER:
+            for s in range(rules.sides):
+                if core._util(st, s) != leaf.util(st, s):
+                    raise SystemExit("%s round over, side %d" % (rules.code(), s))
+            break
+print(n, core.util is leaf.util)
+"""
+
+
+def test_leaf_util_gives_core_utils_values():
+    # on CPython ai.leaf runs as plain Python (the shim's viper and ptr8)
+    import contextlib
+    import io
+
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        exec(compile(_LEAF, "leaf", "exec"), {"__name__": "leaf"})
+    n, same = buf.getvalue().split()
+    assert int(n) > 1500 and same == "True"
+
+
+@pytest.mark.mpy
+def test_leaf_util_as_viper_gives_core_utils_values(run_mpy):
+    # the unix port compiles ai.leaf as viper code: the same values
+    n, same = run_mpy(_LEAF, path=(mpy.FIRMWARE, mpy.ROOT / "host_tests")).split()
+    assert int(n) > 1500 and same == "True"
+
+
 @pytest.mark.mpy
 def test_native_modules_play_the_same_moves_as_bytecode(mpy_firmware, tmp_path):
     # the flash tool compiles the search's modules (tools.flash.compiler.NATIVE)
@@ -723,6 +776,10 @@ def test_native_modules_play_the_same_moves_as_bytecode(mpy_firmware, tmp_path):
             for f, fw in (("native", mpy_firmware), ("bytecode", bytecode))
         }
         assert arch == {"native": 2 if name + ".py" in NATIVE else 0, "bytecode": 0}, name
+    # ai.leaf (viper) only where the .mpy carries native code: the bytecode
+    # build plays with ai.core's own util
+    assert (mpy_firmware / "ai" / "leaf.mpy").read_bytes()[2] >> 2 == 2
+    assert not (bytecode / "ai" / "leaf.mpy").exists()
     runs = [_ai_digest(["2"], fw=fw, timeout=300) for fw in (mpy_firmware, bytecode, mpy.FIRMWARE)]
     for p in runs:
         assert p.returncode == 0, p.stderr

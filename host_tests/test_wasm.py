@@ -68,6 +68,26 @@ def test_loads_the_bytecode_mpy_of_the_repos_mpy_cross(wasm_mpy, wasm_firmware):
     assert out.strip() == "scopa/engine.mpy"  # relative, at the flash's root
 
 
+def test_ai_keeps_its_own_util_without_a_native_emitter(wasm_firmware, tmp_path):
+    # ai.leaf is viper code: from source the port cannot compile it, and the
+    # build for a board without native code leaves it out; ai.core keeps
+    # its plain-Python util either way (the same values: test_ai.py)
+    code = """from ai import core
+print(core.util is core._util)
+try:
+    import ai.leaf
+except SyntaxError as e:
+    print("SyntaxError", e)
+"""
+    out = wasm.run_wasm(code, path=(mpy.FIRMWARE,), cwd=tmp_path)
+    assert out.split("\n")[:2] == ["True", "SyntaxError invalid micropython decorator"]
+    assert not (wasm_firmware / "ai" / "leaf.mpy").exists()
+    out = wasm.run_wasm(
+        "from ai import core\nprint(core.util is core._util)\n", path=(wasm_firmware,)
+    )
+    assert out.strip() == "True"
+
+
 def test_live_heap_is_collected_between_steps_only():
     code = """
 import gc

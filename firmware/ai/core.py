@@ -70,6 +70,9 @@ _napoleone = 0
 _pzero = 0
 _pvis = 0
 _rules = None
+# The same for ai.leaf's viper util, as bytes: sides, _pzero, _rebello + 1,
+# _coinrun, _grande, _napoleone.
+_leaf = bytearray(6)
 
 # Scratch.
 _cnt = [0, 0, 0]
@@ -219,6 +222,13 @@ def setup(rules):
     _napoleone = 1 if (cir or (rules.napola and rules.napoleone)) else 0
     _pzero = rules.primiera_zero
     _pvis = rules.partners_visible
+    lf = _leaf
+    lf[0] = sides
+    lf[1] = 1 if _pzero else 0
+    lf[2] = _rebello + 1
+    lf[3] = _coinrun
+    lf[4] = _grande
+    lf[5] = _napoleone
 
 
 def hand_size(st, seat):
@@ -528,3 +538,14 @@ def util(st, side):
             if x:
                 u += x if s == side else -x // (ns - 1)
     return u
+
+
+# Where the port compiles viper code, util is ai.leaf's: the same values in
+# about an eighth of the instructions. This module's util stays the bytecode
+# ports' (the WebAssembly port cannot compile ai.leaf; a build without
+# -march leaves it out) and the reference it is tested against (_util).
+_util = util
+try:
+    from ai.leaf import util
+except (ImportError, SyntaxError, ValueError):
+    pass

@@ -5,6 +5,8 @@ there). On the unix port and on a board the built-in module wins, so this file
 is never loaded there and must never be copied to a device.
 """
 
+import builtins
+
 
 def const(expr):
     """Return ``expr``: MicroPython folds it into a compile-time constant."""
@@ -19,6 +21,18 @@ def native(func):
 def viper(func):
     """No-op stand-in for the ``@micropython.viper`` code emitter."""
     return func
+
+
+def _cast(obj):
+    """Viper's pointer casts as plain Python: the buffer itself."""
+    return obj
+
+
+# Inside a viper function ptr8(buf) etc. are built-in casts; run as plain
+# Python (viper() above) they must exist as names: they give the buffer.
+for _name in ("ptr", "ptr8", "ptr16", "ptr32"):
+    if not hasattr(builtins, _name):
+        setattr(builtins, _name, _cast)
 
 
 def opt_level(level=None):

@@ -45,10 +45,18 @@ ARCHS = [
 # for their size (docs/ai-results.md).
 NATIVE = frozenset({"scopa/engine.py", "ai/core.py"})
 
+# Viper code (functions under @micropython.viper): compiled only with
+# -march. Without it (a board or the web edition whose .mpy carries no
+# native code) mpy-cross refuses the file ("invalid arch"), so the build
+# leaves it out and ai.core keeps its own plain-Python util, which plays
+# the same moves (host_tests/test_ai.py). As armv6m .mpy it is 3.7 KB.
+VIPER = frozenset({"ai/leaf.py"})
+
 
 def native_modules() -> str:
-    """NATIVE as the flash tool and the benchmarks name it: `ai/core, scopa/engine`."""
-    return ", ".join(sorted(n[:-3] for n in NATIVE))
+    """NATIVE and VIPER, the modules compiled to native code with -march, as
+    the flash tool and the benchmarks name them: `ai/core, ai/leaf, scopa/engine`."""
+    return ", ".join(sorted(n[:-3] for n in NATIVE | VIPER))
 
 
 @dataclass(frozen=True)
@@ -224,7 +232,7 @@ def find_compiler(fmt: MpyFormat, micropython: str = "X.Y") -> Compiler:
                 None,
                 note=f"bytecode only (mpy-cross emits v{emits[0]}.{emits[1]}, "
                 f"the board v{fmt.label}: native code would not load), so the hard "
-                "player thinks about 1.5 times as long",
+                "player thinks about twice as long",
             )
     have = ", ".join(f"v{e[0]}.{e[1]}" for _, e in found) or "nothing (it does not run)"
     raise FlashError(

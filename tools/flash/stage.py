@@ -14,7 +14,7 @@ from typing import TextIO
 
 from .boards import BoardConfig
 from .common import LIB, RECORD, FlashError
-from .compiler import Compiler, MpyFormat
+from .compiler import VIPER, Compiler, MpyFormat
 from .package import firmware_files
 
 
@@ -122,6 +122,8 @@ def stage_firmware(stager: Stager, fw_dir: Path) -> None:
     source = stager.compiler is None
     reserved = {"board.py", "board.mpy", "board.json", RECORD}
     for rel in firmware_files(fw_dir):
+        if not source and not stager.compiler.march and rel in VIPER:
+            continue  # bytecode only: viper code needs -march (compiler.VIPER)
         device = device_path(rel, source)
         if device in reserved or rel.split("/", 1)[0] == LIB:
             raise FlashError(
