@@ -566,6 +566,13 @@ def test_tournament_counts_each_hard_decisions_instructions(capsys, monkeypatch,
     assert 0 < md <= p95 < 20  # millions: a default 2-player decision takes 30 to 45 M
     assert "2.7 / 4.9 ms" in line
     assert not list(tmp_path.iterdir())  # callgrind's dumps removed
+    # a count that misses decisions (no symbols, a stray hash()) is refused
+    real = tournament._callgrind
+    monkeypatch.setattr(tournament, "_callgrind", lambda d: real(d)[1:])
+    with pytest.raises(SystemExit) as e:
+        tournament.main(base + ["--instructions"])
+    assert f"counted {int(n) - 1} of A's {n} decisions" in str(e.value.code)
+    assert not list(tmp_path.iterdir())
 
 
 def test_tournament_versus_pairs_the_same_decks(capsys):
@@ -710,8 +717,8 @@ def test_ai_digest_of_one_family_is_the_same_on_cpython():
 
 # ai.leaf's viper util against ai.core's plain-Python one (core._util), for
 # every side of every position of random games of every family and house
-# rule (selfplay.random_rules), round ends included; prints the positions
-# and whether core.util is ai.leaf's.
+# rule (selfplay.random_rules), round ends included, and random layouts of
+# the cards; prints the positions and whether core.util is ai.leaf's.
 _LEAF = """
 from ai import core, leaf
 from scopa import engine as E
@@ -738,6 +745,27 @@ for k in range(60):
                 if core._util(st, s) != leaf.util(st, s):
                     raise SystemExit("%s round over, side %d" % (rules.code(), s))
             break
+# random layouts of the 40 cards (mostly piles: the coin runs, napoleone,
+# grande, re bello and primiera cases that games seldom reach)
+for k in range(300):
+    rules = random_rules(rng)
+    core.setup(rules)
+    ns = rules.sides
+    st = bytearray(E.SIZE)
+    mode = rng.below(3)
+    for c in range(40):
+        if mode == 0:
+            st[c] = rng.below(8 + ns)
+        elif mode == 1 or c < 10:
+            st[c] = 8 + rng.below(ns)
+        else:
+            st[c] = (0, 1, 8)[rng.below(3)]
+    for s in range(ns):
+        st[E.SCOPE + s] = rng.below(12)
+    for s in range(ns):
+        if core._util(st, s) != leaf.util(st, s):
+            raise SystemExit("%s layout %s side %d" % (rules.code(), list(st[:40]), s))
+        n += 1
 print(n, core.util is leaf.util)
 """
 

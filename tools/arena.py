@@ -10,9 +10,9 @@ adds them up.
 only the first seat of its side, its partners play B's level (a mixed team,
 Hard + Medium against Medium + Medium). mark=1: each of A's decisions is
 framed by calls of the builtins callable() before and hash() after, which
-the firmware never calls: valgrind's callgrind, told to dump its counts
-before each (tools/tournament.py --instructions), counts each decision's
-instructions in the dump that hash() starts.
+the firmware never calls: valgrind's callgrind, told to zero its counts
+at the first and dump them at the second (tools/tournament.py
+--instructions), counts each decision's instructions in one dump.
 
 Seats: A plays side `rot` (and its partners), B every other seat; with
 paired deals each deal is played once per side for A (rot 0, 1, ...).

