@@ -71,7 +71,7 @@ _pzero = 0
 _pvis = 0
 _rules = None
 # The same for ai.leaf's viper util, as bytes: sides, _pzero, _rebello + 1,
-# _coinrun, _grande, _napoleone.
+# _coinrun, _grande, _napoleone (ai.leaf.opts once ai.leaf is imported).
 _leaf = bytearray((2, 0, 0, 0, 0, 0))
 
 # Scratch.
@@ -547,6 +547,9 @@ def util(st, side):
 # heap: MemoryError) and the reference it is tested against (_util).
 _util = util
 try:
-    from ai.leaf import util
+    from ai import leaf
+
+    util = leaf.util
+    _leaf = leaf.opts
 except Exception:  # no native emitter, not in the build, or no room: only slower
     pass

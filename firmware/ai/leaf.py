@@ -13,29 +13,27 @@ Under CPython (the host tests, with host_tests/shim) `micropython.viper`
 and `ptr8` are the identity and this runs as plain Python; the tests hold
 both copies to the same values on CPython and on the unix port.
 
-Import ai.core, not this module: ai.core binds its util to this one's at
-the end of its import (imported first, this module would find ai.core
-before its util exists, and ai.core would keep its own).
-
-The ruleset's numbers come from ai.core._leaf (filled by ai.core.setup):
-sides, primiera with a missing suit at 0, re bello's card + 1 (0: none),
-coin runs (napola, Cirulla's piccola), Cirulla's grande, napoleone.
+The ruleset's numbers are `opts`, which ai.core.setup fills (this module
+imports nothing of ai.core, which imports it): sides, primiera with a
+missing suit at 0, re bello's card + 1 (0: none), coin runs (napola,
+Cirulla's piccola), Cirulla's grande, napoleone.
 """
 
 import micropython
 
-from ai.core import _leaf, _pb
 from scopa.rules import PRIMIERA as _PRIM  # primiera points by value - 1
 
+opts = bytearray((2, 0, 0, 0, 0, 0))  # the ruleset's numbers (above): ai.core.setup
 _cnt = bytearray(3)  # cards in each side's pile
 _coin = bytearray(3)  # denari in each side's pile
+_pb = bytearray(12)  # best primiera points per side * 4 + suit
 
 
 @micropython.viper
 def util(st: ptr8, side: int) -> int:
     """ai.core.util(st, side), for a state `st` (bytes, scopa.engine's
     layout) and a side: centipoints, the same int."""
-    o = ptr8(_leaf)
+    o = ptr8(opts)
     ns = o[0]
     cnt = ptr8(_cnt)
     coin = ptr8(_coin)
