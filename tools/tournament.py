@@ -31,7 +31,8 @@ its partners play B's level (Hard + Medium against Medium + Medium).
 
 --instructions: one process (--jobs 1, no heap measurement) under
 valgrind's callgrind counts the instructions of each of A's decisions
-(the same count on any machine and under any load) and sets their
+(the same count on any machine and under any load for the same build run
+from the same folder: MicroPython interns the modules' paths) and sets their
 median and p95 beside those of issue 12's reference decision (the hard
 player of commit b5962d1, 2-player Scopa, from source: 14.53 / 23.92 M
 instructions over 30 paired deals of seed 1), which took 2.7 / 4.9 ms on
@@ -49,6 +50,7 @@ import math
 import os
 import resource
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -203,8 +205,16 @@ def _run(args):
     load0 = os.getloadavg()[0]
     ru0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.time()
-    for p in procs:
-        out, err = p.communicate()
+    outs = []
+    try:
+        for p in procs:
+            outs.append(p.communicate())
+    except BaseException:  # Ctrl-C, SIGTERM (main): no arena left running
+        for p in procs:
+            p.kill()
+            p.wait()
+        raise
+    for p, (out, err) in zip(procs, outs):
         if p.returncode:
             sys.exit(f"arena failed ({p.returncode}):\n{out[-2000:]}\n{err[-4000:]}")
         for line in out.splitlines():
@@ -322,12 +332,14 @@ def report(args, r):
             f"  matches to the target: A wins {100 * r['win']:.1f}% "
             f"(95% CI {100 * r['win_lo']:.1f}-{100 * r['win_hi']:.1f}) of {r['matches']}"
         )
+    timed = not args.instructions  # under valgrind the clock says nothing
     for k, name in (("a", args.a), ("b", args.b)):
-        print(
-            f"  decision time {k.upper()} ({name}): median {r[k + '_med']:.2f} ms, "
-            f"p95 {r[k + '_p95']:.2f} ms over {r[k + '_n']} decisions"
-        )
-        if r[k + "_cpu"]:
+        if timed:
+            print(
+                f"  decision time {k.upper()} ({name}): median {r[k + '_med']:.2f} ms, "
+                f"p95 {r[k + '_p95']:.2f} ms over {r[k + '_n']} decisions"
+            )
+        if timed and r[k + "_cpu"]:
             md, p95, mx = r[k + "_cpu"]
             print(
                 f"  CPU time per decision {k.upper()} ({name}), 1 ms steps: median {md}, "
@@ -336,16 +348,17 @@ def report(args, r):
         if r[k + "_nodes"]:
             md, p95, mx = r[k + "_nodes"]
             print(f"  nodes per decision {k.upper()} ({name}): median {md}, p95 {p95}, max {mx}")
-    print(
-        f"  load average during the run {r['load']:.2f} ({os.cpu_count()} cores); the "
-        f"processes had {100 * r['share']:.0f}% of their wall time on a CPU: an idle "
-        f"machine's times would be about A {r['a_med'] * r['share']:.2f} / "
-        f"{r['a_p95'] * r['share']:.2f} ms, B {r['b_med'] * r['share']:.2f} / "
-        f"{r['b_p95'] * r['share']:.2f} ms (median / p95)"
-    )
+    if timed:
+        print(
+            f"  load average during the run {r['load']:.2f} ({os.cpu_count()} cores); the "
+            f"processes had {100 * r['share']:.0f}% of their wall time on a CPU: an idle "
+            f"machine's times would be about A {r['a_med'] * r['share']:.2f} / "
+            f"{r['a_p95'] * r['share']:.2f} ms, B {r['b_med'] * r['share']:.2f} / "
+            f"{r['b_p95'] * r['share']:.2f} ms (median / p95)"
+        )
     if r["instr"]:
         md, p95, mx, n = r["instr"]
-        print("  (the times above ran under valgrind, some 50 times slower; these are the counts)")
+        print("  decision times: not taken under valgrind (some 50 times slower); counted:")
         print(
             f"  instructions per decision A ({args.a}), callgrind: median {md / 1e6:.2f} M, "
             f"p95 {p95 / 1e6:.2f} M, max {mx / 1e6:.2f} M over {n} decisions: on issue 12's "
@@ -365,6 +378,12 @@ def report(args, r):
             f"(buffers + the most one decision allocated)"
         )
     print(f"  wall time {r['wall']:.0f} s")
+    counted = "-"
+    if r["instr"]:
+        md, p95 = r["instr"][:2]
+        counted = (
+            f"{md / REF_INSTR[0] * REF_MS[0]:.1f} / {p95 / REF_INSTR[1] * REF_MS[1]:.1f} counted"
+        )
     win = (
         (
             f"{100 * r['win']:.1f}% ({100 * r['win_lo']:.0f}-{100 * r['win_hi']:.0f}), "
@@ -381,8 +400,8 @@ def report(args, r):
                 args.game + (f" {players}p"),
                 f"{r['ppd']:+.2f} ± {r['ppd_ci']:.2f} (n={r['pairs']})",
                 win,
-                f"{r['a_med']:.1f} / {r['a_p95']:.1f}",
-                f"{r['b_med']:.1f} / {r['b_p95']:.1f}",
+                f"{r['a_med']:.1f} / {r['a_p95']:.1f}" if timed else counted,
+                f"{r['b_med']:.1f} / {r['b_p95']:.1f}" if timed else "-",
             ]
         )
         + " |"
@@ -556,4 +575,7 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
+    # killed (SIGTERM): end as on Ctrl-C, the arenas stopped and callgrind's
+    # dumps removed
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(128 + signal.SIGTERM))
     main()
