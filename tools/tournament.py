@@ -214,6 +214,8 @@ def _run(args):
             p.kill()
             p.wait()
         raise
+    if any(p.returncode in (130, -signal.SIGINT) for p in procs):
+        raise KeyboardInterrupt  # Ctrl-C reached the arenas first
     for p, (out, err) in zip(procs, outs):
         if p.returncode:
             sys.exit(f"arena failed ({p.returncode}):\n{out[-2000:]}\n{err[-4000:]}")
@@ -547,6 +549,13 @@ def main(argv=None):
         ap.error("nothing to play: give --deals N or --matches N (1 or more)")
     if args.versus and not args.deals:
         ap.error("--versus compares deals deck by deck: give --deals N")
+    try:
+        _main(ap, args)
+    except KeyboardInterrupt:
+        sys.exit("tournament: interrupted (no results)")
+
+
+def _main(ap, args):
     if args.cpython:
         args.no_heap = True  # the heap figures are MicroPython's
     if args.instructions:
