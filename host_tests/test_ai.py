@@ -4,6 +4,8 @@ end of a round, and a whole hard-vs-hard game in a 96 KiB heap from the
 firmware compiled to .mpy. No timed assertions: strength and speed are
 measured by tools/tournament.py (docs/ai-results.md)."""
 
+import os
+
 import pytest
 
 import mpy
@@ -644,6 +646,47 @@ def test_tournament_on_cpython_has_no_heap_figures(capsys):
     tournament.main(["--deals", "1", "--paired", "--nodes", "30", "--jobs", "1", "--cpython"])
     out = capsys.readouterr().out
     assert "points per deal" in out and "heap:" not in out
+
+
+@pytest.mark.skipif(
+    not os.path.exists("/proc/self/task"), reason="reads the arenas from /proc (Linux)"
+)
+def test_tournament_interrupted_says_so_and_leaves_no_arena():
+    # Ctrl-C in a terminal reaches the tool and its arenas (one process
+    # group): a line, the shell's status 130, no traceback, no arena left
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    cmd = [sys.executable, str(mpy.ROOT / "tools" / "tournament.py"), "--cpython"]
+    cmd += ["--deals", "5000", "--paired", "--nodes", "30", "--jobs", "2", "--no-heap"]
+    p = subprocess.Popen(
+        cmd,
+        cwd=mpy.ROOT,
+        start_new_session=True,
+        text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    kids = []
+    try:
+        deadline = time.monotonic() + 60
+        while len(kids) < 2 and time.monotonic() < deadline and p.poll() is None:
+            time.sleep(0.2)
+            with open("/proc/%d/task/%d/children" % (p.pid, p.pid)) as f:
+                kids = [int(k) for k in f.read().split()]
+        assert len(kids) == 2, "the arenas did not start"
+        os.killpg(p.pid, signal.SIGINT)
+        out, err = p.communicate(timeout=60)
+    finally:
+        if p.poll() is None:
+            os.killpg(p.pid, signal.SIGKILL)
+            p.communicate()
+    assert p.returncode == 130, err
+    assert "tournament: interrupted (no results)" in err and "Traceback" not in err, err
+    assert "points per deal" not in out
+    assert not [k for k in kids if os.path.exists("/proc/%d" % k)]
 
 
 def test_hard_buffers_complete_after_a_memory_error(monkeypatch):

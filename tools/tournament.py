@@ -551,8 +551,9 @@ def main(argv=None):
         ap.error("--versus compares deals deck by deck: give --deals N")
     try:
         _main(ap, args)
-    except KeyboardInterrupt:
-        sys.exit("tournament: interrupted (no results)")
+    except KeyboardInterrupt:  # Ctrl-C: the shell's status for it, 128 + SIGINT
+        print("tournament: interrupted (no results)", file=sys.stderr)
+        sys.exit(130)
 
 
 def _main(ap, args):
