@@ -96,17 +96,18 @@ DEFAULT_NODES = const(200)  # nodes_for(None): the budget when the rules are not
 # scopa.engine and ai.core, viper ai.leaf) stays within 10 ms on issue
 # 12's idle machine, where 10 ms is 48.8 M instructions (x64, callgrind)
 # and the issue's reference decision takes 23.9 M for its 4.9 ms at p95:
-# the largest family's p95 is 45.6 M, 9.3 ms (tools/tournament.py
-# --instructions; docs/ai-results.md, sixteenth pass). With the nodes the
+# the largest family's p95 is 46.2 M, 9.5 ms, 6 players (tools/tournament.py
+# --instructions; docs/ai-results.md, sixteenth and seventeenth passes). With the nodes the
 # native code buys: 2-player Scopa 2400 (1000 paired deals, three seeds:
 # +0.05 over 1600; 2000: +0.04 less), 4-player Scopa 4000 (two seeds:
 # +0.09 / +0.08 over 2550; 2900: +0.07 less), Scopa d'Assi 2000 (four
 # seeds: +0.07 over 1600), Cirulla 2400 (72.5% of 2000 matches, 71.1% at
-# 1700), Scopone a 10 2600 (two seeds: +0.22 / -0.04 over 1300), 6 players
-# 3600 (three seeds: +0.04 / +0.06 / +0.10 over 2000; Scopa a 15 with 6
-# keeps 2000: at 3600 its p95 reached 10 ms).
+# 1700), Scopone a 10 2600 (two seeds: +0.22 / -0.04 over 1300; 3100:
+# -0.02), 6 players 4000 with ai.leaf (three seeds: +0.32 / +0.29 / +0.29,
+# at 3600 +0.28 / +0.24 / +0.28; Scopa a 15 with 6 keeps 2000: at 3600
+# its p95 reached 10 ms without ai.leaf).
 # Without ai.leaf the first five took 10.5 to 12.7 ms at p95 by the count.
-FAMILY = array("H", (240, 200, 130, 240, 130, 400, 360, 130, 160, 260, 200, 200))
+FAMILY = array("H", (240, 200, 130, 240, 130, 400, 400, 130, 160, 260, 200, 200))
 # Deals tried for one consistent with the plays seen (core.hist). In
 # Scopone the checks cost more than the deals they would replace; in 4- and
 # 6-player Scopa (the end of the round) 16 pay, the partners' plays
