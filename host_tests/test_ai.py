@@ -665,6 +665,9 @@ def test_tournament_interrupted_says_so_and_leaves_no_arena():
         cmd,
         cwd=mpy.ROOT,
         start_new_session=True,
+        # a shell without job control starts background jobs (a CI run
+        # too) with SIGINT ignored, which Python then keeps: as a terminal would
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
         text=True,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
