@@ -96,7 +96,7 @@ DEFAULT_NODES = const(200)  # nodes_for(None): the budget when the rules are not
 # scopa.engine and ai.core, viper ai.leaf) stays within 10 ms on issue
 # 12's idle machine, where 10 ms is 48.8 M instructions (x64, callgrind)
 # and the issue's reference decision takes 23.9 M for its 4.9 ms at p95:
-# the largest family's p95 is 46.2 M, 9.5 ms, 6 players (tools/tournament.py
+# the largest family's p95 is 46.0 M, 9.4 ms, 6 players (tools/tournament.py
 # --instructions; docs/ai-results.md, sixteenth and seventeenth passes). With the nodes the
 # native code buys: 2-player Scopa 2400 (1000 paired deals, three seeds:
 # +0.05 over 1600; 2000: +0.04 less), 4-player Scopa 4000 (two seeds:
