@@ -229,11 +229,11 @@ def test_six_players_look_at_each_partner_in_turn(tmp_path, random_ai):
     s = a.screen
     assert peek.partners(s) == [2, 4]
     seen = []
-    for key in "UDD":  # UP into the partners' hands, then either steps
+    for key in "UUUUD":  # UP: P3's hand, P5's, the own; DOWN steps back
         b.buttons.push(F.keys(key))
         a.loop(30)
         seen.append(s.peek)
-    assert seen == [1, 2, 0]
+    assert seen == [1, 2, 0, 1, 0]
 
 
 @pytest.mark.parametrize("vis", [False, True])

@@ -18,18 +18,26 @@ import store
 import ui_fakeboard as F
 from scopa import cards as C
 from scopa.rules import Rules
+from ui import keeper_entry as E
 
 RANKS = (-1, 7, 6, 1, 5, 4, 3, 2, 10, 9, 8)  # ui/keeper_entry.py's order
 RUNS = (0, 3, 4, 5, 6, 7, 8, 9, 10)
 LETTERS = {"up": "U", "down": "D", "left": "L", "right": "R", "A": "A", "B": "B"}
 
 
-def _argmax(v):
-    best = 0
-    for i in range(len(v)):
-        if v[i] > v[best]:
-            best = i
-    return best
+def _only(v):
+    """The side the entry screen chooses by itself: the one side with a
+    count above 0 (ui/keeper_entry.py), else None: nothing chosen."""
+    sides = [i for i in range(len(v)) if v[i] > 0]
+    return sides[0] if len(sides) == 1 else None
+
+
+def _pick(want, now, m):
+    """UP presses from `now` (None: nothing chosen, where UP picks the
+    first of the m choices) to choice `want`."""
+    if now is None:
+        return ["up"] * (1 + want)
+    return ["up"] * ((want - now) % m)
 
 
 def _ud(n):
@@ -64,14 +72,14 @@ def entry_keys(e, fields, n, old=None):
             v[n - 1] = total - sum(v[: n - 1])
         assert v == e[f], "the last side is what is left: %r" % (e[f],)
         vals[f] = v
-    s0 = old["s"] if old is not None else _argmax(vals["d"])
-    keys += ["up"] * ((e["s"] - s0) % n) + ["A"]
+    s0 = old["s"] if old is not None else _only(vals["d"])
+    keys += _pick(e["s"], s0, n) + ["A"]
 
     def prim(x):
         return n + 1 if "pc" in x else (x["p"] if x["p"] >= 0 else n)
 
-    p0 = prim(old) if old is not None else _argmax(vals["t"])
-    keys += ["up"] * ((prim(e) - p0) % (n + 2)) + ["A"]
+    p0 = prim(old) if old is not None else _only(vals["t"])
+    keys += _pick(prim(e), p0, n + 2) + ["A"]
     if "pc" in e:
         opc = old["pc"] if old is not None and "pc" in old else [[-1] * 4 for _ in range(n)]
         for i in range(n):
@@ -303,20 +311,50 @@ def test_the_other_side_is_filled_and_can_be_typed(tmp_path):
     assert k.screen.step() == "d"
 
 
-def test_a_default_side_reads_as_a_suggestion_until_chosen(tmp_path):
-    # the settebello's step opens on the side with most denari: its bar
-    # only outlined (nothing chosen yet); a key that changes it fills it
+def test_a_choice_the_counts_leave_open_waits_for_the_keeper(tmp_path):
+    # cards 20-20, denari 5-5: nothing says who took the settebello or the
+    # primiera, so nothing is chosen and A asks for a pick (a default here
+    # gave side 1 two points nobody typed)
     k = new_sheet(tmp_path)
-    k.press("A up up A down A")  # a round: cards 22-18, denari 4-6: BO has most
+    k.press("A A A")  # a round: cards 20-20, denari 5-5
     s = k.screen
-    assert s.step() == "s" and s.v["s"] == 1
+    assert s.step() == "s" and s.v["s"] == E.UNSET
+    assert "Pick with < >" in k.text()
+    d = k.board.display
+    cw = 128 // 2
+    y = 21 + 2  # inside a bar, below its top edge
+    assert d.pixel(cw // 2, y) == 0 and d.pixel(4, y) == 0  # no bar: nothing chosen
+    k.press("A")
+    assert s.step() == "s" and k.text().split("\n")[-1] == "Pick with < >"
+    k.press("right")  # the side on that hand: BO
+    assert s.v["s"] == 1 and d.pixel(cw + cw // 2, y) == 1  # chosen: filled
+    assert "Pick" not in k.text()
+    k.press("A")
+    assert s.step() == "p" and s.v["p"] == E.UNSET
+    k.press("A")
+    assert s.step() == "p" and k.text().split("\n")[-1] == "Pick with < >"
+    k.press("left A")  # ADA
+    assert s.step() == "sc" and s.v["p"] == 0
+    k.press("A A")
+    assert s.step() == E.REVIEW and s.entry()["s"] == 1 and s.entry()["p"] == 0
+
+
+def test_a_side_the_counts_name_is_suggested_until_chosen(tmp_path):
+    # only BO took denari: the settebello can only be BO's, so its step
+    # opens on BO, the bar only outlined (a suggestion A accepts); a key
+    # that changes it fills it
+    k = new_sheet(tmp_path)
+    k.press("A up up A " + "down " * 5 + "A")  # cards 22-18, denari 0-10
+    s = k.screen
+    assert s.v["d"] == [0, 10] and s.step() == "s" and s.v["s"] == 1
     d = k.board.display
     cw = 128 // 2
     x, y = cw + cw // 2, 21 + 2  # inside BO's bar, below its top edge
-
     assert d.pixel(x, y) == 0 and d.pixel(cw + 4, y) == 1  # outlined: a suggestion
     k.press("up up")  # ADA, then back to BO: chosen
     assert s.v["s"] == 1 and d.pixel(x, y) == 1  # filled
+    k.press("A")  # both sides took cards: the primiera waits for a pick
+    assert s.step() == "p" and s.v["p"] == E.UNSET
 
 
 def test_objections(tmp_path):
@@ -342,13 +380,13 @@ def test_objections(tmp_path):
     # the settebello to a side with no coins
     k.press("B down down A")  # P2 0 coins, P3 6
     assert k.screen.v["d"] == [4, 0, 6] and k.screen.step() == "s"
-    assert k.screen.v["s"] == 2  # the default: most coins
-    k.press("up up A")
+    assert k.screen.v["s"] == E.UNSET  # two sides took denari: no default
+    k.press("up up A")  # P1, P2
     assert k.screen.v["s"] == 1 and k.text().split("\n")[-1] == "Has no denari"
     k.press("up A")
-    assert k.screen.step() == "p" and k.screen.v["p"] == 2  # the default: most cards
+    assert k.screen.step() == "p" and k.screen.v["p"] == E.UNSET
     # the primiera by the cards: the same card for two sides
-    k.press("up up A")  # nobody, by the cards
+    k.press("down A")  # the last choice: by the cards
     assert k.screen.cards
     k.press("up A A A A")  # P1: 7 of denari
     k.press("up " + "A " * 8)  # P2: 7 of denari too, then through to the end
@@ -735,6 +773,7 @@ MPY_EVENING = """
 import sys, gc
 sys.path.append({host!r})
 import ui_fakeboard as F
+from ui import keeper_entry as E
 import app
 import sheet as S
 script = {script!r}

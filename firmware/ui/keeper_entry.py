@@ -62,12 +62,18 @@ ERRORS = {
 }
 
 
-def _argmax(v):
-    best = 0
+UNSET = -2  # a choice step's value before the keeper picks one
+
+
+def _only(v):
+    """The one side with a count above 0, else UNSET."""
+    side = UNSET
     for i in range(len(v)):
-        if v[i] > v[best]:
-            best = i
-    return best
+        if v[i] > 0:
+            if side != UNSET:
+                return UNSET
+            side = i
+    return side
 
 
 class Screen(keys.Screen):
@@ -177,27 +183,34 @@ class Screen(keys.Screen):
             vals[self.cur] = NAPOLA_RUNS[max(0, min(len(NAPOLA_RUNS) - 1, j + d))]
         else:
             ch = self.choices()
-            j = ch.index(v[f]) if v[f] in ch else 0
-            v[f] = ch[(j + d) % len(ch)]
+            if v[f] == UNSET:  # the first pick: the first choice, or the last
+                v[f] = ch[0] if d > 0 else ch[-1]
+            else:
+                j = ch.index(v[f]) if v[f] in ch else 0
+                v[f] = ch[(j + d) % len(ch)]
         if f not in self.given:
             self.given.append(f)
         self.err = ""
 
     def enter_step(self):
-        """Defaults of the step just reached: the settebello to the side
-        with most denari, the primiera to the side with most cards."""
+        """Defaults of the step just reached, only where the counts leave
+        no doubt: the settebello to the one side that took denari, the
+        primiera to the one side that took cards. Otherwise nothing is
+        chosen (UNSET): the keeper picks, and A objects until then."""
         f = self.step()
         self.cur = 0
         self.cards = False
         if f in self.given:
             return
         if f == "s":
-            self.v["s"] = _argmax(self.v["d"])
+            self.v["s"] = _only(self.v["d"])
         elif f == "p":
-            self.v["p"] = _argmax(self.v["t"])
+            self.v["p"] = _only(self.v["t"])
 
     def objection(self):
         """What is wrong with the steps so far ("" when nothing)."""
+        if self.v.get(self.step()) == UNSET:
+            return tr(lang.SK_PICK)
         try:
             self.sh.check(self.entry())
         except sheet.EntryError as x:
@@ -318,6 +331,9 @@ class Screen(keys.Screen):
         elif k in (keys.LEFT, keys.RIGHT):
             if f in ("t", "d", "sc", "np"):
                 self.cur = (self.cur + (1 if k == keys.RIGHT else -1)) % self.n
+            elif self.v[f] == UNSET:  # the first pick: the side on that hand
+                self.v[f] = 0 if k == keys.LEFT else self.n - 1
+                self.change(0)
             else:
                 self.change(1 if k == keys.RIGHT else -1)
         elif k == keys.A:
@@ -452,7 +468,10 @@ class Screen(keys.Screen):
             else:
                 fb.rect(c * cw + 4, 21, cw - 8, 5 * s, p.FG)
         elif not self.err:
-            t = tr(lang.SK_BY_CARDS if c == n + 1 else lang.SK_NOBODY)
+            if c == UNSET:
+                t = tr(lang.SK_PICK)
+            else:
+                t = tr(lang.SK_BY_CARDS if c == n + 1 else lang.SK_NOBODY)
             gfx.centre(fb, t, 21 + (5 * s - 8) // 2, p.FG, app.w)
 
     def _draw_cards(self, fb):

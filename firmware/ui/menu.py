@@ -303,7 +303,8 @@ class Options(List):
         keys = config.option_keys(cfg)
         seats = [("seat", tr(lang.SEAT), ["P%d" % (i + 1) for i in range(n)])]
         if n > rules.sides:
-            seats.append(("partner", tr(lang.PARTNER), levels))
+            word = lang.PARTNERS if n > 2 * rules.sides else lang.PARTNER
+            seats.append(("partner", tr(word), levels))
         seats.append(("opp", tr(lang.OPPONENTS), levels))
         rows = house_rules(cfg)
         at = 1 if keys[0] in ("deal", "players") else 0

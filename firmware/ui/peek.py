@@ -1,7 +1,7 @@
 """The table's view of a partner's hand (partners_visible; the German
 Scopa worksheet: "everyone may look at their partner's hand"): in PICK,
-UP / DOWN show each partner's hand in turn in place of one's own, any
-other key comes back to it. A module of its own, loaded only in a game
+UP shows each partner's hand in turn in place of one's own, DOWN steps
+back, any other key comes back to it. A module of its own, loaded only in a game
 with the option, so that other games keep its code off the heap.
 """
 
@@ -27,14 +27,15 @@ def partners(screen):
 
 
 def key(screen, ev):
-    """Key `ev` in PICK with the option on: UP / DOWN step through the
-    partners' hands (screen.peek: 0 the own hand, k the k-th partner's),
-    another key comes back to the own hand."""
+    """Key `ev` in PICK with the option on: UP shows the next partner's
+    hand, after the last one the own hand again; DOWN steps back
+    (screen.peek: 0 the own hand, k the k-th partner's); another key comes
+    back to the own hand."""
     k = ev & keys.ALL
     n = len(partners(screen)) + 1
     if k in (keys.UP, keys.DOWN):
         if n > 1:
-            screen.peek = (screen.peek + (1 if k == keys.DOWN else -1)) % n
+            screen.peek = (screen.peek + (1 if k == keys.UP else -1)) % n
     elif k and not ev & keys.REPEAT:
         screen.peek = 0
 
