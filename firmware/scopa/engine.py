@@ -421,12 +421,13 @@ def _gen_card(st, rules, c, mv):
     first = mv.end
     n0 = mv.n
     g = rules.game
-    if n:
-        if v == 1 and rules.ace_takes_all and (_cnt[1] == 0 or rules.ace_on_ace_all):
-            for i in range(n):
-                _pick[i] = st[TAB + i]
-            _emit(mv, c, n)
-            return
+    if n and v == 1 and rules.ace_takes_all and (_cnt[1] == 0 or rules.ace_on_ace_all):
+        # the Ace's sweep: a capture like any other, so optional when
+        # capture is (Must take off, as the rules of How to play say)
+        for i in range(n):
+            _pick[i] = st[TAB + i]
+        _emit(mv, c, n)
+    elif n:
         if g == SCOPA_15:
             _sums(mv, c, 1, 15 - v, 0, 1)
         else:
