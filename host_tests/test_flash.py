@@ -287,6 +287,31 @@ def test_mpy_format_mismatch_is_refused(tmp_path: Path):
         assert "app started: Scopa 9.9.9 on testboard" in done.out
 
 
+@pytest.mark.parametrize(
+    "extra, said",
+    [
+        ("import machine; machine.I2C(0)", "the app started ('Scopa 9.9.9 on testboard') and then"),
+        ("raise SystemExit", "the app did not start: no 'Scopa 9.9.9 on testboard'"),
+    ],
+)
+def test_an_app_that_fails_after_the_reset_says_how(
+    tmp_path: Path, board: VirtualBoard, extra: str, said: str
+):
+    """The app printing its line and then a traceback is told apart from an
+    app that never printed it (the board's words follow either way)."""
+    if extra.startswith("raise"):  # stop before the line: main() never prints it
+        args = tool_args(tmp_path)
+        app = Path(args[args.index("--firmware-dir") + 1]) / "app.py"
+        app.write_text(app.read_text().replace("def main():", "def main():\n    " + extra))
+    else:
+        args = tool_args(tmp_path, extra=extra)
+    done = run_flash(board, *args)
+    assert done.returncode == 1, done.out
+    assert said in done.out, done.out
+    if "started" in said:
+        assert "AttributeError" in done.out and "did not start" not in done.out
+
+
 def test_circuitpython_is_refused(tmp_path: Path):
     fake = {"name": "circuitpython", "version": (9, 2, 1)}
     with VirtualBoard(tmp_path / "board", implementation=fake) as board:

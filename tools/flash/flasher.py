@@ -328,9 +328,12 @@ class Flasher:
         self.summary(board.name)
         if not ok:
             shown = "\n".join("    " + line for line in text.strip().splitlines()[-15:])
+            if expect in text:  # it printed its line, then a traceback
+                what = f"the app started ({expect!r}) and then stopped with an error"
+            else:
+                what = f"the app did not start: no {expect!r} after the reset"
             raise FlashError(
-                f"the app did not start: no {expect!r} after the reset; the board said:\n"
-                f"{shown or '    (nothing)'}",
+                f"{what}; the board said:\n{shown or '    (nothing)'}",
                 f"look at the board with `mpremote connect {self.port} repl` and press "
                 "Ctrl-D; run flash again after fixing the firmware",
             )
