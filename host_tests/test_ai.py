@@ -540,6 +540,20 @@ def test_tournament_runs_on_the_unix_port(capsys):
     assert "decision time A (hard)" in out and "heap:" in out
 
 
+def test_tournament_matches_alone_play_no_deals(capsys):
+    # --matches without --deals plays only the matches (deals default to 100
+    # only when no matches are asked for)
+    import sys
+
+    sys.path.insert(0, str(mpy.ROOT))
+    from tools import tournament
+
+    tournament.main(["--a", "medium", "--b", "easy", "--matches", "1", "--cpython", "--jobs", "1"])
+    out = capsys.readouterr().out
+    assert "matches to the target" in out and "of 1" in out
+    assert "points per deal" not in out
+
+
 @pytest.mark.mpy
 def test_tournament_counts_each_hard_decisions_instructions(capsys, monkeypatch, tmp_path):
     # --instructions: callgrind's count of each of A's decisions, framed by

@@ -324,11 +324,12 @@ def report(args, r):
     print(
         f"{args.a} (A) vs {args.b} (B){mixed}, {args.game}, {players} players, {budget}, {interp}"
     )
-    print(
-        f"  deals: {r['pairs']} {'paired ' if args.paired else ''}deals, A - B = "
-        f"{r['ppd']:+.2f} +- {r['ppd_ci']:.2f} points per deal "
-        f"(A {r['a_pts']:.2f}, B {r['b_pts']:.2f})"
-    )
+    if r["pairs"]:
+        print(
+            f"  deals: {r['pairs']} {'paired ' if args.paired else ''}deals, A - B = "
+            f"{r['ppd']:+.2f} +- {r['ppd_ci']:.2f} points per deal "
+            f"(A {r['a_pts']:.2f}, B {r['b_pts']:.2f})"
+        )
     if r["matches"]:
         print(
             f"  matches to the target: A wins {100 * r['win']:.1f}% "
@@ -400,7 +401,7 @@ def report(args, r):
             [
                 f"{args.a} vs {args.b}",
                 args.game + (f" {players}p"),
-                f"{r['ppd']:+.2f} ± {r['ppd_ci']:.2f} (n={r['pairs']})",
+                f"{r['ppd']:+.2f} ± {r['ppd_ci']:.2f} (n={r['pairs']})" if r["pairs"] else "-",
                 win,
                 f"{r['a_med']:.1f} / {r['a_p95']:.1f}" if timed else counted,
                 f"{r['b_med']:.1f} / {r['b_p95']:.1f}" if timed else "-",
@@ -478,13 +479,27 @@ def rules_error(game, players):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--a", default="hard", choices=("easy", "medium", "hard"))
-    ap.add_argument("--b", default="medium", choices=("easy", "medium", "hard"))
-    ap.add_argument("--game", default="scopa")
-    ap.add_argument("--players", type=int, default=0, help="0: the game's default")
-    ap.add_argument("--deals", type=int, default=100, help="deals (pairs with --paired)")
-    ap.add_argument("--paired", action="store_true", help="play each deck once with A on each side")
-    ap.add_argument("--matches", type=int, default=0, help="matches (each on every side)")
+    levels = ("easy", "medium", "hard")
+    ap.add_argument("--a", default="hard", choices=levels, help="player A (default: %(default)s)")
+    ap.add_argument("--b", default="medium", choices=levels, help="player B (default: %(default)s)")
+    ap.add_argument("--game", default="scopa", help="the game (default: %(default)s)")
+    ap.add_argument("--players", type=int, default=0, help="0, the default: the game's default")
+    ap.add_argument(
+        "--deals",
+        type=int,
+        default=None,
+        help="deals (decks, with --paired each played once with A on each side); "
+        "default 100, or 0 when --matches is given",
+    )
+    ap.add_argument(
+        "--paired", action="store_true", help="play each deck (deal or match) with A on each side"
+    )
+    ap.add_argument(
+        "--matches",
+        type=int,
+        default=0,
+        help="matches to the game's target (with --paired, each deck with A on each side)",
+    )
     ap.add_argument(
         "--budget-ms",
         type=int,
@@ -504,8 +519,10 @@ def main(argv=None):
     )
     ap.add_argument("--mpy", action="store_true", help="run the firmware compiled to .mpy")
     ap.add_argument("--cpython", action="store_true", help="run on CPython instead")
-    ap.add_argument("--jobs", type=int, default=2, help="processes in parallel")
-    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument(
+        "--jobs", type=int, default=2, help="processes in parallel (default: %(default)s)"
+    )
+    ap.add_argument("--seed", type=int, default=1, help="the decks' seed (default: %(default)s)")
     ap.add_argument(
         "--mixed", action="store_true", help="partnerships: A's partners play B's level"
     )
@@ -533,6 +550,8 @@ def main(argv=None):
         "deck by deck, of that run less the first",
     )
     args = ap.parse_args(argv)
+    if args.deals is None:
+        args.deals = 0 if args.matches else 100
     for name in ("deals", "matches", "budget_ms", "nodes"):
         if getattr(args, name) < 0:
             ap.error(f"--{name.replace('_', '-')} must be 0 or more")
