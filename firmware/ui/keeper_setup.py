@@ -19,7 +19,7 @@ from lang import tr
 from scopa.rules import CIRULLA, SCOPA, TARGETS, Rules
 from ui import buttons as keys
 from ui import gfx
-from ui.menu import List
+from ui.menu import List, re_bello_cards
 
 # Scopone: the Scopone manual's deal, all 40 cards, 10 each (scientifico)
 GAMES = ("scopa", "scopone_scientifico", "cirulla")
@@ -88,7 +88,9 @@ class Screen(List):
             rows.append(("napola", tr(lang.NAPOLA), napola))
             if cfg["napola"]:
                 rows.append(("napoleone", tr(lang.NAPOLEONE), on_off))
-            rows.append(("rebello", tr(lang.RE_BELLO), [tr(lang.OFF), "10D", "6D"]))
+            rows.append(
+                ("rebello", tr(lang.RE_BELLO), [tr(lang.OFF)] + re_bello_cards(self.app.french()))
+            )
         else:
             rows.append(("piccola", tr(lang.PICCOLA_MAX), [tr(lang.OFF), "5", "6"]))
         n = self.sides()

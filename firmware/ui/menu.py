@@ -239,10 +239,17 @@ class Games(List):
         app.go("menu", "Options")
 
 
-def house_rules(cfg):
+def re_bello_cards(french):
+    """The Re bello option's cards as their faces show them: the re (king)
+    of denari, the 6 of denari."""
+    return ["KD" if french else "RD", "6D"]
+
+
+def house_rules(cfg, french=False):
     """The option rows of New game choices `cfg` (config.option_keys), as
     ``(cfg key, label, [choices])``, each choice in the player's language
-    and the common reading (FORMAT.md's default) first."""
+    and the common reading (FORMAT.md's default) first; `french`: cards
+    named by French faces."""
     import config
 
     g = cfg["game"]
@@ -262,7 +269,7 @@ def house_rules(cfg):
         "kings": (lang.KINGS, on_off),
         "napola": (lang.NAPOLA, [tr(lang.OFF), tr(lang.PER_CARD), tr(lang.FIXED_THREE)]),
         "napoleone": (lang.NAPOLEONE, on_off),
-        "rebello": (lang.RE_BELLO, [tr(lang.OFF), "10D", "6D"]),
+        "rebello": (lang.RE_BELLO, [tr(lang.OFF)] + re_bello_cards(french)),
         "piccola": (lang.PICCOLA_MAX, [tr(lang.OFF), "5", "6"]),
         "pvis": (lang.SEE_PARTNER, on_off),
     }
@@ -306,7 +313,7 @@ class Options(List):
             word = lang.PARTNERS if n > 2 * rules.sides else lang.PARTNER
             seats.append(("partner", tr(word), levels))
         seats.append(("opp", tr(lang.OPPONENTS), levels))
-        rows = house_rules(cfg)
+        rows = house_rules(cfg, app.french())
         at = 1 if keys[0] in ("deal", "players") else 0
         rows[at:at] = seats
         self.keys = [r[0] for r in rows] + [None]

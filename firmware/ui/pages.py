@@ -77,7 +77,7 @@ class Help(Pages):
 
     def setup(self):
         self.fixed = lang.pages(self.arg)
-        self.house = house_pages(self.app.settings["cfg"], self.arg)
+        self.house = house_pages(self.app.settings["cfg"], self.arg, self.app.french())
         self.n = self.fixed + len(self.house)
         self.lines = self._page(0)
 
@@ -120,7 +120,7 @@ class Help(Pages):
         gfx.small(fb, t, app.w - gfx.small_width(t), app.h - 5, p.FG)
 
 
-def house_pages(cfg, game):
+def house_pages(cfg, game, french=False):
     """Pages (lists of at most 7 lines of 16 columns) of the house rules of
     `game` (a scopa.rules GAMES name) as the New game choices `cfg` set
     them: a title, then a line per option, its value right-aligned."""
@@ -131,7 +131,7 @@ def house_pages(cfg, game):
     c["game"] = GAME_KEYS.index(game) if game in GAME_KEYS else 0
     c["players"] = players(c)
     lines = []
-    for k, label, choices in house_rules(c):
+    for k, label, choices in house_rules(c, french):
         if k in ("deal", "players"):
             continue
         v = choices[c[k]] if 0 <= c[k] < len(choices) else choices[0]
