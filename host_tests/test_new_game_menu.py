@@ -278,6 +278,25 @@ def test_players_and_deal_rebuild_the_rows(tmp_path):
     assert a.settings["cfg"]["deal"] == 0
 
 
+def test_the_partner_row_names_one_partner_or_two(tmp_path):
+    labels = {}
+    for down in range(4):  # Scopa for 2, 3, 4, 6
+        a, b = run("A" + "D" * down + "A", tmp_path / str(down))
+        s = a.screen
+        n = a.settings["cfg"]["players"]
+        labels[n] = s.rows[s.keys.index("partner")][0] if "partner" in s.keys else None
+    assert labels == {2: None, 3: None, 4: "Partner", 6: "Partners"}
+
+
+def test_re_bello_names_the_king_as_its_face_shows_it(tmp_path):
+    a, b = run("AA", tmp_path)  # Scopa for 2
+    s = a.screen
+    assert s.rows[s.keys.index("rebello")][1][1:] == ["RD", "6D"]
+    a.settings["faces"] = 1  # French faces: the king is K
+    s.build()
+    assert a.screen.rows[a.screen.keys.index("rebello")][1][1:] == ["KD", "6D"]
+
+
 def test_napola_shows_napoleone(tmp_path):
     a, b = run("AA", tmp_path)  # Scopa for 2
     s = a.screen

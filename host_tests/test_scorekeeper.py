@@ -773,7 +773,6 @@ MPY_EVENING = """
 import sys, gc
 sys.path.append({host!r})
 import ui_fakeboard as F
-from ui import keeper_entry as E
 import app
 import sheet as S
 script = {script!r}

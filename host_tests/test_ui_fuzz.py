@@ -53,14 +53,15 @@ def fuzz(tmp_path, seed, presses, monkeypatch):
 
 @pytest.mark.slow
 def test_fuzz_100k_presses(tmp_path, monkeypatch):
-    a, b, w = fuzz(tmp_path, 1, 100000, monkeypatch)
+    a, b, w = fuzz(tmp_path, 3, 100000, monkeypatch)
     assert b.buttons.used == 100000
     # (the round's page, one key away on the table, the question before a
     # saved game is replaced and the scorekeeper take keys of their own:
-    # seeds 1, 2, 3 make 194, 100, 547 plays in 3, 1, 7 games; the seed is
-    # fixed, so these move only when the screens do)
-    assert w.checks > 1000 and len(w.games) >= 3
-    assert a.plays > 100, a.plays
+    # seeds 1, 2, 3 make 194, 100, 547 plays in 3, 1, 7 games, so seed 3,
+    # the walk that reaches the table most; the seed is fixed, so these
+    # move only when the screens do)
+    assert w.checks > 1000 and len(w.games) >= 5
+    assert a.plays > 300, a.plays
     assert not b.display.overflow
 
 

@@ -12,6 +12,10 @@ between the sides, A goes on (to the next side, then the next step), B
 goes back (from the first step: leaves, nothing saved). Cards and denari
 fill the last side with what is left of 40 and 10; with three sides that
 one can still be changed, and A objects when the counts do not add up.
+The settebello's and the primiera's steps open on a side only when the
+counts leave no other; else nothing is chosen ("Pick with < >"): LEFT /
+RIGHT pick the side on that hand, UP / DOWN the first / last choice, and
+A objects until a pick.
 
 arg: ``(sheet, i)`` enters a new round (i = -1) or edits round i;
 ``(sheet, i, True)`` shows round i's review first (from the history),
@@ -456,9 +460,10 @@ class Screen(keys.Screen):
         n = self.n
         cw = app.w // n
         c = self.v[self.step()]
-        # the step's default (the side with most denari, most cards) is a
+        # the step's default (the one side with denari, with cards) is a
         # suggestion until a key changes it: its bar only outlined, its name
-        # not inverted; a side chosen is inverted on a filled bar
+        # not inverted; a side chosen is inverted on a filled bar; nothing
+        # chosen (UNSET): "Pick with < >"
         chosen = self.step() in self.given
         self._names(fb, cw, c if 0 <= c < n and chosen else -1)
         s = self._scale(cw)

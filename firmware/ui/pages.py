@@ -123,7 +123,8 @@ class Help(Pages):
 def house_pages(cfg, game, french=False):
     """Pages (lists of at most 7 lines of 16 columns) of the house rules of
     `game` (a scopa.rules GAMES name) as the New game choices `cfg` set
-    them: a title, then a line per option, its value right-aligned."""
+    them: a title, then a line per option, its value right-aligned;
+    `french`: cards named by French faces (Re bello's KD)."""
     from config import GAME_KEYS, players
     from ui.menu import house_rules
 

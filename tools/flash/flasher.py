@@ -328,7 +328,8 @@ class Flasher:
         self.summary(board.name)
         if not ok:
             shown = "\n".join("    " + line for line in text.strip().splitlines()[-15:])
-            if expect in text:  # it printed its line, then a traceback
+            crash = text.find("Traceback (most recent call last)")
+            if expect in text and text.index(expect) < crash:  # its line, then a traceback
                 what = f"the app started ({expect!r}) and then stopped with an error"
             else:
                 what = f"the app did not start: no {expect!r} after the reset"
