@@ -340,6 +340,12 @@ def test_observe_deals_no_capturing_card_to_a_seat_that_laid():
         assert len(hand) == 2 and all(c % 10 + 1 not in (2, 3, 5) for c in hand)
     # a new deal, or another game, forgets it
     assert not core.observed(_state(rules, [4], [13]))
+    # with Must take off a lay is a choice: it says only that the seat
+    # could not sweep (no 5), not that it could not take the 2 or the 3
+    free = Rules("scopa", capture_mandatory=False)
+    st = _state(free, [18, 39, 28], [21, 32], seat=1)
+    core.observe(st, free, 18, ())
+    assert core.lacks[1] == 1 << 5
 
 
 def test_player_by_level():

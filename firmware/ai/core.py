@@ -107,7 +107,8 @@ def observe(st, rules, card, taken):
     """Note what `card` taking `taken`, about to be played by the seat to
     play in `st`, shows of its hand: a player who could sweep the table or
     take the settebello does (with any other play, it holds no card that
-    could). Call it before every play, the human's too; a hard player and
+    could); a player who lays holds no card that captures, when capture
+    is mandatory. Call it before every play, the human's too; a hard player and
     the hint then deal the hidden cards accordingly. Public cards only."""
     global hist_n
     setup(rules)
@@ -122,8 +123,9 @@ def observe(st, rules, card, taken):
         _record(st, hist[hist_n], hmove[hist_n], card, taken)
         hist_n += 1
     n = st[_NTAB]
-    if n and k == 0 and LAY_INFER[0]:
-        # it laid a card: it had nothing that captures
+    if n and k == 0 and LAY_INFER[0] and rules.mandatory:
+        # it laid a card: it had nothing that captures (with Must take
+        # off a lay says nothing: any card may be laid)
         lacks[seat] |= capture_mask(st)
     elif n and k < n:
         m = sweep_mask(st)
