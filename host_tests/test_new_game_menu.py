@@ -284,8 +284,15 @@ def test_the_partner_row_names_one_partner_or_two(tmp_path):
         a, b = run("A" + "D" * down + "A", tmp_path / str(down))
         s = a.screen
         n = a.settings["cfg"]["players"]
-        labels[n] = s.rows[s.keys.index("partner")][0] if "partner" in s.keys else None
-    assert labels == {2: None, 3: None, 4: "Partner", 6: "Partners"}
+        labels[n] = [
+            s.rows[s.keys.index(k)][0] if k in s.keys else None for k in ("partner", "pvis")
+        ]
+    assert labels == {
+        2: [None, None],
+        3: [None, None],
+        4: ["Partner", "See partner"],
+        6: ["Partners", "See partners"],  # Scopa for 6: two partners
+    }
 
 
 def test_re_bello_names_the_king_as_its_face_shows_it(tmp_path):

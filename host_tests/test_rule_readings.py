@@ -52,7 +52,7 @@ def _replay(letters, tmp_path):
         ("Scopa for 2", [(lang.NO_SUIT, "0")], Rules("scopa", primiera_missing_suit="zero")),
         ("Scopa for 2", [(lang.NO_SUIT, "Out")], Rules("scopa")),
         ("Scopa for 4", [(lang.SEE_PARTNER, "On")], Rules("scopa", players=4, partners_visible=1)),
-        ("Scopa for 6", [(lang.SEE_PARTNER, "Off")], Rules("scopa", players=6)),
+        ("Scopa for 6", [(lang.SEE_PARTNERS, "Off")], Rules("scopa", players=6)),
         ("Scopa for 2", [(lang.NAPOLA, "Per card")], Rules("scopa", napola=True)),
         (
             "Scopa for 3",
