@@ -437,10 +437,13 @@ def _gen_card(st, rules, c, mv):
                     _emit(mv, c, 1)
             if not _cnt[v] or not rules.strict:
                 _sums(mv, c, 1, v, 0, 2)
-            if g == CIRULLA:
-                _sums(mv, c, 1, 15 - v, 0, 1)
         if rules.fewest and mv.n - n0 > 1:
             _keep_fewest(mv, first)
+        if g == CIRULLA:
+            # fewest is the simple take's rule: a take to fifteen stays
+            # beside it (regoledelgioco.com, Cirulla: a 7 on 3 5 6 7 takes
+            # the 7 alone as a simple take, and may take 3 + 5 to fifteen)
+            _sums(mv, c, 1, 15 - v, 0, 1)
     if mv.n == n0 or not rules.mandatory:
         _emit(mv, c, 0)
 
@@ -477,7 +480,8 @@ def gen_moves(st, rules, mv, seat=-1):
     card of equal value or, when none is down (or always, with free
     priority), table cards adding up to its value; with fewest, only the
     options with the fewest cards. Scopa a 15: the card and the cards taken
-    add up to 15. Cirulla: both, plus captures to 15. Scopa d'Assi and
+    add up to 15. Cirulla: both, plus captures to 15 (fewest limits only
+    the captures of its value). Scopa d'Assi and
     Cirulla: an Ace takes the whole table when no Ace is on it. A card that
     takes nothing is laid; with capture optional it may always be laid.
     """
