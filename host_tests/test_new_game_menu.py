@@ -293,6 +293,12 @@ def test_the_partner_row_names_one_partner_or_two(tmp_path):
         4: ["Partner", "See partner"],
         6: ["Partners", "See partners"],  # Scopa for 6: two partners
     }
+    # Scopone after Scopa for 6 (its players setting left at 6): one partner
+    b.buttons.push(F.keys("BDA"))  # back to the games, down to Scopone
+    a.loop(200)
+    s = a.screen
+    assert s.title == "Scopone" and a.settings["cfg"]["players"] == 6
+    assert s.rows[s.keys.index("pvis")][0] == "See partner"
 
 
 def test_re_bello_names_the_king_as_its_face_shows_it(tmp_path):

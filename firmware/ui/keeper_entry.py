@@ -192,6 +192,10 @@ class Screen(keys.Screen):
             else:
                 j = ch.index(v[f]) if v[f] in ch else 0
                 v[f] = ch[(j + d) % len(ch)]
+        self._chose(f)
+
+    def _chose(self, f):
+        """The keeper's own value for step `f`: no longer a suggestion."""
         if f not in self.given:
             self.given.append(f)
         self.err = ""
@@ -337,7 +341,7 @@ class Screen(keys.Screen):
                 self.cur = (self.cur + (1 if k == keys.RIGHT else -1)) % self.n
             elif self.v[f] == UNSET:  # the first pick: the side on that hand
                 self.v[f] = 0 if k == keys.LEFT else self.n - 1
-                self.change(0)
+                self._chose(f)
             else:
                 self.change(1 if k == keys.RIGHT else -1)
         elif k == keys.A:

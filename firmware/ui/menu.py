@@ -271,7 +271,7 @@ def house_rules(cfg, french=False):
         "napoleone": (lang.NAPOLEONE, on_off),
         "rebello": (lang.RE_BELLO, [tr(lang.OFF)] + re_bello_cards(french)),
         "piccola": (lang.PICCOLA_MAX, [tr(lang.OFF), "5", "6"]),
-        "pvis": (lang.SEE_PARTNERS if cfg.get("players") == 6 else lang.SEE_PARTNER, on_off),
+        "pvis": (lang.SEE_PARTNERS if config.players(cfg) == 6 else lang.SEE_PARTNER, on_off),
     }
     rows = []
     for k in config.option_keys(cfg):
