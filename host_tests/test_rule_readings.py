@@ -151,12 +151,12 @@ class Keeper:
         ("Scopa", [(lang.NAPOLA, "Fixed 3")], Rules("scopa", napola=True, napola_score="fixed")),
         ("Scopone", [], Rules("scopone_scientifico")),
         ("Scopone", [(lang.NAPOLA, "Per card")], Rules("scopone_scientifico", napola=True)),
-        # (from Scopone to Cirulla by RIGHT: the 4 players stay)
-        ("Cirulla", [(lang.PICCOLA_MAX, "5")], Rules("cirulla", players=4, piccola_cap=5)),
+        # (from Scopone to Cirulla by RIGHT: the Players row's choice, 2, comes back)
+        ("Cirulla", [(lang.PICCOLA_MAX, "5")], Rules("cirulla", piccola_cap=5)),
         (
             "Cirulla",
             [(lang.PICCOLA_MAX, "6"), (lang.NO_SUIT, "0")],
-            Rules("cirulla", players=4, piccola_cap=6, primiera_missing_suit="zero"),
+            Rules("cirulla", piccola_cap=6, primiera_missing_suit="zero"),
         ),
     ],
 )

@@ -238,6 +238,23 @@ def test_set_up_three_players_and_cirulla(tmp_path):
     assert sh.fields() == ["t", "d", "s", "p", "sc", "np", "gr"]
 
 
+def test_set_up_keeps_the_players_chosen_through_the_games(tmp_path):
+    k = Keeper(tmp_path).open()
+    k.press("up " * 8 + "right")  # Players: 3
+    k.press("up right")  # Game: Scopone, for 4 only
+    assert "players" not in k.screen.keys and k.screen.players() == 4
+    k.press("right")  # Cirulla: the 3 chosen, not Scopone's 4
+    assert k.screen.players() == 3
+    k.press("right")  # Scopa again
+    assert k.screen.cfg["game"] == 0 and k.screen.players() == 3
+    k.press("down right right")  # Players: 6 (2 3 4 6)
+    k.press("up right")  # Game: Scopone
+    k.press("right")  # Cirulla has no 6: its first, 2
+    assert k.screen.players() == 2
+    k.press("right")  # Scopa: the 6 chosen
+    assert k.screen.players() == 6 and k.screen.names == ["NOI", "VOI"]
+
+
 def test_new_sheet_starts_from_the_old_one_and_b_keeps_it(tmp_path):
     k = new_sheet(tmp_path, names=["ADA", "BO"]).add(E1)
     k.press("B")  # the menu

@@ -57,6 +57,7 @@ class Screen(List):
             "pzero": r.primiera_zero,
             "piccola": PICCOLA_CAPS.index(r.piccola_cap) if r.piccola_cap in PICCOLA_CAPS else 0,
         }
+        self.want = r.players  # the Players row's last choice: a game that has it keeps it
         self.names = list(arg.names) if arg is not None else []
         self.editing = -1  # the side whose name is being typed
         self.chars = []
@@ -132,10 +133,9 @@ class Screen(List):
                     row[2] = 0
             return
         if k == "game":
-            old = self.players()
             self.cfg["game"] = v
             ps = PLAYERS[v]
-            self.cfg["players"] = ps.index(old) if old in ps else 0
+            self.cfg["players"] = ps.index(self.want) if self.want in ps else 0
             # Cirulla is played to 51, the others to 11
             t = TARGETS[self.cfg["target"]]
             if v == 2 and t == 11:
@@ -144,6 +144,8 @@ class Screen(List):
                 self.cfg["target"] = 0
         else:
             self.cfg[k] = v
+            if k == "players":
+                self.want = self.players()
         self.build()
         self.sel = self.keys.index(k)
 
