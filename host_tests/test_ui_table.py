@@ -78,6 +78,34 @@ def test_card_with_several_captures_cycles_confirms_and_goes_back(tmp_path):
     assert replay.indices(g)[0] == _index(Game(g.rules, g.seed), card, opts[1 % len(opts)])
 
 
+def test_laying_a_card_that_could_take_says_so_in_the_band(tmp_path):
+    # Must take off: a card that can take may be laid; that choice lights
+    # no table card, so the band names it
+    def lay_choice(g):
+        return any(() in g.options(c) and len(g.options(c)) >= 2 for c in g.hand(0))
+
+    g = find(lay_choice, Rules("scopa", capture_mandatory=False))
+    hand = g.hand(0)
+    i = next(i for i, c in enumerate(hand) if () in g.options(c) and len(g.options(c)) >= 2)
+    card, opts = hand[i], g.options(hand[i])
+    a, b = start(tmp_path, g, [app.HUMAN, app.EASY])
+    a.loop(5)
+    press(a, b, "R" * i + "A")
+    s = a.screen
+    assert s.stage == TB.CHOOSE
+    for _ in opts:
+        text = b.display.screen_text()
+        if opts[s.oi]:
+            assert "A:ok B:back" in text and "lay it" not in text
+        else:
+            assert "A: lay it down" in text
+            lay = s.oi
+        press(a, b, "R")
+    assert s.oi == 0
+    press(a, b, "R" * lay + "A", steps=10)
+    assert s.stage == TB.SHOW and s.move == (card, ())
+
+
 def _index(g, card, taken):
     for k, (c, t) in enumerate(g.legal_moves()):
         if c == card and sorted(t) == sorted(taken):

@@ -14,7 +14,8 @@ Stages (one at a time):
   reason, e.g. "Takes settebello"); B goes to the menu
   (the game is saved after every play and Continue comes back).
 - CHOOSE: the card has several captures; LEFT / RIGHT / UP / DOWN cycle
-  through them with the table cards of each highlighted, A confirms, B
+  through them with the table cards of each highlighted (laying it, when
+  capture is not mandatory: none lit, the band says so), A confirms, B
   goes back to PICK; B long asks for a hint: its capture is selected when
   it plays this card, else PICK shows it on its card.
 - COVER: pass-and-play with several people: the hand is hidden until the
@@ -388,6 +389,8 @@ class Screen(keys.Screen):
             gfx.text(fb, t, 0, ty, p.FG)
         elif st == CHOOSE:
             t = tr(lang.HINT) + "..." if self.asking else tr(lang.OK_BACK)
+            if not self.asking and not self.opts[self.oi]:
+                t = tr(lang.LAY_IT)  # the choice that takes nothing: no card lit says it
             h1 = self.hint
             if h1 and not self.asking and h1[2] and h1[0] == self.hand()[self.cur]:
                 if sorted(self.opts[self.oi]) == sorted(h1[1]):
