@@ -241,10 +241,12 @@ def test_set_up_three_players_and_cirulla(tmp_path):
 def test_set_up_keeps_the_players_chosen_through_the_games(tmp_path):
     k = Keeper(tmp_path).open()
     k.press("up " * 8 + "right")  # Players: 3
-    k.press("up right")  # Game: Scopone, for 4 only
+    k.press("down " * 8 + "A up A")  # Name 3: P3 typed over as Q3
+    assert k.screen.names == ["P1", "P2", "Q3"]
+    k.press("up " * 9 + "right")  # Game: Scopone, for 4 only
     assert "players" not in k.screen.keys and k.screen.players() == 4
-    k.press("right")  # Cirulla: the 3 chosen, not Scopone's 4
-    assert k.screen.players() == 3
+    k.press("right")  # Cirulla: the 3 chosen, not Scopone's 4, and the name typed
+    assert k.screen.players() == 3 and k.screen.names == ["P1", "P2", "Q3"]
     k.press("right")  # Scopa again
     assert k.screen.cfg["game"] == 0 and k.screen.players() == 3
     k.press("down right right")  # Players: 6 (2 3 4 6)

@@ -59,6 +59,8 @@ class Screen(List):
         }
         self.want = r.players  # the Players row's last choice: a game that has it keeps it
         self.names = list(arg.names) if arg is not None else []
+        # a side's typed name (not a preset), kept while fewer sides hide it
+        self.typed = [x if x not in PRESETS else "" for x in self.names] + [""] * 3
         self.editing = -1  # the side whose name is being typed
         self.chars = []
         self.pos = 0
@@ -100,7 +102,7 @@ class Screen(List):
         for i in range(n):
             default = ("NOI", "VOI")[i] if teams else "P%d" % (i + 1)
             if i >= len(names):
-                names.append(default)
+                names.append(self.typed[i] or default)
             elif names[i] in PRESETS:  # not typed: follows sides / teams
                 names[i] = default
         self.names = names
@@ -125,7 +127,8 @@ class Screen(List):
         k = self.keys[i]
         v = self.rows[i][2]
         if isinstance(k, int):
-            self.names[k] = self.rows[i][1][v]
+            name = self.names[k] = self.rows[i][1][v]
+            self.typed[k] = "" if name in PRESETS else name
             for j, kj in enumerate(self.keys):  # the other sides' choices
                 if isinstance(kj, int) and kj != k:
                     row = self.rows[j]
@@ -208,7 +211,7 @@ class Screen(List):
         elif k == keys.A:
             name = "".join(CHARS[c] for c in self.chars).strip()
             if name:
-                self.names[self.editing] = name
+                self.names[self.editing] = self.typed[self.editing] = name
             self._done()
         elif k == keys.B:
             self._done()
