@@ -330,6 +330,20 @@ def test_the_other_side_is_filled_and_can_be_typed(tmp_path):
     assert k.screen.step() == "d"
 
 
+def test_three_sides_never_leave_the_last_a_count_below_zero(tmp_path):
+    # the last side gets what the others leave: raising another stops there
+    k = new_sheet(tmp_path, players=1, names=["ADA", "BO", "CY"])
+    k.press("A" + " up" * 30)  # ADA's cards, from 14
+    assert k.screen.v["t"] == [27, 13, 0]
+    k.press("right up up")  # BO: nothing left to give
+    assert k.screen.v["t"] == [27, 13, 0]
+    k.press("down down")
+    assert k.screen.v["t"] == [27, 11, 2]
+    k.press("A" + " up" * 12)  # denari: ADA from 4, BO and CY 3
+    assert k.screen.v["d"] == [7, 3, 0] and min(k.screen.v["d"]) >= 0
+    assert "counts are" not in k.text()
+
+
 def test_a_choice_the_counts_leave_open_waits_for_the_keeper(tmp_path):
     # cards 20-20, denari 5-5: nothing says who took the settebello or the
     # primiera, so nothing is chosen and A asks for a pick (a default here

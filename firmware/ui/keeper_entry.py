@@ -174,6 +174,9 @@ class Screen(keys.Screen):
             hi = TOTAL.get(f, sheet.MAX_SCOPE)
             vals = v[f]
             i = self.cur
+            if f in TOTAL and n > 2 and i < n - 1:
+                # the last side gets what is left: never below 0
+                hi = TOTAL[f] - sum(vals[: n - 1]) + vals[i]
             vals[i] = max(0, min(hi, vals[i] + d))
             if f in TOTAL:
                 left = TOTAL[f]
