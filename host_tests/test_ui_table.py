@@ -98,12 +98,33 @@ def test_laying_a_card_that_could_take_says_so_in_the_band(tmp_path):
         if opts[s.oi]:
             assert "A:ok B:back" in text and "lay it" not in text
         else:
-            assert "A: lay it down" in text
+            assert "A:lay it down" in text
             lay = s.oi
         press(a, b, "R")
     assert s.oi == 0
     press(a, b, "R" * lay + "A", steps=10)
     assert s.stage == TB.SHOW and s.move == (card, ())
+
+
+def test_a_hint_to_lay_still_says_lay_on_the_capture_choice(tmp_path):
+    from ai import hint as H
+
+    def lay_choice(g):
+        return any(() in g.options(c) and len(g.options(c)) >= 2 for c in g.hand(0))
+
+    g = find(lay_choice, Rules("scopa", capture_mandatory=False))
+    hand = g.hand(0)
+    i = next(i for i, c in enumerate(hand) if () in g.options(c) and len(g.options(c)) >= 2)
+    card, opts = hand[i], g.options(hand[i])
+    a, b = start(tmp_path, g, [app.HUMAN, app.EASY])
+    a.turns.computer_turn = lambda hint=False: (card, (), (H.LEAVES, 11)) if hint else None
+    a.loop(5)
+    press(a, b, "R" * i + "A")
+    press(a, b, "b", steps=100)  # the hint: lay it
+    s = a.screen
+    assert s.stage == TB.CHOOSE and s.hint is not None and not opts[s.oi]
+    text = b.display.screen_text()
+    assert "A:lay it down" in text and "Table sums" not in text
 
 
 def _index(g, card, taken):

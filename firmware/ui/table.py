@@ -389,10 +389,11 @@ class Screen(keys.Screen):
             gfx.text(fb, t, 0, ty, p.FG)
         elif st == CHOOSE:
             t = tr(lang.HINT) + "..." if self.asking else tr(lang.OK_BACK)
-            if not self.asking and not self.opts[self.oi]:
+            o = self.opts[self.oi]
+            if not self.asking and not o:
                 t = tr(lang.LAY_IT)  # the choice that takes nothing: no card lit says it
             h1 = self.hint
-            if h1 and not self.asking and h1[2] and h1[0] == self.hand()[self.cur]:
+            if o and h1 and not self.asking and h1[2] and h1[0] == self.hand()[self.cur]:
                 if sorted(self.opts[self.oi]) == sorted(h1[1]):
                     t = self._why().split("|")[0]  # on the hint's capture: its reason
             if h >= 17:
