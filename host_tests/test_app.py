@@ -785,3 +785,20 @@ def test_resume_after_kill_at_random_moments(mpy_firmware, tmp_path):
                 assert g.moves_played() <= 1  # a new match had just begun
         checked += 1
     assert checked >= 6
+
+
+@pytest.mark.parametrize("code", ["en", "it", "de", "no"])
+def test_about_names_the_whole_board(tmp_path, code):
+    # a board's name is longer than the row leaves beside its label: it
+    # gets a row of its own, whole
+    a = app.App(F.Board(()), str(tmp_path))
+    a.name = "pico_ssd1306"
+    lang.load(code)
+    try:
+        a.go("pages", "About")
+        a._switch()
+        a.draw()
+        text = a.board.display.screen_text()
+    finally:
+        lang.load("en")
+    assert "pico_ssd1306" in text and "KiB" in text

@@ -1,5 +1,7 @@
 """Text pages: How to play (read from flash a page at a time), About and
-a one-line note. Any of A / B / LEFT / RIGHT / UP / DOWN pages or leaves.
+a one-line note. How to play: RIGHT / DOWN (A) the next page, LEFT / UP
+the previous one, A on the last page or B goes back; About and a note: A
+or B goes back.
 """
 
 import lang
@@ -31,7 +33,7 @@ class Pages(keys.Screen):
 
 
 class Note(Pages):
-    """One line of text (e.g. Coming soon); any key goes back."""
+    """One line of text (e.g. Coming soon); A or B goes back."""
 
     def draw(self, fb):
         app = self.app
@@ -54,12 +56,14 @@ class About(Pages):
         gc.collect()
         free = getattr(gc, "mem_free", lambda: -1)()
         used = getattr(gc, "mem_alloc", lambda: -1)()
-        rows = (
-            ("Scopa", VERSION),
-            (tr(lang.BOARD), app.name[:8]),
-            (tr(lang.FREE_MEM), "%d KiB" % (free // 1024)),
-            (tr(lang.USED_MEM), "%d KiB" % (used // 1024)),
-        )
+        board = tr(lang.BOARD)
+        cols = app.w // 8
+        name = app.name[:cols]
+        rows = [("Scopa", VERSION), (board, name)]
+        if len(board) + 1 + len(name) > cols:  # the name on a row of its own
+            rows[1:] = [(board, ""), ("", name)]
+        rows.append((tr(lang.FREE_MEM), "%d KiB" % (free // 1024)))
+        rows.append((tr(lang.USED_MEM), "%d KiB" % (used // 1024)))
         t = tr(lang.ABOUT)
         gfx.text(fb, t, (app.w - 8 * len(t)) // 2, 0, p.FG)
         fb.hline(0, 8, app.w, p.FG)
