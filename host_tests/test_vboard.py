@@ -74,3 +74,25 @@ def test_the_board_leaves_nothing_in_the_users_home(tmp_path, monkeypatch):
         finally:
             os.close(fd)
     assert list(home.iterdir()) == []
+
+
+def test_a_ctrl_c_as_the_board_starts_is_taken_as_a_board_takes_it(tmp_path):
+    # the unix port dies of a Ctrl-C (SIGINT) before its start-up code runs
+    # and between that code's end and its REPL; a board never does: the
+    # relay holds the host's bytes there, so the board is not restarted
+    root = tmp_path / "board"
+    root.mkdir()
+    (root / "main.py").write_text("print('MAIN RAN')\n")
+    board = VirtualBoard(root)
+    fd = os.open(board.port, os.O_RDWR | os.O_NOCTTY | os.O_NONBLOCK)
+    try:
+        board.start()
+        os.write(fd, b"\r\x03")  # as mpremote begins, at once
+        assert board.wait_for(b">>> ", 10)
+        os.write(fd, b"print('x' * 3)\r")
+        assert b"xxx" in read_until(fd, b"xxx")
+        assert board.soft_resets == 0 and board.boots == 1
+    finally:
+        os.close(fd)
+        board.close()
+    assert b"\x1b]vb" not in board._out  # the start-up code's marks never shown

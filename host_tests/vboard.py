@@ -13,6 +13,12 @@ a board does and the unix port does not:
   `MPY: soft reboot`. From the raw REPL the new process runs `boot.py` and
   is put back in the raw REPL (its banner is swallowed), as on a board;
   from the friendly REPL it runs `boot.py` then `main.py`, then the REPL.
+- Ctrl-C at any time. The unix port dies of a Ctrl-C (SIGINT) before its
+  start-up code has run and between that code's end and its REPL's prompt
+  (a stand-in main.py that ends, a host that writes as the board starts).
+  The start-up code prints two marks there, which the relay swallows, and
+  holds the host's bytes from the process's start to the first and from
+  the second to the prompt.
 - Hard reset / power. `reset()` (also `machine.reset()` on the board, which
   the unix port lacks: here it exits with code 77 and the relay takes it as
   a hard reset), `power_cut()` and `power_on()`. Power-on runs `boot.py`
@@ -60,6 +66,14 @@ RAW_BANNER = b"raw REPL; CTRL-B to exit"
 FRIENDLY_BANNER = b'Type "help()" for more information.'
 SOFT_REBOOT = b"MPY: soft reboot\r\n"
 HARD_RESET_EXIT = 77
+# Printed by the process's start-up code as it starts and as it ends (the
+# board never shows them): from its start to the first and from the second
+# to its REPL's prompt the unix port takes Ctrl-C as a plain SIGINT, which
+# kills it, so the relay holds the host's bytes there (a board takes Ctrl-C
+# at any time)
+MARK_START = b"\x1b]vb+\x07"
+MARK_END = b"\x1b]vb-\x07"
+PROMPT = b">>> "
 SYS_PATH = ".frozen:./lib"  # a board has ['', '.frozen', '/lib']
 
 
@@ -76,7 +90,7 @@ def find_micropython() -> str:
 
 def _startup_code(run_main: bool, implementation: dict[str, object] | None) -> str:
     """Code run by `micropython -i -c` before the REPL: boot.py, main.py."""
-    lines = ["def _vb():", " import sys"]
+    lines = [f"print({MARK_START.decode()!r}, end='')", "def _vb():", " import sys"]
     if implementation:
         lines += [
             " real = sys.implementation",
@@ -116,7 +130,7 @@ def _startup_code(run_main: bool, implementation: dict[str, object] | None) -> s
     ]
     if run_main:
         lines.append(" run('main.py')")
-    lines += ["_vb()", "del _vb"]
+    lines += ["_vb()", "del _vb", f"print({MARK_END.decode()!r}, end='')"]
     return "\n".join(lines) + "\n"
 
 
@@ -161,6 +175,8 @@ class VirtualBoard:
         self._a: int | None = None  # master of the process's pty
         self._mode = "friendly"
         self._gate: bytearray | None = None  # swallowing output until raw REPL
+        self._held = False  # the process cannot take Ctrl-C: host bytes wait
+        self._marks = b""  # the process's output kept back: maybe a mark's start
         self._tail = b""
         self._hook: tuple[int, Callable[[], None], bytes | None] | None = None
         self._hook_tail = b""
@@ -314,6 +330,8 @@ class VirtualBoard:
         self._mode = "friendly"
         self._tail = b""
         self._gate = None
+        self._held = True  # until MARK_START
+        self._marks = b""
 
     def _emit(self, data: bytes) -> None:
         """Send board output to the host (queued while the port is full)."""
@@ -381,7 +399,26 @@ class VirtualBoard:
             self._mode = "friendly"
         self._tail = tail[-64:]
 
+    def _strip_marks(self, data: bytes) -> bytes:
+        """`data` without the start-up code's marks, holding the host's
+        bytes where they say; output that may begin a mark waits for the
+        next read."""
+        data = self._marks + data
+        self._marks = b""
+        for mark, held in ((MARK_START, False), (MARK_END, True)):
+            at = data.find(mark)
+            if at >= 0:
+                data = data[:at] + data[at + len(mark) :]
+                self._held = held
+        if self._held and (PROMPT in data or RAW_BANNER in data):
+            self._held = False  # the REPL reads the terminal raw: Ctrl-C is a byte
+        at = data.rfind(b"\x1b")
+        if at >= 0 and len(data) - at < len(MARK_START) and MARK_START.startswith(data[at:][:4]):
+            data, self._marks = data[:at], data[at:]
+        return data
+
     def _board_output(self, data: bytes) -> None:
+        data = self._strip_marks(data)
         self._track_mode(data)
         if self._gate is not None:
             self._gate += data
@@ -455,7 +492,7 @@ class VirtualBoard:
     def _flush_a(self, wait: float = 0.0) -> None:
         """Write pending host bytes to the process, waiting up to `wait` s."""
         deadline = time.monotonic() + wait
-        while self._to_a and self._a is not None:
+        while self._to_a and self._a is not None and not self._held:
             try:
                 n = os.write(self._a, self._to_a)
                 del self._to_a[:n]
@@ -472,7 +509,7 @@ class VirtualBoard:
             with self._lock:
                 a = self._a
                 gated = self._gate is not None
-                pending = len(self._to_a)
+                pending = 0 if self._held else len(self._to_a)
             fds = [self._wake_r]
             if a is not None and len(self._to_b) < 65536:  # else the board waits
                 fds.append(a)
