@@ -14,6 +14,7 @@ from __future__ import annotations
 import errno
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -455,6 +456,40 @@ def test_dry_run_changes_nothing(tmp_path: Path, board: VirtualBoard):
     assert os.listdir(board.root) == []
 
 
+def test_a_dry_run_leaves_the_app_running(tmp_path: Path, board: VirtualBoard):
+    """The tool interrupts the app to look at the board; a run that changes
+    nothing (a dry run) starts it again, as it found it."""
+    args = tool_args(tmp_path)
+    assert run_flash(board, *args).returncode == 0
+    mark = board.mark()
+    done = run_flash(board, *args, "--dry-run")
+    assert done.returncode == 0, done.out
+    assert board.wait_for(b"Scopa 9.9.9 on testboard", 10, start=mark)
+
+
+def test_ctrl_c_before_any_change_says_the_board_was_not_changed(tmp_path: Path):
+    """Ctrl-C while the tool waits for a port that does not answer: exit
+    130 and "the board was not changed", not "run flash again"."""
+    master, slave = os.openpty()  # a serial port with nobody behind it
+    try:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "tools.flash", "--port", os.ttyname(slave)]
+            + [*tool_args(tmp_path), "--dry-run"],
+            cwd=REPO,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        time.sleep(2)  # the tool waits for the raw REPL's banner
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        os.close(master)
+        os.close(slave)
+    assert proc.returncode == 130, out + err
+    assert err.strip().splitlines()[-1] == "flash: interrupted; the board was not changed"
+
+
 def test_stage_replaces_only_a_folder_it_made(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
 ):
@@ -792,6 +827,29 @@ def test_mip_failure_says_what_to_do(tmp_path: Path, board: VirtualBoard):
     assert f"mpremote connect {board.port} mip install --target lib ssd1306" in done.out
     assert "--offline DIR" in done.out
     assert not (board.root / "app.mpy").exists()
+
+
+def test_a_wipe_whose_library_fails_changes_nothing(tmp_path: Path, board: VirtualBoard):
+    """--wipe removes the tool's files only once the libraries are
+    installed: a mip that fails leaves the app that was there, and its
+    record, as they were (and says so)."""
+    args = tool_args(tmp_path)
+    assert run_flash(board, *args).returncode == 0
+    before = {p: p.read_bytes() for p in board.root.rglob("*") if p.is_file()}
+    args = tool_args(tmp_path, mip=["ssd1306"])
+    done = run_flash(board, *args, "--wipe", "--mip-index", "http://127.0.0.1:9")
+    assert done.returncode == 1, done.out
+    assert "could not install the library 'ssd1306'" in done.out
+    assert "The app files were not changed." in done.out
+    after = {p: p.read_bytes() for p in board.root.rglob("*") if p.is_file()}
+    assert after == before
+    # a dry run of the wipe says what it would remove, and counts it
+    done = run_flash(board, *tool_args(tmp_path), "--wipe", "--dry-run")
+    assert done.returncode == 0, done.out
+    m = re.search(r"wipe: (\d+) files", done.out)
+    assert m and int(m.group(1)) > 0 and "    would remove /.flash.json" in done.out
+    assert f"{m.group(1)} to remove" in done.out and "the board was not changed" in done.out
+    assert {p: p.read_bytes() for p in board.root.rglob("*") if p.is_file()} == before
 
 
 # -- the mip package of the firmware -----------------------------------------------------

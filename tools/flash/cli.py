@@ -119,6 +119,7 @@ def firmware_dir(args: argparse.Namespace) -> Path:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
+    flasher: Flasher | None = None
     try:
         if args.write_package_json:
             path = Path(args.write_package_json)
@@ -126,12 +127,18 @@ def main(argv: list[str] | None = None) -> int:
             say(f"wrote {path}")
             if not args.board:
                 return 0
-        return Flasher(args).run()
+        flasher = Flasher(args)
+        return flasher.run()
     except FlashError as e:
         print(f"flash: {e.what}", file=sys.stderr)
         if e.todo:
             print(f"  what to do: {e.todo}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
-        print("flash: interrupted; run flash again to finish", file=sys.stderr)
+        if flasher is not None and flasher.midline:  # a copy's progress line: end it
+            print(flush=True)
+        if flasher is not None and flasher.touched:
+            print("flash: interrupted; run flash again to finish", file=sys.stderr)
+        else:
+            print("flash: interrupted; the board was not changed", file=sys.stderr)
         return 130

@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import ast
 import base64
+import contextlib
 import errno
+import io
 import os
 import stat
 import time
@@ -142,7 +144,10 @@ class Device:
         from mpremote.transport import TransportError
 
         try:
-            self.t.enter_raw_repl(soft_reset=True)
+            # mpremote prints what it got instead of the banner (b'' from a
+            # silent port): the message below says it
+            with contextlib.redirect_stdout(io.StringIO()):
+                self.t.enter_raw_repl(soft_reset=True)
         except (TransportError, OSError) as e:
             raise FlashError(
                 f"the device on {self.port} does not answer like MicroPython ({e})",
@@ -151,10 +156,15 @@ class Device:
                 "https://micropython.org/download/",
             ) from None
 
-    def close(self) -> None:
+    def close(self, restart: bool = False) -> None:
+        """Leave the raw REPL and let go of the port; `restart`: then
+        soft-reset from the friendly REPL, so that main.py (the app the
+        tool interrupted) runs again."""
         try:
             if self.t.in_raw_repl:
                 self.t.exit_raw_repl()
+            if restart:
+                self.t.serial.write(b"\x04")
             self.t.close()
         except OSError:
             pass

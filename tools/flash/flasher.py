@@ -44,6 +44,8 @@ class Flasher:
         self.device: Device | None = None
         self.counts = {"copied": 0, "bytes": 0, "unchanged": 0, "removed": 0}
         self.libs_done: list[str] = []
+        self.touched = False  # the board changed (or may have): not restarted on the way out
+        self.midline = False  # a copy's progress line is open on the terminal
 
     # connection helpers
 
@@ -59,7 +61,9 @@ class Flasher:
 
     def disconnect(self) -> None:
         if self.device is not None:
-            self.device.close()
+            # a run that changed nothing (a dry run, a refusal) starts the
+            # app it interrupted again, as it found the board
+            self.device.close(restart=not self.touched)
             self.device = None
 
     def run(self) -> int:
@@ -223,9 +227,16 @@ class Flasher:
         sizes[PAUSED_MAIN] = stage.size("main.py")
         board_files = device.scan(_dirs_of(known), sizes)
         if not record.complete:
-            say("  the last flash did not finish: finishing it")
+            if args.dry_run:
+                say("  the last flash did not finish: flash would finish it")
+            else:
+                say("  the last flash did not finish: finishing it")
 
+        gone: set[str] = set()
+        wiped = 0
         if args.wipe:
+            # planned as if already wiped; removed only once the libraries
+            # are installed (step 4), so that a mip that fails wipes nothing
             gone = {f for f in record.files | lib_files if board_files.get(f)}
             gone |= {f for f in board_files if f.endswith(TMP_SUFFIX) or f == PAUSED_MAIN}
             gone |= {
@@ -234,23 +245,25 @@ class Flasher:
                 if p.endswith(".mpy") and board_files.get(p[:-4] + ".py")
             }
             gone |= {RECORD} if board_files.get(RECORD) else set()
+            verb = "would remove" if args.dry_run else "remove"
             say(f"  wipe: {len(gone)} files written by the flash tool (or shadowing its files)")
             for f in sorted(gone):
-                say(f"    remove /{f}")
-            if args.dry_run:
-                board_files = {p: v for p, v in board_files.items() if p not in gone}
-                record = Record()
-            else:
-                device.remove(gone)
-                device.rmdirs_if_empty(_dirs_of(gone) - {""})
-                self.counts["removed"] += len(gone)
-                record = Record()
-                board_files = device.scan(_dirs_of(known), sizes)
+                say(f"    {verb} /{f}")
+            # the space the wipe frees, in the board's blocks
+            wiped = sum(
+                -(-v[0] // info.block) * info.block
+                for p, v in board_files.items()
+                if v and p in gone
+            )
+            board_files = {p: v for p, v in board_files.items() if p not in gone}
+            record = Record()
+            lib_files = set()
 
         plan = make_plan(stage, board_files, record, info.sha256)
         for note in plan.notes:
             say(f"  note: {note}")
         need, freed = space_needed(plan, stage, board_files, info.block)
+        freed += wiped
         if info.free is not None and need > info.free + freed:
             raise FlashError(
                 f"not enough flash: the new files need {kib(need)}, the board has "
@@ -263,12 +276,13 @@ class Flasher:
             self.show_plan(plan, stage)
             say(
                 f"dry run: {len(plan.copy)} to copy, {len(plan.same)} unchanged, "
-                f"{len(plan.remove)} to remove, {len(plan.libs_install)} libraries to "
-                "install; the board was not changed"
+                f"{len(plan.remove) + len(gone)} to remove, {len(plan.libs_install)} libraries "
+                "to install; the board was not changed"
             )
             return 0
 
         # 4. libraries from mip, before anything of the app changes
+        self.touched = True
         installed: dict[str, list[str]] = dict(plan.libs_keep)
         for spec in plan.libs_keep:
             say(f"  library {spec}: installed")
@@ -282,6 +296,12 @@ class Flasher:
             installed[spec] = files
             self.libs_done.append(f"{spec} (offline)")
         mip_files = {f for spec in plan.libs_install for f in installed[spec]}
+        if gone:
+            # the wipe, now that the libraries are in place (not what mip just wrote)
+            gone -= mip_files
+            device.remove(gone)
+            device.rmdirs_if_empty(_dirs_of(gone) - {""})
+            self.counts["removed"] += len(gone)
 
         changes = bool(plan.copy or plan.remove or plan.libs_install or plan.restore_main)
         final = Record(
@@ -350,9 +370,11 @@ class Flasher:
             def progress(done: int, size: int) -> None:
                 say(f"\r{label} {done * 100 // size:3d}%", end="")
 
+            self.midline = True
             progress(0, len(data) or 1)
             device.write(path, data, progress)
             say(f"\r{label} copied")
+            self.midline = False
         else:
             say(label, end="")  # a cut shows which file it was
             device.write(path, data, None)
