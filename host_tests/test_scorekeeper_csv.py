@@ -6,6 +6,7 @@ pseudo-terminal, its flash a folder, as mpremote sees a board.
 
 import csv
 import io
+import os
 import subprocess
 import sys
 
@@ -207,9 +208,28 @@ def test_board_without_a_sheet(board, capsys):
     assert "no sheet.sav on the board" in capsys.readouterr().err
 
 
-def test_no_such_port(capsys):
-    assert scores.main(["--port", "/dev/no-such-port"]) == 1
-    assert "cannot open /dev/no-such-port" in capsys.readouterr().err
+def test_port_errors_say_what_the_port_is(tmp_path, capsys):
+    # as the flash tool says them: missing, a folder, empty
+    for port, said in (
+        ("/dev/no-such-port", "scopa-scores: no such device /dev/no-such-port; list the boards"),
+        (str(tmp_path), f"scopa-scores: {tmp_path} is not a serial device (a folder); "),
+        ("", "scopa-scores: --port is empty"),
+    ):
+        assert scores.main(["--port", port]) == 1
+        out, err = capsys.readouterr()
+        assert err.startswith(said) and out == ""
+
+
+def test_a_silent_port_leaves_stdout_clean(capsys):
+    # a port nobody answers on: the reason on stderr, nothing in the CSV
+    master, slave = os.openpty()
+    try:
+        assert scores.main(["--port", os.ttyname(slave)]) == 1
+    finally:
+        os.close(master)
+        os.close(slave)
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith("scopa-scores: no MicroPython answers on ")
 
 
 def test_every_category_has_its_csv_term():

@@ -23,6 +23,7 @@ the winner on the round that ends a match.
 """
 
 import argparse
+import contextlib
 import csv
 import io
 import os
@@ -68,15 +69,25 @@ def fetch(port, path, restart=True):
     from mpremote.transport import TransportError
     from mpremote.transport_serial import SerialTransport
 
+    if not port:
+        raise ScoresError("--port is empty: give the board's port, or auto")
     try:
         t = SerialTransport(port, baudrate=BAUDRATE)
     except TransportError as e:
-        raise ScoresError(f"cannot open {port}: {e}") from None
+        if os.name == "nt" or "://" in port:  # a COM port, a URL: no node to look at
+            raise ScoresError(f"cannot open {port}: {e}") from None
+        from tools.flash.device import port_error
+
+        why = port_error(port, str(e))  # what the flash tool says of the same port
+        raise ScoresError(f"{why.what}; {why.todo}" if why.todo else why.what) from None
     t.serial.timeout = 5  # a pty read blocks without one
     out = {}
     try:
         try:
-            t.enter_raw_repl(soft_reset=False)
+            # mpremote prints what it got instead of the banner (b'' from a
+            # silent port) on stdout, where the CSV goes: the message says it
+            with contextlib.redirect_stdout(io.StringIO()):
+                t.enter_raw_repl(soft_reset=False)
         except (TransportError, OSError) as e:
             raise ScoresError(f"no MicroPython answers on {port}: {e}") from None
         for suffix in SUFFIXES:
@@ -267,6 +278,9 @@ def main(argv=None):
     except ScoresError as e:
         print(f"scopa-scores: {e}", file=sys.stderr)
         return 1
+    except KeyboardInterrupt:  # Ctrl-C: the shell's status for it, 128 + SIGINT
+        print("scopa-scores: interrupted; nothing written", file=sys.stderr)
+        return 130
     if why:
         print(f"scopa-scores: used {which}: {why}", file=sys.stderr)
     text = to_csv(sh)
