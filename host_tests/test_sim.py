@@ -777,6 +777,22 @@ def test_play_says_the_game_is_saved_only_when_it_is(tmp_path):
     assert last.endswith("the game is saved on its flash (tools/play resumes it).")
 
 
+@pytest.mark.mpy
+def test_play_takes_paths_from_where_it_is_run(tmp_path):
+    # tools/play worked from the repository: a relative --png-dir landed in
+    # it, and --help ended with "the simulator has stopped"
+    play = str(mpy.ROOT / "tools" / "play")
+    run = dict(cwd=tmp_path, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120)
+    proc = subprocess.run(
+        [play, "--flash", "fl", "--keys", "shot:one", "--png-dir", "shots"], **run
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert (tmp_path / "fl").is_dir() and [p.name for p in (tmp_path / "shots").iterdir()]
+    assert not (mpy.ROOT / "shots").exists() and not (mpy.ROOT / "fl").exists()
+    proc = subprocess.run([play, "--help"], **run)
+    assert proc.returncode == 0 and "stopped" not in proc.stdout
+
+
 # --- interactive, in a pseudo-terminal ---------------------------------------
 
 
