@@ -139,7 +139,8 @@ def test_tools_web_says_why_it_cannot_serve(monkeypatch, capsys):
 
     from tools import web
 
-    monkeypatch.setattr(web, "build", lambda: {"index.html": 1})
+    builds = []
+    monkeypatch.setattr(web, "build", lambda: builds.append(1) or {"index.html": 1})
     with pytest.raises(SystemExit) as e:
         web.main(["--port", "99999"])
     assert e.value.code == 2 and "a port is 0 to 65535" in capsys.readouterr().err
@@ -150,3 +151,40 @@ def test_tools_web_says_why_it_cannot_serve(monkeypatch, capsys):
         assert web.main(["--port", str(busy)]) == 1
     err = capsys.readouterr().err
     assert f"cannot serve on 127.0.0.1:{busy}" in err and "Traceback" not in err
+    assert builds == []  # the page another server may be serving is left alone
+
+
+def test_an_interrupted_build_leaves_the_page_as_it_was(tmp_path, monkeypatch, capsys):
+    from tools import web
+
+    port = tmp_path / "port"
+    port.mkdir()
+    for name in web.PORT_FILES:
+        (port / name).write_bytes(b"port")
+    monkeypatch.setattr(web, "PORT_PKG", port)
+    out = tmp_path / "web"
+    out.mkdir()
+    (out / "index.html").write_text("the old page")
+
+    def cut(new):
+        (new / "index.html").write_text("half a new page")
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(web, "_build", cut)
+    with pytest.raises(KeyboardInterrupt):
+        web.build(out)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["port", "web"]  # no half page left
+    assert (out / "index.html").read_text() == "the old page"
+    build = web.build
+    monkeypatch.setattr(web, "build", lambda: build(out))  # still cut: Ctrl-C in main
+    assert web.main(["--build-only"]) == 130
+    assert capsys.readouterr().err == "tools/web: interrupted; the page in build/web is as it was\n"
+
+    def whole(new):
+        (new / "index.html").write_text("the new page")
+        return {"index.html": 12}
+
+    monkeypatch.setattr(web, "_build", whole)
+    assert build(out) == {"index.html": 12}
+    assert (out / "index.html").read_text() == "the new page"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["port", "web"]  # the old one gone

@@ -21,6 +21,7 @@ import json
 import shutil
 import struct
 import sys
+import tempfile
 from functools import partial
 from pathlib import Path
 
@@ -85,9 +86,11 @@ def firmware_files():
 
 
 def build(out=OUT):
-    """Build the page into the folder `out` (emptied first); returns
-    ``{file name: size in bytes}``. Raises FileNotFoundError when the wasm
-    port is not installed (tools/check installs it)."""
+    """Build the page into the folder `out`, replaced whole once the new
+    page is complete (built beside it first: an interrupted build leaves
+    the old page); returns ``{file name: size in bytes}``. Raises
+    FileNotFoundError when the wasm port is not installed (tools/check
+    installs it)."""
     out = Path(out)
     for name in PORT_FILES:
         if not (PORT_PKG / name).is_file():
@@ -95,9 +98,23 @@ def build(out=OUT):
                 f"{PORT_PKG / name}: the WebAssembly port is not installed "
                 "(tools/check --install runs npm ci in tools/wasm)"
             )
-    if out.exists():
-        shutil.rmtree(out)
-    out.mkdir(parents=True)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    new = Path(tempfile.mkdtemp(prefix=f".{out.name}-new-", dir=out.parent))
+    try:
+        sizes = _build(new)
+        if out.exists():
+            old = Path(tempfile.mkdtemp(prefix=f".{out.name}-old-", dir=out.parent))
+            out.rename(old / out.name)
+            new.rename(out)
+            shutil.rmtree(old)
+        else:
+            new.rename(out)
+    finally:
+        shutil.rmtree(new, ignore_errors=True)  # (gone once renamed)
+    return sizes
+
+
+def _build(out):
     for name in PAGE_FILES:
         shutil.copyfile(PAGE / name, out / name)
     for name in PORT_FILES:
@@ -152,24 +169,34 @@ def main(argv=None):
     args = ap.parse_args(argv)
     if not 0 <= args.port <= 65535:
         ap.error(f"--port {args.port}: a port is 0 to 65535 (0: a free one)")
+    httpd = None
+    if not args.build_only:  # the port first: a port in use rebuilds nothing
+        try:
+            httpd = server(OUT, args.port, args.verbose)
+        except OSError as e:
+            why = e.strerror or e
+            print(f"tools/web: cannot serve on 127.0.0.1:{args.port}: {why}", file=sys.stderr)
+            print(
+                "tools/web: choose another --port, or leave it out for a free one", file=sys.stderr
+            )
+            return 1
     try:
         sizes = build()
-    except FileNotFoundError as e:
-        print(f"tools/web: {e}", file=sys.stderr)
-        return 1
+    except (FileNotFoundError, KeyboardInterrupt) as e:
+        if httpd is not None:
+            httpd.server_close()
+        if isinstance(e, FileNotFoundError):
+            print(f"tools/web: {e}", file=sys.stderr)
+            return 1
+        # Ctrl-C: the shell's status for it, 128 + SIGINT
+        print("tools/web: interrupted; the page in build/web is as it was", file=sys.stderr)
+        return 130
     total = sum(sizes.values())
     print(f"tools/web: built {OUT.relative_to(ROOT)}/: {total:,} bytes")
     for name, size in sizes.items():
         print(f"  {name:20} {size:>9,}")
-    if args.build_only:
+    if httpd is None:
         return 0
-    try:
-        httpd = server(OUT, args.port, args.verbose)
-    except OSError as e:
-        why = e.strerror or e
-        print(f"tools/web: cannot serve on 127.0.0.1:{args.port}: {why}", file=sys.stderr)
-        print("tools/web: choose another --port, or leave it out for a free one", file=sys.stderr)
-        return 1
     url = f"http://127.0.0.1:{httpd.server_address[1]}/"
     print(f"tools/web: serving {url} (Ctrl-C stops)", flush=True)
     try:
