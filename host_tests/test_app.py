@@ -802,3 +802,17 @@ def test_about_names_the_whole_board(tmp_path, code):
     finally:
         lang.load("en")
     assert "pico_ssd1306" in text and "KiB" in text
+
+
+def test_bench_app_says_what_its_options_take(capsys):
+    from tools import bench_app
+
+    with pytest.raises(SystemExit) as e:
+        bench_app.main(["--help"])
+    out = capsys.readouterr().out
+    assert e.value.code == 0 and "(default: 160K)" in out and "puts it on a board." in out
+    for bad, said in (("abc", "'abc' is not a size"), ("10K", "10K is too small")):
+        with pytest.raises(SystemExit) as e:
+            bench_app.main(["--heapsize", bad])
+        err = capsys.readouterr().err
+        assert e.value.code == 2 and said in err and "Traceback" not in err

@@ -383,8 +383,23 @@ def smallest_heap(fw, game, top=160, loop="A"):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--heapsize", default=TEST_HEAP, help="unix port heap for the measured match")
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:  # Ctrl-C: the shell's status for it, 128 + SIGINT
+        print("bench_app: interrupted (no results)", file=sys.stderr)
+        return 130
+
+
+def _main(argv=None):
+    from tools.sim import heapsize_arg
+
+    ap = argparse.ArgumentParser(description=" ".join(__doc__.split("\n\n")[0].split()))
+    ap.add_argument(
+        "--heapsize",
+        default=TEST_HEAP,
+        type=heapsize_arg,
+        help="unix port heap for the measured match (default: %(default)s)",
+    )
     ap.add_argument("--markdown", action="store_true", help="print a README table")
     a = ap.parse_args(argv)
     cols = {}
