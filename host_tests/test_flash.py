@@ -782,7 +782,13 @@ def test_offline_libraries(tmp_path: Path, board: VirtualBoard):
 
     missing = run_flash(board, *tool_args(tmp_path, mip=["nosuchlib"]), "--offline", str(offline))
     assert missing.returncode == 1
-    assert "'nosuchlib' is not in" in missing.out and "nosuchlib.py" in missing.out
+    assert "'nosuchlib' is not in" in missing.out
+    assert "put nosuchlib.py (from micropython-lib)" in missing.out
+    # a library from GitHub: where it comes from, not micropython-lib
+    spec = "github:someone/Some_LIB"
+    missing = run_flash(board, *tool_args(tmp_path, mip=[spec]), "--offline", str(offline))
+    assert missing.returncode == 1
+    assert f"put Some_LIB.py (from {spec})" in missing.out
 
 
 def test_mip_install_with_mpremote(tmp_path: Path, board: VirtualBoard):

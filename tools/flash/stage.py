@@ -270,7 +270,7 @@ def build_stage(
                 stager.stage.online_libs.append(spec)
             else:
                 before = set(stager.stage.files)
-                _stage_offline(stager, offline, lib_name(spec), source, board_fmt, set())
+                _stage_offline(stager, offline, spec, source, board_fmt, set())
                 stager.stage.offline_libs[spec] = sorted(set(stager.stage.files) - before)
         return stager.finish()
     finally:
@@ -280,12 +280,14 @@ def build_stage(
 def _stage_offline(
     stager: Stager,
     offline: Path,
-    name: str,
+    spec: str,
     source: bool,
     board_fmt: MpyFormat | None,
     seen: set[str],
 ) -> None:
-    """Stage library `name` from the folder `offline` (see the docstring)."""
+    """Stage the library of mip spec `spec` from the folder `offline` (see
+    the docstring)."""
+    name = lib_name(spec)
     if name in seen:
         return
     seen.add(name)
@@ -317,16 +319,17 @@ def _stage_offline(
                 stager.add(device, src, str(src))
         for dep in data.get("deps", []):
             dep_spec = dep[0] if isinstance(dep, list) else str(dep)
-            _stage_offline(stager, offline, lib_name(dep_spec), source, board_fmt, seen)
+            _stage_offline(stager, offline, dep_spec, source, board_fmt, seen)
     elif py.is_file():
         stager.add_py(f"{LIB}/{name}.py", py, source, str(py))
     elif mpy.is_file():
         _check_mpy(mpy, board_fmt)
         stager.add(f"{LIB}/{name}.mpy", mpy, str(mpy))
     else:
+        origin = "micropython-lib" if ":" not in spec and "/" not in spec else spec
         raise FlashError(
             f"library {name!r} is not in {offline}",
-            f"put {name}.py (e.g. from micropython-lib), {name}.mpy or a mip package "
+            f"put {name}.py (from {origin}), {name}.mpy or a mip package "
             f"{name}/package.json in {offline}",
         )
 
