@@ -558,8 +558,11 @@ class VirtualBoard:
 
 def main() -> None:
     """Run a virtual board by hand until Ctrl-C."""
+    import signal
     import tempfile
 
+    # killed (SIGTERM): power off as on Ctrl-C, leaving nothing behind
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(128 + signal.SIGTERM))
     root = sys.argv[1] if len(sys.argv) > 1 else tempfile.mkdtemp(prefix="vboard-")
     with VirtualBoard(root) as board:
         print(f"virtual board: files in {board.root}, port {board.port}")
