@@ -78,16 +78,26 @@ def test_card_with_several_captures_cycles_confirms_and_goes_back(tmp_path):
     assert replay.indices(g)[0] == _index(Game(g.rules, g.seed), card, opts[1 % len(opts)])
 
 
+def _lay_choice():
+    """Must take off: a game whose first hand (seat 0 to play) has a card
+    that can take or be laid; returns the game, the card's index in the
+    hand, the card and its options."""
+
+    def layable(g, c):
+        return () in g.options(c) and len(g.options(c)) >= 2
+
+    g = find(
+        lambda g: any(layable(g, c) for c in g.hand(0)), Rules("scopa", capture_mandatory=False)
+    )
+    i = next(i for i, c in enumerate(g.hand(0)) if layable(g, c))
+    card = g.hand(0)[i]
+    return g, i, card, g.options(card)
+
+
 def test_laying_a_card_that_could_take_says_so_in_the_band(tmp_path):
     # Must take off: a card that can take may be laid; that choice lights
     # no table card, so the band names it
-    def lay_choice(g):
-        return any(() in g.options(c) and len(g.options(c)) >= 2 for c in g.hand(0))
-
-    g = find(lay_choice, Rules("scopa", capture_mandatory=False))
-    hand = g.hand(0)
-    i = next(i for i, c in enumerate(hand) if () in g.options(c) and len(g.options(c)) >= 2)
-    card, opts = hand[i], g.options(hand[i])
+    g, i, card, opts = _lay_choice()
     a, b = start(tmp_path, g, [app.HUMAN, app.EASY])
     a.loop(5)
     press(a, b, "R" * i + "A")
@@ -109,13 +119,7 @@ def test_laying_a_card_that_could_take_says_so_in_the_band(tmp_path):
 def test_a_hint_to_lay_still_says_lay_on_the_capture_choice(tmp_path):
     from ai import hint as H
 
-    def lay_choice(g):
-        return any(() in g.options(c) and len(g.options(c)) >= 2 for c in g.hand(0))
-
-    g = find(lay_choice, Rules("scopa", capture_mandatory=False))
-    hand = g.hand(0)
-    i = next(i for i, c in enumerate(hand) if () in g.options(c) and len(g.options(c)) >= 2)
-    card, opts = hand[i], g.options(hand[i])
+    g, i, card, opts = _lay_choice()
     a, b = start(tmp_path, g, [app.HUMAN, app.EASY])
     a.turns.computer_turn = lambda hint=False: (card, (), (H.LEAVES, 11)) if hint else None
     a.loop(5)
