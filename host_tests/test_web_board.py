@@ -5,6 +5,8 @@ its keys must hand every tap to the app however long a turn lasts; and the
 page's firmware pack (tools/web) holds the firmware as the flash tool
 stages it, as bytecode the WebAssembly port loads."""
 
+import os
+
 import pytest
 
 import app
@@ -187,4 +189,7 @@ def test_an_interrupted_build_leaves_the_page_as_it_was(tmp_path, monkeypatch, c
     monkeypatch.setattr(web, "_build", whole)
     assert build(out) == {"index.html": 12}
     assert (out / "index.html").read_text() == "the new page"
+    umask = os.umask(0)
+    os.umask(umask)
+    assert out.stat().st_mode & 0o777 == 0o777 & ~umask  # a server of another user reads it
     assert sorted(p.name for p in tmp_path.iterdir()) == ["port", "web"]  # the old one gone

@@ -18,6 +18,7 @@ import argparse
 import hashlib
 import http.server
 import json
+import os
 import shutil
 import struct
 import sys
@@ -100,6 +101,9 @@ def build(out=OUT):
             )
     out.parent.mkdir(parents=True, exist_ok=True)
     new = Path(tempfile.mkdtemp(prefix=f".{out.name}-new-", dir=out.parent))
+    umask = os.umask(0)
+    os.umask(umask)
+    new.chmod(0o777 & ~umask)  # as mkdir makes it (mkdtemp's is the owner's only)
     try:
         sizes = _build(new)
         if out.exists():
