@@ -479,8 +479,11 @@ def test_ctrl_c_before_any_change_says_the_board_was_not_changed(tmp_path: Path)
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
+            # a run in the background (CI) starts its children with SIGINT
+            # ignored, which Python then keeps: as a terminal would
+            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
         )
-        time.sleep(2)  # the tool waits for the raw REPL's banner
+        time.sleep(2)  # the tool waits for the raw REPL's banner (10 s)
         proc.send_signal(signal.SIGINT)
         out, err = proc.communicate(timeout=30)
     finally:
