@@ -233,7 +233,7 @@ class Flasher:
                 say("  the last flash did not finish: finishing it")
 
         gone: set[str] = set()
-        wiped = 0
+        wiped: list[int] = []  # the sizes of the files the wipe removes
         if args.wipe:
             # planned as if already wiped; removed only once the libraries
             # are installed (step 4), so that a mip that fails wipes nothing
@@ -249,12 +249,7 @@ class Flasher:
             say(f"  wipe: {len(gone)} files written by the flash tool (or shadowing its files)")
             for f in sorted(gone):
                 say(f"    {verb} /{f}")
-            # the space the wipe frees, in the board's blocks
-            wiped = sum(
-                -(-v[0] // info.block) * info.block
-                for p, v in board_files.items()
-                if v and p in gone
-            )
+            wiped = [v[0] for p, v in board_files.items() if v and p in gone]
             board_files = {p: v for p, v in board_files.items() if p not in gone}
             record = Record()
             lib_files = set()
@@ -262,8 +257,7 @@ class Flasher:
         plan = make_plan(stage, board_files, record, info.sha256)
         for note in plan.notes:
             say(f"  note: {note}")
-        need, freed = space_needed(plan, stage, board_files, info.block)
-        freed += wiped
+        need, freed = space_needed(plan, stage, board_files, info.block, wiped)
         if info.free is not None and need > info.free + freed:
             raise FlashError(
                 f"not enough flash: the new files need {kib(need)}, the board has "

@@ -121,15 +121,17 @@ def make_plan(
 
 
 def space_needed(
-    plan: Plan, stage: Stage, board_files: dict[str, Any], block: int
+    plan: Plan, stage: Stage, board_files: dict[str, Any], block: int, wiped: Iterable[int] = ()
 ) -> tuple[int, int]:
-    """(bytes the copies need, bytes the removals and replacements free)."""
+    """(bytes the copies need, bytes the removals and replacements free);
+    `wiped`: the sizes in bytes of files removed besides the plan's (--wipe)."""
 
     def blocks(n: int) -> int:
         return -(-n // block) * block if n else 0
 
     need = sum(blocks(stage.size(p)) for p in plan.copy) + 2 * block  # + the record
     freed = sum(blocks(board_files[p][0]) for p in plan.remove if board_files.get(p))
+    freed += sum(blocks(n) for n in wiped)
     replaced = [blocks(board_files[p][0]) for p in plan.copy if board_files.get(p)]
     if replaced:  # the old file stays until its replacement is renamed over it
         freed += sum(replaced) - max(replaced)
