@@ -483,7 +483,9 @@ def test_ctrl_c_before_any_change_says_the_board_was_not_changed(tmp_path: Path)
             # ignored, which Python then keeps: as a terminal would
             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
         )
-        time.sleep(2)  # the tool waits for the raw REPL's banner (10 s)
+        assert proc.stdout is not None
+        assert proc.stdout.readline().startswith("flash: board 'testboard' on ")  # started
+        time.sleep(0.5)  # in its wait for the raw REPL's banner (10 s)
         proc.send_signal(signal.SIGINT)
         out, err = proc.communicate(timeout=30)
     finally:

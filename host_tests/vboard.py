@@ -405,15 +405,16 @@ class VirtualBoard:
         next read."""
         data = self._marks + data
         self._marks = b""
+        after = 0  # where the prompt that releases the hold may start
         for mark, held in ((MARK_START, False), (MARK_END, True)):
             at = data.find(mark)
             if at >= 0:
                 data = data[:at] + data[at + len(mark) :]
-                self._held = held
-        if self._held and (PROMPT in data or RAW_BANNER in data):
+                self._held, after = held, at
+        if self._held and (PROMPT in data[after:] or RAW_BANNER in data[after:]):
             self._held = False  # the REPL reads the terminal raw: Ctrl-C is a byte
         at = data.rfind(b"\x1b")
-        if at >= 0 and len(data) - at < len(MARK_START) and MARK_START.startswith(data[at:][:4]):
+        if at >= 0 and any(m.startswith(data[at:]) for m in (MARK_START, MARK_END)):
             data, self._marks = data[:at], data[at:]
         return data
 
