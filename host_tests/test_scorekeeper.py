@@ -855,3 +855,16 @@ def test_set_up_re_bello_card_and_napoleone(tmp_path):
     sc.changed(sc.keys.index("rebello"))
     r = sc.rules()
     assert (r.napola, r.napoleone, r.re_bello) == (1, 0, 5)  # the 6 of denari
+
+
+def test_every_name_character_has_a_small_glyph():
+    # the 3-side review heads its columns with names in the 3 x 5 font: a
+    # typed letter it lacked (BOB) left the header blank
+    from ui import gfx
+    from ui import keeper_setup as KS
+
+    fb = F.Display(8, 8)
+    for ch in KS.CHARS.strip():
+        fb.fill(0)
+        gfx.glyph(fb, ch, 0, 0, 1)
+        assert any(fb.pixel(x, y) for x in range(3) for y in range(5)), ch

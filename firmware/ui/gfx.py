@@ -14,7 +14,9 @@ languages (21 letters, 168 bytes of glyphs).
 from micropython import const
 
 # 3 x 5 glyphs: three bits a row, top row first, packed into 15 bits.
-_CHARS = "0123456789AFCRJQKP-:/ *+"
+# Digits, the ranks' letters (AFCRJQKP), signs, then the other letters a
+# scorekeeper's name may have (ui.keeper_setup.CHARS)
+_CHARS = "0123456789AFCRJQKP-:/ *+BDEGHILMNOSTUVWXYZ"
 _FONT = (
     0x7B6F,  # 0 111 101 101 101 111
     0x2C97,  # 1 010 110 010 010 111
@@ -40,6 +42,24 @@ _FONT = (
     0x0000,  # space
     0x0AA8,  # * 000 101 010 101 000
     0x05D0,  # + 000 010 111 010 000
+    0x6BAE,  # B 110 101 110 101 110
+    0x6B6E,  # D 110 101 101 101 110
+    0x79A7,  # E 111 100 110 100 111
+    0x396B,  # G 011 100 101 101 011
+    0x5BED,  # H 101 101 111 101 101
+    0x7497,  # I 111 010 010 010 111
+    0x4927,  # L 100 100 100 100 111
+    0x5FED,  # M 101 111 111 101 101
+    0x6B6D,  # N 110 101 101 101 101
+    0x2B6A,  # O 010 101 101 101 010
+    0x388E,  # S 011 100 010 001 110
+    0x7492,  # T 111 010 010 010 010
+    0x5B6F,  # U 101 101 101 101 111
+    0x5B6A,  # V 101 101 101 101 010
+    0x5BFD,  # W 101 101 111 111 101
+    0x5AAD,  # X 101 101 010 101 101
+    0x5A92,  # Y 101 101 010 010 010
+    0x72A7,  # Z 111 001 010 100 111
 )
 
 # 5 x 5 suit glyphs, one byte a row (bit 4 = left). Italian then French,
