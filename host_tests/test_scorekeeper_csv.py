@@ -75,6 +75,13 @@ def test_csv_from_a_file(tmp_path, capsys):
     assert "8 rounds of ADA, BO" in capsys.readouterr().err
 
 
+def test_one_round_is_said_so(tmp_path, capsys):
+    saved_evening(tmp_path, R[:1])
+    out = tmp_path / "one.csv"
+    assert scores.main(["--file", str(tmp_path / S.FILE), "--out", str(out)]) == 0
+    assert "1 round of ADA, BO" in capsys.readouterr().err
+
+
 def test_csv_carries_the_counts_entered(tmp_path):
     saved_evening(tmp_path)
     out = tmp_path / "evening.csv"

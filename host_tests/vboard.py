@@ -562,7 +562,8 @@ def main() -> None:
     import signal
     import tempfile
 
-    # killed (SIGTERM): power off as on Ctrl-C, leaving nothing behind
+    # killed (SIGTERM): power off as on Ctrl-C (its HOME removed; the
+    # board's files stay in ROOT, as they do on Ctrl-C)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(128 + signal.SIGTERM))
     root = sys.argv[1] if len(sys.argv) > 1 else tempfile.mkdtemp(prefix="vboard-")
     with VirtualBoard(root) as board:

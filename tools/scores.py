@@ -293,7 +293,8 @@ def main(argv=None):
             print(f"scopa-scores: cannot write {a.out}: {e.strerror}", file=sys.stderr)
             return 1
         n = len(sh.rounds)
-        print(f"scopa-scores: {n} rounds of {', '.join(sh.names)} -> {a.out}", file=sys.stderr)
+        rounds = "1 round" if n == 1 else f"{n} rounds"
+        print(f"scopa-scores: {rounds} of {', '.join(sh.names)} -> {a.out}", file=sys.stderr)
     return 0
 
 
