@@ -23,8 +23,8 @@ SETTEBELLO = const(2)
 A_SEVEN = const(3)
 SEVENS = const(4)  # n: sevens taken
 COINS = const(5)  # n: coins taken
-TAKES_SAFE = const(6)  # n: cards taken, and no unseen card sweeps what is left
-TAKES = const(7)  # n: cards taken
+TAKES_SAFE = const(6)  # n: as TAKES, and no unseen card sweeps what is left
+TAKES = const(7)  # n: the presa's cards, the card played too
 LEAVES = const(8)  # n: what the table adds up to (over 10)
 ALL_OUT = const(9)  # n: the rank that would sweep (1..10), all seen
 LEAST_RISK = const(10)
@@ -37,8 +37,8 @@ REASONS = (
     "takes a seven",
     "takes %d sevens",
     "takes %d coins",
-    "takes %d, leaves no scopa",
-    "takes %d cards",
+    "%d cards to the pile, no scopa",
+    "%d cards to the pile",
     "leaves %d on the table, no scopa",
     "every card of rank %d that could sweep is out",
     "the least risky card to lay",
