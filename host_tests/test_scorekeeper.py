@@ -339,6 +339,11 @@ def test_three_sides_never_leave_the_last_a_count_below_zero(tmp_path):
     assert k.screen.v["t"] == [27, 13, 0]
     k.press("down down")
     assert k.screen.v["t"] == [27, 11, 2]
+    k.press("right up up")  # CY, the last side: no more than the others leave
+    assert k.screen.v["t"] == [27, 11, 2]
+    k.press("down")  # fewer is allowed: A then says the counts are short
+    assert k.screen.v["t"] == [27, 11, 1]
+    k.press("up left")  # back on BO, whose A goes on to the denari
     k.press("A" + " up" * 12)  # denari: ADA from 4, BO and CY 3
     assert k.screen.v["d"] == [7, 3, 0] and min(k.screen.v["d"]) >= 0
     assert "counts are" not in k.text()
@@ -393,11 +398,12 @@ def test_a_side_the_counts_name_is_suggested_until_chosen(tmp_path):
 def test_objections(tmp_path):
     k = new_sheet(tmp_path, players=1)  # three players
     assert k.sheet.rules.sides == 3
-    # cards: the third side typed too: 14 13 14 = 41
-    k.press("A right right up")
+    # cards: the third side typed too, and short: 14 13 12 = 39 (it cannot
+    # be raised past what the others leave)
+    k.press("A right right up down")
     k.press("A")
-    assert k.screen.step() == "t" and k.text().split("\n")[-1] == "Sum 41, not 40"
-    k.press("down A")
+    assert k.screen.step() == "t" and k.text().split("\n")[-1] == "Sum 39, not 40"
+    k.press("up A")
     assert k.screen.step() == "d" and "Sum" not in k.text()
     # coins above the cards: P2 takes only 2 cards
     k.press("B")  # back to the cards, on P2 (the last side typed)

@@ -11,7 +11,8 @@ Keys: UP / DOWN change the value (held, they repeat), LEFT / RIGHT move
 between the sides, A goes on (to the next side, then the next step), B
 goes back (from the first step: leaves, nothing saved). Cards and denari
 fill the last side with what is left of 40 and 10; with three sides that
-one can still be changed, and A objects when the counts do not add up.
+one can still be lowered (never raised past what the others leave), and A
+objects when the counts do not add up.
 The settebello's and the primiera's steps open on a side only when the
 counts leave no other; else nothing is chosen ("Pick with < >"): LEFT /
 RIGHT pick the side on that hand, UP / DOWN the first / last choice, and
@@ -174,9 +175,10 @@ class Screen(keys.Screen):
             hi = TOTAL.get(f, sheet.MAX_SCOPE)
             vals = v[f]
             i = self.cur
-            if f in TOTAL and n > 2 and i < n - 1:
-                # the last side gets what is left: never below 0
-                hi = TOTAL[f] - sum(vals[: n - 1]) + vals[i]
+            if f in TOTAL and n > 2:
+                # the last side gets what is left (never below 0); itself at
+                # most what the others leave
+                hi = TOTAL[f] - sum(vals) + vals[i] + (vals[n - 1] if i < n - 1 else 0)
             vals[i] = max(0, min(hi, vals[i] + d))
             if f in TOTAL:
                 left = TOTAL[f]
