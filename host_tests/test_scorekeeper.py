@@ -261,13 +261,46 @@ def test_new_sheet_starts_from_the_old_one_and_b_keeps_it(tmp_path):
     k = new_sheet(tmp_path, names=["ADA", "BO"]).add(E1)
     k.press("B")  # the menu
     assert k.text().split("\n") == ["Scorekeeper", "History", "Undo last", "New sheet", "Main menu"]
-    k.press("down down A")
+    k.press("down down A")  # a sheet with rounds: asked first, the cursor on keeping it
+    assert k.text().split("\n") == ["Replace sheet?", "Continue", "New sheet"]
+    k.press("A")
+    assert k.app.screen_mod == "scorekeeper" and len(k.sheet.rounds) == 1
+    k.press("B down down A B")  # B on the question: the sheet too
+    assert k.app.screen_mod == "scorekeeper" and len(k.sheet.rounds) == 1
+    k.press("B down down A down A")
     assert k.app.screen_mod == "keeper_setup" and k.screen.names == ["ADA", "BO"]
     k.press("B")
     assert k.app.screen_mod == "scorekeeper" and len(k.sheet.rounds) == 1
-    k.press("B down down A A")
+    assert S.load(str(tmp_path))[0].rounds == [E1]
+    k.press("B down down A down A A")
     assert k.sheet.rounds == [] and k.sheet.names == ["ADA", "BO"]
     assert S.load(str(tmp_path))[0].rounds == []
+    k.press("B down A")  # no rounds: nothing to lose, no question
+    assert k.app.screen_mod == "keeper_setup"
+
+
+def test_set_up_keeps_a_preset_name_picked(tmp_path):
+    # a preset picked for a side (LOR) stayed only until the screen was
+    # built again (a name typed for the other side, an option changed)
+    k = Keeper(tmp_path).open()
+    k.press("up up" + " right" * 4)  # Name 1: P1 P3 NOI VOI LOR
+    assert k.screen.names == ["LOR", "P2"]
+    k.press("down A A")  # Name 2's editor opened and closed
+    assert k.screen.names == ["LOR", "P2"]
+    k.press("up up right")  # Re bello on
+    assert k.screen.names == ["LOR", "P2"]
+    k.press("up " * 5 + "right")  # Players: 3
+    assert k.screen.names == ["LOR", "P2", "P3"]
+    k.press("up right")  # Scopone: teams, the picked name kept, the other follows
+    assert k.screen.names == ["LOR", "VOI"]
+    k.press("down " * 6 + "left")  # Team 1: back to NOI
+    k.press("down right right")  # Team 2: VOI -> LOR -> P1 (the free presets)
+    assert k.screen.names[0] == "NOI" and k.screen.names[1] not in ("NOI", "VOI")
+    k.press("up " * 7 + "left")  # Scopa for 2 again: each side keeps its pick
+    names = k.screen.names
+    assert names[0] == "NOI" and names[0] != names[1]
+    k.press("up A")
+    assert k.sheet.names == names
 
 
 # --- rounds --------------------------------------------------------------------

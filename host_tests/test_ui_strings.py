@@ -261,6 +261,13 @@ def test_menus_fit(walker):
     w.app.settings["cfg"]["napola"] = 0
     _walk_lists(w, w.show("menu", "Settings"))
     _walk_lists(w, w.show("menu", "Help"))
+    # the scorekeeper's menu, and its question before a new sheet
+    import sheet
+    from scopa.rules import Rules
+
+    sh = sheet.Sheet(Rules("scopa"), ["P1", "P2"])
+    _walk_lists(w, w.show("keeper_setup", "Menu", sh))
+    _walk_lists(w, w.show("keeper_setup", "Replace", sh))
     w.app.game = None
 
 

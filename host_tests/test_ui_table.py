@@ -260,7 +260,7 @@ def test_hint_codes_name_the_language_strings():
     names = ["SCOPA", "ACE_SWEEP", "SETTEBELLO", "A_SEVEN", "SEVENS", "COINS"]
     names += ["TAKES_SAFE", "TAKES", "LEAVES", "ALL_OUT", "LEAST_RISK", "HARD_TO_TAKE"]
     assert [getattr(H, n) for n in names] == list(range(len(H.REASONS)))
-    assert lang.N_STRINGS - lang.WHY_SCOPA == len(H.REASONS)
+    assert lang.WHY_HARD_TO_TAKE + 1 - lang.WHY_SCOPA == len(H.REASONS)
     assert lang.WHY_SETTEBELLO - lang.WHY_SCOPA == H.SETTEBELLO
     assert lang.WHY_HARD_TO_TAKE - lang.WHY_SCOPA == H.HARD_TO_TAKE
 

@@ -158,7 +158,7 @@ ANY_BACK = const(125)
 SETTINGS_LOST = const(126)  # settings.sav and its .bak damaged: the defaults
 PLAYS_LOST = const(127)  # game.jrn damaged: the plays after the damage lost
 LAY_IT = const(128)  # CHOOSE on the choice that takes nothing (capture not mandatory)
-# The hint's reason (ai.hint.why codes, in their order): the last group
+# The hint's reason (ai.hint.why codes, in their order)
 WHY_SCOPA = const(129)
 WHY_ACE = const(130)
 WHY_SETTEBELLO = const(131)
@@ -171,7 +171,8 @@ WHY_LEAVES = const(137)
 WHY_ALL_OUT = const(138)
 WHY_LEAST_RISK = const(139)
 WHY_HARD_TO_TAKE = const(140)
-N_STRINGS = const(141)
+SK_REPLACE = const(141)  # New sheet on a sheet with rounds: ask first
+N_STRINGS = const(142)
 
 _blob = b""
 _offs = None

@@ -59,7 +59,8 @@ class Screen(List):
         }
         self.want = r.players  # the Players row's last choice: a game that has it keeps it
         self.names = list(arg.names) if arg is not None else []
-        # a side's typed name (not a preset), kept while fewer sides hide it
+        # a side's name as the keeper gave it (typed, or a preset picked),
+        # kept while fewer sides hide it; "" where it follows sides / teams
         self.typed = [x if x not in PRESETS else "" for x in self.names] + [""] * 3
         self.editing = -1  # the side whose name is being typed
         self.chars = []
@@ -100,11 +101,14 @@ class Screen(List):
         teams = self.players() > n
         names = self.names[:n]
         for i in range(n):
-            default = ("NOI", "VOI")[i] if teams else "P%d" % (i + 1)
             if i >= len(names):
-                names.append(self.typed[i] or default)
-            elif names[i] in PRESETS:  # not typed: follows sides / teams
-                names[i] = default
+                names.append(self.typed[i] if self.typed[i] not in names else "")
+            elif names[i] in PRESETS and not self.typed[i]:  # not picked: follows sides / teams
+                names[i] = ""
+        for i in range(n):
+            if not names[i]:
+                d = ("NOI", "VOI")[i] if teams else "P%d" % (i + 1)
+                names[i] = d if d not in names else _choices(names, i)[1]
         self.names = names
         self.keys = []
         self.rows = []
@@ -127,8 +131,7 @@ class Screen(List):
         k = self.keys[i]
         v = self.rows[i][2]
         if isinstance(k, int):
-            name = self.names[k] = self.rows[i][1][v]
-            self.typed[k] = "" if name in PRESETS else name
+            self.names[k] = self.typed[k] = self.rows[i][1][v]
             for j, kj in enumerate(self.keys):  # the other sides' choices
                 if isinstance(kj, int) and kj != k:
                     row = self.rows[j]
@@ -210,7 +213,7 @@ class Screen(List):
             self.pos = max(0, min(NAME_LEN - 1, self.pos + (1 if k == keys.RIGHT else -1)))
         elif k == keys.A:
             name = "".join(CHARS[c] for c in self.chars).strip()
-            if name:
+            if name and name != self.names[self.editing]:  # the same: nothing typed
                 self.names[self.editing] = self.typed[self.editing] = name
             self._done()
         elif k == keys.B:
@@ -270,9 +273,32 @@ class Menu(List):
         elif k == lang.SK_UNDO:
             app.go("scorekeeper", "Undo", sh)
         elif k == lang.SK_NEW_SHEET:
-            app.go("keeper_setup", "Screen", sh)
+            # a new sheet replaces this one at Start: ask first when it has rounds
+            app.go("keeper_setup", "Replace" if sh.rounds else "Screen", sh)
         else:
             app.go("menu")  # Main menu: the start menu as at start (Continue, or New game)
+
+    def back(self):
+        self.app.go("scorekeeper", "Screen", self.sh)
+
+
+class Replace(List):
+    """New sheet on a sheet with rounds: back to it (the cursor's first
+    place) or on to New sheet, which replaces it at Start."""
+
+    def __init__(self, app, arg: "sheet.Sheet"):
+        self.sh = arg
+        List.__init__(self, app, arg)
+
+    def build(self):
+        self.title = tr(lang.SK_REPLACE)
+        self.rows = [[tr(lang.CONTINUE), None, 0], [tr(lang.SK_NEW_SHEET), None, 0]]
+
+    def action(self, i):
+        if i == 1:
+            self.app.go("keeper_setup", "Screen", self.sh)
+        else:
+            self.back()
 
     def back(self):
         self.app.go("scorekeeper", "Screen", self.sh)
