@@ -560,6 +560,20 @@ def test_compiled_app_plays_a_match_against_hard(game, loop, mpy_firmware, tmp_p
 
 
 @pytest.mark.mpy
+def test_bench_app_says_in_one_line_when_its_heap_is_too_small(capsys):
+    # tools/bench_app.py --heapsize 48K: the app runs out of memory before
+    # the match; one line names the heap and the error (it was a CPython
+    # traceback around MicroPython's)
+    from tools import bench_app
+
+    assert bench_app.main(["--heapsize", "48K"]) == 1
+    cap = capsys.readouterr()
+    err = cap.err.strip().split("\n")
+    assert len(err) == 1 and "Traceback" not in cap.out + cap.err
+    assert err[0].startswith("bench_app: scopa stopped with an error in a 48K heap: MemoryError")
+
+
+@pytest.mark.mpy
 def test_compiled_app_heap_does_not_depend_on_the_folders(mpy_firmware, tmp_path):
     # The firmware and the flash at paths of three lengths (as pytest's
     # --basetemp, TMPDIR and the user name make them): the same match has

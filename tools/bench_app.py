@@ -407,7 +407,17 @@ def _main(argv=None):
     with tempfile.TemporaryDirectory() as tmp:
         fw = mpy.compile_firmware(Path(tmp) / "fw", mpy.UNIX_MPY_CROSS_ARGS)
         for game in GAMES:
-            res, secs = play(fw, game, a.heapsize)
+            try:
+                res, secs = play(fw, game, a.heapsize)
+            except mpy.MicroPythonError as e:
+                last = (e.stderr or e.stdout or "").strip().split("\n")[-1]
+                print(
+                    "bench_app: %s stopped with an error in a %s heap: %s"
+                    " (the default heap is %s)"
+                    % (game, a.heapsize, last or "exit status %d" % e.returncode, TEST_HEAP),
+                    file=sys.stderr,
+                )
+                return 1
             if not completes(res):
                 print("bench_app: %s did not complete in %s: %r" % (game, a.heapsize, res))
                 return 1
