@@ -658,6 +658,23 @@ def test_tournament_refuses_a_bad_knob_before_playing(capsys, knob, why):
     assert "give --deals N" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("game,players", [("scopa", 0), ("scopa", 3), ("cirulla", 0)])
+def test_tournament_refuses_mixed_without_partners(capsys, game, players):
+    # --mixed in a game with no partners was played as if it were not given
+    import sys
+
+    sys.path.insert(0, str(mpy.ROOT))
+    from tools import tournament
+
+    args = ["--game", game, "--players", str(players), "--deals", "1", "--no-heap", "--mixed"]
+    with pytest.raises(SystemExit) as e:
+        tournament.main(args)
+    assert e.value.code == 2
+    err = capsys.readouterr()
+    assert "--mixed is for partnerships" in err.err and "points per deal" not in err.out
+    assert tournament.partnership("scopone", 0) == 0 and tournament.partnership("scopa", 6) == 0
+
+
 def test_tournament_on_cpython_has_no_heap_figures(capsys):
     import sys
 

@@ -477,6 +477,15 @@ def rules_error(game, players):
     return None
 
 
+def partnership(game, players):
+    """0 when `game` with `players` (0: its default) has partners, else
+    its number of players."""
+    from scopa.rules import Rules
+
+    r = Rules(game, **({"players": players} if players else {}))
+    return 0 if r.players > r.sides else r.players
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     levels = ("easy", "medium", "hard")
@@ -560,6 +569,9 @@ def main(argv=None):
     why = rules_error(args.game, args.players)
     if why:
         ap.error(why)
+    n = partnership(args.game, args.players)
+    if args.mixed and n:
+        ap.error(f"--mixed is for partnerships (4 or 6 players): {args.game} for {n} has none")
     for knob in args.set + args.versus:
         why = knob_error(knob)
         if why:
