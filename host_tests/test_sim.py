@@ -931,7 +931,10 @@ def test_a_default_80x24_terminal_plays_in_braille_then_resizes(demo_dir):
         _read_until(master, "▀".encode())
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 10, 40, 0, 0))
         os.kill(proc.pid, signal.SIGWINCH)
-        _read_until(master, b"the screen needs 128x33 (or 64x17)")
+        # what it needs, and the keys' line, shorter: whole in 40 columns
+        out = _read_until(master, b"q:quit")
+        assert b"the screen needs 128x33 (or 64x17)" in out
+        assert b"arrows Enter:A Bksp:B h:hint q:quit" in out
         _quit(master, proc)
 
 

@@ -83,6 +83,7 @@ KEYS = {"up": UP, "down": DOWN, "left": LEFT, "right": RIGHT, "a": A, "b": B}
 _MONO_ON = "\x1b[97;40m"
 _RESET = "\x1b[0m"
 _HELP = "arrows: move  Enter: A  Backspace: B  h: hint (B long)  q: quit"
+_HELP_SHORT = "arrows Enter:A Bksp:B h:hint q:quit"  # a terminal narrower than _HELP
 
 
 # --- key scripts -------------------------------------------------------------
@@ -647,7 +648,8 @@ class Terminal:
                 "Enlarge the window or zoom out.",
                 "q quits.",
             ]
-        rows.append(_HELP[: max(0, cols - 1)] + "\x1b[J")
+        keys = _HELP if len(_HELP) < cols else _HELP_SHORT
+        rows.append(keys[: max(0, cols - 1)] + "\x1b[J")
         # (drawn again whole: the cursor hidden again, after a Ctrl-Z showed it;
         # no newline after the last line: a screen that fits exactly does not scroll)
         # (each row erased to its end: a line the app printed, e.g. its menu
