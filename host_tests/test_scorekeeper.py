@@ -279,6 +279,20 @@ def test_new_sheet_starts_from_the_old_one_and_b_keeps_it(tmp_path):
     assert k.app.screen_mod == "keeper_setup"
 
 
+def test_a_name_typed_that_another_side_has_is_taken_from_it(tmp_path):
+    # Name 1 picked P3, then P3 typed for Name 2: the sheet said P3 P3
+    k = Keeper(tmp_path).open()
+    k.press("up up right")  # Name 1: P3
+    assert k.screen.names == ["P3", "P2"]
+    k.press("down A right up A")  # Name 2: P2 typed over as P3
+    from ui import keeper_setup
+
+    names = k.screen.names
+    assert names[1] == "P3" and names[0] != "P3" and names[0] in keeper_setup.PRESETS
+    k.press("down A")  # Start
+    assert k.sheet.names == names
+
+
 def test_set_up_keeps_a_preset_name_picked(tmp_path):
     # a preset picked for a side (LOR) stayed only until the screen was
     # built again (a name typed for the other side, an option changed)

@@ -214,6 +214,10 @@ class Screen(List):
         elif k == keys.A:
             name = "".join(CHARS[c] for c in self.chars).strip()
             if name and name != self.names[self.editing]:  # the same: nothing typed
+                for j in range(len(self.names)):
+                    if j != self.editing and self.names[j] == name:
+                        # another side's name: it gives it up for a free preset
+                        self.names[j] = self.typed[j] = ""
                 self.names[self.editing] = self.typed[self.editing] = name
             self._done()
         elif k == keys.B:
