@@ -44,6 +44,7 @@ CONFIG = "board.json"
 
 TICK_MS = const(10)  # main loop period when nothing happens
 FRAME_MS = const(30)  # at most one redraw per FRAME_MS
+_PLAIN = const(63)  # ui.buttons.ALL: the raw mask's bits of the buttons held now
 
 _PLAY = ("table", "summary")  # the screens of a game in progress
 
@@ -464,6 +465,7 @@ class App:
         now = self.now
         raw = self.buttons.read()
         ev = poll(raw, now)
+        raw &= _PLAIN  # a read's CAUGHT taps count once: the next polls only drain the queue
         while ev:
             self.idle_since = now
             if self.asleep or self.dozing:
@@ -485,7 +487,10 @@ class App:
                 self.screen.tick(now)
             if self._next is not None:
                 self._switch()
-            if self.dirty and ticks_diff(now, self.last_draw) >= FRAME_MS:
+            # (not 0 <= d < FRAME_MS: after 6 days without a frame ticks_diff
+            # turns negative, which would hold every frame back as long again)
+            d = ticks_diff(now, self.last_draw)
+            if self.dirty and not 0 <= d < FRAME_MS:
                 self.dirty = False
                 self.last_draw = now
                 self.draw()

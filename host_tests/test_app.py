@@ -818,6 +818,49 @@ def test_about_names_the_whole_board(tmp_path, code):
     assert "pico_ssd1306" in text and "KiB" in text
 
 
+def test_a_tap_caught_by_the_edge_interrupt_is_one_key(tmp_path):
+    # the Pico boards' reader gives a tap made while the app was busy in its
+    # CAUGHT bits: App.step polled the same read again and again, each poll
+    # a new PRESS, and never returned (the board froze)
+    from ui import buttons
+
+    a = app.App(F.Board(()), str(tmp_path))
+    a.start()
+    a.loop(5)
+    reads = [buttons.DOWN << buttons.CAUGHT]
+    a.buttons.read = lambda: reads.pop() if reads else 0
+    keys = []
+    key = a.screen.key
+
+    def counted(ev):
+        keys.append(ev)
+        if len(keys) > 5:
+            raise RuntimeError("the same tap again and again")
+        key(ev)
+
+    a.screen.key = counted
+    a.step()
+    assert keys == [buttons.DOWN]
+    a.step()
+    assert keys == [buttons.DOWN]
+
+
+def test_a_frame_is_drawn_after_a_week_without_one(tmp_path):
+    # ticks_diff(now, last_draw) turns negative after 2**29 ms (6.2 days)
+    # without a frame: every frame was held back as long again
+    a = app.App(F.Board(()), str(tmp_path))
+    a.start()
+    a.loop(5)
+    a.draw = lambda: drawn.append(a.now)
+    drawn = []
+    a.last_draw = a.now
+    a.now = (a.now + 7 * 24 * 3600 * 1000) % (1 << 30)  # a week on, wrapped
+    a._last = a.clock.ticks_ms()
+    a.dirty = True
+    a.step()
+    assert drawn, "no frame a week after the last"
+
+
 def test_bench_app_says_what_its_options_take(capsys):
     from tools import bench_app
 

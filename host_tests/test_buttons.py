@@ -125,6 +125,28 @@ def test_b_just_under_long_is_press():
     assert names(log) == ["PRESS B"]
 
 
+def test_b_held_long_through_a_busy_time_is_the_hint():
+    # the press seen, then no poll until after the release (the app busy):
+    # held 700 ms, so LONG B (the hint), not PRESS B (back, or the menu)
+    deb = Debouncer()
+    assert deb.poll(0, 0) == 0
+    assert deb.poll(B, 10) == 0
+    assert deb.poll(B, 40) == 0 and deb.held == B
+    assert deb.poll(0, 750) == 0  # released at 750: debounced at the next poll
+    assert name(deb.poll(0, 780)) == "LONG B"
+    assert deb.poll(0, 790) == 0
+
+
+def test_a_reads_caught_tap_counts_once():
+    # poll's contract: again with raw & ALL drains the queue; the same raw
+    # with its CAUGHT bits again is another tap (App.step looped forever)
+    deb = Debouncer()
+    raw = A << buttons.CAUGHT
+    assert name(deb.poll(raw, 100)) == "PRESS A"
+    assert deb.poll(raw & buttons.ALL, 100) == 0
+    assert name(deb.poll(raw, 110)) == "PRESS A"  # a new read that caught A again
+
+
 def test_a_held_long_gives_one_press_only():
     log = drive(Debouncer(), held((A, 100, 2000)), 2200)
     assert log == [(120, "PRESS A")]

@@ -169,7 +169,9 @@ class Debouncer:
         """Feed the raw mask `raw` read at ticks `now` (ms); return an event or 0.
 
         Events found together (simultaneous presses) queue up, in button bit
-        order, and come out one per call: call again until it returns 0.
+        order, and come out one per call: call again until it returns 0,
+        with a new read or with ``raw & ALL`` (a read's CAUGHT bits count
+        once: given again they are taps again).
         A button in the ``CAUGHT`` bits of `raw` that is neither held nor
         debounced down was pressed and released between two polls: it gives
         its PRESS, or its LONG when it is a ``long_mask`` button also in the
@@ -190,7 +192,7 @@ class Debouncer:
                     if down:
                         self._pressed(i, bit, now)
                     else:
-                        self._released(bit)
+                        self._released(i, bit, now)
             elif self.held & bit:
                 self._holding(i, bit, now)
             elif tapped & bit:
@@ -210,10 +212,12 @@ class Debouncer:
         if bit & self.repeat_mask:
             self._next[i] = ticks_add(now, self.repeat_delay_ms)
 
-    def _released(self, bit):
+    def _released(self, i, bit, now):
         self.held &= ~bit
         if bit & self.long_mask and not bit & self._long:
-            self._emit(PRESS | bit)
+            # held long_ms while nobody polled (the app busy): LONG all the same
+            long = ticks_diff(now, self._down[i]) >= self.long_ms
+            self._emit((LONG if long else PRESS) | bit)
         self._long &= ~bit
         if self.releases:
             self._emit(RELEASE | bit)
