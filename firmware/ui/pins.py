@@ -23,12 +23,17 @@ class PinButtons:
         (the Pico-LCD joystick press and key A are both A).
     active_low: True for buttons to GND with pull-ups (value 0 = held).
     clock: an object with ``ticks_ms()`` (the board's ``time``). Given, each
-        pin gets an edge interrupt (``Pin.irq``, both edges) that counts a
-        press when the pin reads held after ``debounce_ms`` (ms) without an
-        edge, and a long one when it is released ``long_ms`` or more after
-        that, so a press made while nobody reads is not lost. The handler
-        allocates nothing: it bumps counters in preallocated bytearrays, and
-        ``read()`` alone writes what it has seen, so no lock is needed.
+        pin gets an edge interrupt (``Pin.irq``, both edges) whose handler
+        takes the first edge after ``debounce_ms`` (ms) without one (the
+        others are contact bounce): a press when no press of the pin is
+        open, else its release, a long one when ``long_ms`` or more after
+        the press; so a press made while nobody reads is not lost. The
+        handler runs when MicroPython schedules it, maybe after the
+        release (a tap during a long I2C write): a first edge that finds
+        the pin released with no press open is a tap, counted as a press.
+        The handler allocates nothing: it bumps counters in preallocated
+        bytearrays, and ``read()`` alone writes what it has seen, so no
+        lock is needed.
     """
 
     def __init__(self, pins, active_low=True, clock=None, debounce_ms=DEBOUNCE_MS, long_ms=LONG_MS):
@@ -41,6 +46,7 @@ class PinButtons:
         self._seen_long = bytearray(n)  # _longs at the last read
         self._edge_at = [0] * n  # ticks of each pin's last edge
         self._down_at = [0] * n  # ticks of each pin's last counted press
+        self._open = bytearray(n)  # 1: a press counted, its release not yet
         self._ticks_ms = clock.ticks_ms if clock is not None else ticks_none
         self._debounce = debounce_ms
         self._long_ms = long_ms
@@ -54,15 +60,22 @@ class PinButtons:
         pins = self.pins
         for i in range(len(pins)):
             if pins[i][1] is pin:
-                quiet = ticks_diff(now, self._edge_at[i]) >= self._debounce
+                # quiet: no edge for debounce_ms (or for over 6 days: the
+                # ticks' difference wraps negative)
+                d = ticks_diff(now, self._edge_at[i])
                 self._edge_at[i] = now
-                if not quiet:
+                if 0 <= d < self._debounce:
                     return
-                if pin.value() != self._idle:
+                held = pin.value() != self._idle
+                if held or not self._open[i]:
+                    # a press (held), or a tap whose edges were handled late
                     self._count[i] = (self._count[i] + 1) & _MOD
                     self._down_at[i] = now
-                elif ticks_diff(now, self._down_at[i]) >= self._long_ms:
-                    self._longs[i] = (self._longs[i] + 1) & _MOD
+                    self._open[i] = 1 if held else 0
+                else:
+                    self._open[i] = 0
+                    if ticks_diff(now, self._down_at[i]) >= self._long_ms:
+                        self._longs[i] = (self._longs[i] + 1) & _MOD
                 return
 
     def read(self):
