@@ -269,6 +269,16 @@ class Turns:
         bytes). No block is kept in reserve: one measured no smaller
         heap (tools/bench_app.py) and held 2-3 KB at the peak.
         """
+        try:
+            self._save_game()
+        except MemoryError:
+            # the import of store or scopa.replay, or freeing modules: the
+            # move is played (the table must not play it again), not saved
+            print("store: game not saved: no memory")
+            self.app.unsaved = True
+            self._base = None  # the whole record next
+
+    def _save_game(self):
         import store
 
         app = self.app

@@ -215,6 +215,37 @@ def test_no_heap_for_a_plays_journal_line_saves_the_record_and_plays_on(tmp_path
     assert replay.encode(a2.game) == replay.encode(a.game) and a2.note == ""
 
 
+def test_no_heap_to_load_the_records_code_plays_on(tmp_path, monkeypatch):
+    # scopa.replay is loaded again for each whole record (the flash tool's
+    # build drops it after each): a MemoryError there escaped the save, after
+    # the move was played, and the table played the same move again
+    # (IllegalMove, the app stopped)
+    import scopa
+
+    a, b = run(forever(), tmp_path, 3000, until=lambda a: a.plays >= 3)
+
+    class NoHeap:
+        tried = 0
+
+        def find_spec(self, name, path=None, target=None):
+            if name == "scopa.replay":
+                NoHeap.tried += 1
+                raise MemoryError("memory allocation failed")
+
+    monkeypatch.delitem(sys.modules, "scopa.replay")
+    monkeypatch.delattr(scopa, "replay")
+    monkeypatch.setattr(sys, "meta_path", [NoHeap()] + sys.meta_path)
+    a.turns._base = None  # the next save: the whole record
+    n = a.plays
+    a.loop(6000, until=lambda x: x.plays > n + 4)
+    assert NoHeap.tried and a.plays > n + 4 and a.unsaved
+    monkeypatch.undo()
+    a.loop(6000, until=lambda x: x.plays > n + 6)  # loaded again: saved again
+    assert not a.unsaved
+    a2, b2 = run(F.keys(""), tmp_path, 5)
+    assert replay.encode(a2.game) == replay.encode(a.game)
+
+
 def test_flash_full_says_not_saved_on_the_table_until_a_save_succeeds(tmp_path, monkeypatch):
     from ui import table
 
