@@ -132,6 +132,24 @@ class Hardware:
                 self.width, self.height = self.WIDTH, self.HEIGHT
                 self.backlight = 25
                 self.cmds = []
+                self.buffer = bytearray(self.WIDTH * self.HEIGHT * 2)
+                lcd = self
+                lcd.lines = {"cs": 1, "dc": 1}
+
+                def line(name):
+                    return lambda v: lcd.lines.__setitem__(name, v)
+
+                self.cs, self.dc = line("cs"), line("dc")
+
+                class SPI:
+                    def write(self, buf):
+                        assert lcd.lines["cs"] == 0, "written with CS high"
+                        if lcd.lines["dc"] == 0:
+                            lcd.cmds.append(buf[0])
+                        else:
+                            lcd.cmds.append(buf if buf is lcd.buffer else bytes(buf))
+
+                self.spi = SPI()
                 for g, what in ((10, "SPI SCK"), (11, "SPI MOSI"), (9, "CS"), (8, "DC")):
                     hw.uses.append((g, what))
                 hw.uses += [(12, "RST"), (13, "BL")]
@@ -345,6 +363,13 @@ def test_pico_lcd_114_display_methods(monkeypatch):
     assert display.backlight == 0 and display.cmds[-2:] == [0x28, 0x10]
     display.poweron()
     assert display.cmds[-2:] == [0x11, 0x29] and display.backlight == 4
+    # a frame: the window, then the framebuf itself in one write (the
+    # driver's show() wrote 135 slices of it, 64,800 bytes of copies)
+    display.cmds.clear()
+    display.show()
+    cols, rows = b"\x00\x28\x01\x17", b"\x00\x35\x00\xbb"
+    assert display.cmds == [0x2A, cols, 0x2B, rows, 0x2C, display.buffer]
+    assert display.lines["cs"] == 1
 
 
 def test_pico_lcd_114_refuses_a_driver_with_other_pins(monkeypatch):

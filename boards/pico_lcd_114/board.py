@@ -48,10 +48,17 @@ BUTTONS = (
     (A, 3),  # joystick press
 )
 
+# ST7789 commands, and the window of the panel's 240 x 135 in its 320 x 240
+# memory (columns 40-279, rows 53-187: the driver's, with its MADCTL 0x70)
 _DISPOFF = b"\x28"
 _DISPON = b"\x29"
 _SLPIN = b"\x10"
 _SLPOUT = b"\x11"
+_CASET = b"\x2a"
+_RASET = b"\x2b"
+_RAMWR = b"\x2c"
+_COLUMNS = b"\x00\x28\x01\x17"
+_ROWS = b"\x00\x35\x00\xbb"
 
 
 class Display(LCD_114):
@@ -62,8 +69,26 @@ class Display(LCD_114):
         self.level = 255
         self.contrast(255)
 
-    def _cmd(self, cmd):
-        self.write_cmd(cmd[0])
+    def _cmd(self, cmd, data=None):
+        # a command and its data (bytes objects made once: the driver's
+        # write_cmd and write_data make a bytearray for every byte)
+        cs = self.cs
+        cs(1)
+        self.dc(0)
+        cs(0)
+        self.spi.write(cmd)
+        if data is not None:
+            self.dc(1)
+            self.spi.write(data)
+        cs(1)
+
+    def show(self):
+        """The frame to the panel in one SPI write of the framebuf's 64,800
+        bytes (the driver's own show() copies each of its 135 lines: as
+        many bytes of garbage a frame)."""
+        self._cmd(_CASET, _COLUMNS)
+        self._cmd(_RASET, _ROWS)
+        self._cmd(_RAMWR, self.buffer)
 
     def contrast(self, level):
         """Backlight from `level` 0..255 (0 stays faintly readable: 4 %)."""
