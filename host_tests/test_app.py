@@ -876,6 +876,26 @@ def test_a_tap_caught_by_the_edge_interrupt_is_one_key(tmp_path):
     assert keys == [buttons.DOWN]
 
 
+def test_an_error_that_stops_the_app_is_said_on_the_screen(tmp_path, monkeypatch):
+    # a bug's exception left the last frame on the screen, as if the
+    # device had hung; now the screen says so (and the error is raised)
+    board = F.Board(())
+    real = app.App.step
+    steps = []
+
+    def step(self):
+        steps.append(1)
+        if len(steps) == 20:
+            raise ValueError("a bug")
+        return real(self)
+
+    monkeypatch.setattr(app.App, "step", step)
+    with pytest.raises(ValueError):
+        app.run(board, 100, str(tmp_path))
+    text = board.display.screen_text()
+    assert "Scopa stopped:" in text and "ValueError" in text and "Reset the board:" in text
+
+
 def test_a_frame_is_drawn_after_a_week_without_one(tmp_path):
     # ticks_diff(now, last_draw) turns negative after 2**29 ms (6.2 days)
     # without a frame: every frame was held back as long again
