@@ -143,9 +143,10 @@ def decode(data):
 def save(name, obj, folder=""):
     """Save `obj` (JSON-able) as record `name` atomically; returns the bytes
     written. Raises OSError when the flash is full or read-only (the old
-    copy is then kept; a .tmp written whole before the error is the copy
-    `load` reads next). A folder at the .tmp name is moved aside as .bad
-    first (else no save of this record would ever pass)."""
+    copy is then kept, and no part of the new one; a .tmp written whole
+    before a later error is the copy `load` reads next). A folder at the
+    .tmp name is moved aside as .bad first (else no save of this record
+    would ever pass)."""
     import os
 
     p = _path(folder, name)
@@ -157,8 +158,16 @@ def save(name, obj, folder=""):
             raise  # (a full or read-only flash)
         _replace(p + ".tmp", p + ".bad")
         f = open(p + ".tmp", "wb")
-    with f:
-        f.write(data)
+    try:
+        with f:
+            f.write(data)
+    except OSError:
+        # the flash filled up: no part of a copy left to take its room
+        try:
+            os.remove(p + ".tmp")
+        except OSError:
+            pass
+        raise
     set_aside(name, folder)  # a copy load() could not read: to .bad, the .bak stays
     if _exists(p):
         _replace(p, p + ".bak")

@@ -108,6 +108,40 @@ def test_power_cut_while_writing_tmp(tmp_path):
     assert store.load("game", d)[:2] == ({"n": 1}, store.OK)
 
 
+def test_a_flash_full_while_writing_leaves_no_part_of_a_copy(tmp_path, monkeypatch):
+    # ENOSPC half way through the .tmp: its part took the room the next
+    # (smaller) save could have had, and every later save wrote it again
+    import builtins
+
+    store.save("g", {"a": 1}, str(tmp_path))
+    real = builtins.open
+
+    class Full:
+        def __init__(self, f):
+            self.f = f
+
+        def write(self, data):
+            self.f.write(data[:10])
+            raise OSError(28, "ENOSPC")
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            self.f.close()
+
+    def full_open(path, mode="r", *a):
+        f = real(path, mode, *a)
+        return Full(f) if str(path).endswith(".tmp") else f
+
+    monkeypatch.setattr(builtins, "open", full_open)
+    with pytest.raises(OSError):
+        store.save("g", {"a": 2, "b": "x" * 100}, str(tmp_path))
+    monkeypatch.undo()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["g"]
+    assert store.load("g", str(tmp_path))[0] == {"a": 1}
+
+
 def test_remove(tmp_path):
     d = str(tmp_path)
     store.save("game", {"n": 1}, d)
