@@ -213,12 +213,16 @@ class App:
         s = self.settings
         if key not in s:
             s = s["cfg"]
-        s[key] = value
         if key == "lang":
             import lang
 
-            lang.load(value)
-        elif key == "contrast":
+            try:
+                lang.load(value)
+            except OSError as e:  # its file missing (a partial install): as before
+                print("lang: no strings:", e)
+                return
+        s[key] = value
+        if key == "contrast":
             self.apply_contrast()
 
     def first_menu(self):

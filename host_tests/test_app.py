@@ -876,6 +876,22 @@ def test_a_tap_caught_by_the_edge_interrupt_is_one_key(tmp_path):
     assert keys == [buttons.DOWN]
 
 
+def test_a_language_whose_file_is_missing_keeps_the_one_shown(tmp_path, monkeypatch):
+    # a partial install without it.txt: choosing Italiano raised OSError in
+    # the key handler (the app stopped) and left no strings loaded ("?")
+    here = tmp_path / "lang"
+    here.mkdir()
+    import mpy
+
+    shutil.copy(mpy.FIRMWARE / "lang" / "en.txt", here / "en.txt")
+    a = app.App(F.Board(()), str(tmp_path))
+    a.start()
+    monkeypatch.setattr(lang, "_dir", lambda: str(here) + "/")
+    a.set_setting("lang", lang.LANGS.index("it"))
+    assert a.settings["lang"] == lang.LANGS.index("en") and lang.code == "en"
+    assert lang.tr(lang.NEW_GAME) == "New game"
+
+
 def test_an_error_that_stops_the_app_is_said_on_the_screen(tmp_path, monkeypatch):
     # a bug's exception left the last frame on the screen, as if the
     # device had hung; now the screen says so (and the error is raised)

@@ -187,7 +187,8 @@ def _dir():
 
 def load(lang):
     """Load language `lang` (a code of LANGS, or its index). Unknown codes
-    load English. Raises OSError when the data file is missing."""
+    load English. Raises OSError when the data file is missing (the
+    language loaded before stays)."""
     global _blob, _offs, code
     from array import array
 
@@ -195,9 +196,10 @@ def load(lang):
         lang = LANGS[lang] if 0 <= lang < len(LANGS) else "en"
     if lang not in LANGS:
         lang = "en"
-    _blob = b""
+    f = open(_dir() + lang + ".txt", "rb")  # missing: the strings loaded stay
+    _blob = b""  # the old strings go before the new are read
     _offs = None
-    with open(_dir() + lang + ".txt", "rb") as f:
+    with f:
         blob = f.read()
     offs = array("H", bytes(4 * N_STRINGS))
     pos = 0
