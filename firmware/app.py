@@ -258,6 +258,18 @@ class App:
 
     # The game -------------------------------------------------------------
 
+    def to_menu(self, card):
+        """B on the table: the start menu; the table's cursor comes back to
+        `card` (-1: none) if it is still in the hand then."""
+        self.cursor = card
+        self.go("menu")
+
+    def take_cursor(self):
+        """The card the table's cursor goes back to (-1: none), once."""
+        c = self.cursor
+        self.cursor = -1
+        return c
+
     def new_game(self):
         """Start a game from the settings' New game choices (config.py);
         saved."""

@@ -103,9 +103,9 @@ class Screen(keys.Screen):
         elif turn == _TURN_PICK:
             self.stage = PICK
             hand = self.hand()
-            if app.cursor in hand:
-                self.cur = hand.index(app.cursor)  # back from the menu: where it was
-            app.cursor = -1
+            c = app.take_cursor()
+            if c in hand:
+                self.cur = hand.index(c)  # back from the menu: where it was
             if self.cur >= len(hand):
                 self.cur = max(0, len(hand) - 1)
         else:
@@ -253,8 +253,7 @@ class Screen(keys.Screen):
             elif k == keys.B and ev & keys.LONG:
                 self.asking = True  # drawn first ("Hint..."), then computed in tick
             elif k == keys.B and not ev & keys.REPEAT:
-                app.cursor = self.hand()[self.cur] if n else -1
-                app.go("menu")
+                app.to_menu(self.hand()[self.cur] if n else -1)
         elif st == CHOOSE:
             n = len(self.opts)
             if k in (keys.RIGHT, keys.DOWN):
