@@ -318,6 +318,50 @@ def test_taps_whose_edges_are_handled_late_arrive(name, monkeypatch):
     assert events() == ["LONG B"]
     late_tap(B)
     assert events() == ["PRESS B"]
+    # B pressed and released on time, the poll that sees it released late
+    # (a busy moment right after a short press): a short B, not the hint
+    now[0] += 100
+    hw.pins[gpio[B]].drive(0)
+    assert events() == []
+    now[0] += 50
+    hw.pins[gpio[B]].drive(1)
+    now[0] += 740
+    assert events() == ["PRESS B"]
+
+
+@pytest.mark.parametrize("name", PICO_BOARDS)
+def test_a_button_held_at_start_is_no_tap_when_released(name, monkeypatch):
+    # held while the board starts (no edge), let go before the first read:
+    # its release edge was counted as a tap
+    board, hw = load_board(name, monkeypatch)
+    now = [1000]
+    monkeypatch.setattr(board.time, "ticks_ms", lambda: now[0])
+    gpio = {bit: g for bit, g in reversed(board.BUTTONS)}
+    A = ui_buttons.A
+    # the pins made by setup() start pulled up: hold A as they are made
+    real_pin = hw.modules["machine"].Pin
+
+    class HeldA(real_pin):
+        def __init__(self, gp, *a, **k):
+            super().__init__(gp, *a, **k)
+            if gp == gpio[A]:
+                self.level = 0
+
+    monkeypatch.setattr(hw.modules["machine"], "Pin", HeldA)
+    monkeypatch.setattr(board, "Pin", HeldA)
+    _, buttons, _ = board.setup()
+    deb = ui_buttons.Debouncer()
+    now[0] += 500
+    hw.pins[gpio[A]].drive(1)
+    now[0] += 100
+    out = []
+    for _ in range(5):
+        ev = deb.poll(buttons.read(), now[0])
+        while ev:
+            out.append(ui_buttons.name(ev))
+            ev = deb.poll(buttons.read(), now[0])
+        now[0] += 10
+    assert out == []
 
 
 @pytest.mark.parametrize("name", PICO_BOARDS)

@@ -155,6 +155,7 @@ class Debouncer:
         self._down = [0] * N_BUTTONS  # ticks of each debounced press
         self._next = [0] * N_BUTTONS  # ticks of each next REPEAT
         self._long = 0  # mask of the buttons whose LONG has fired this hold
+        self._caught_long = 0  # held buttons whose reader saw their release LONG_MS on
         self._queue = []
 
     def clear(self):
@@ -178,7 +179,11 @@ class Debouncer:
         ``CAUGHT_LONG`` bits (and its RELEASE with ``releases``).
         """
         tapped = (raw >> CAUGHT) & ALL & ~raw & ~self.held
-        longs = (raw >> CAUGHT_LONG) & tapped & self.long_mask
+        cl = (raw >> CAUGHT_LONG) & self.long_mask
+        longs = cl & tapped
+        # released long after its press while nobody polled (the app busy):
+        # kept until the release is debounced, which gives LONG then
+        self._caught_long |= cl & self.held
         raw &= ALL
         changed = raw ^ self._raw
         self._raw = raw
@@ -192,7 +197,7 @@ class Debouncer:
                     if down:
                         self._pressed(i, bit, now)
                     else:
-                        self._released(i, bit, now)
+                        self._released(bit)
             elif self.held & bit:
                 self._holding(i, bit, now)
             elif tapped & bit:
@@ -206,18 +211,21 @@ class Debouncer:
 
     def _pressed(self, i, bit, now):
         self.held |= bit
+        self._caught_long &= ~bit
         self._down[i] = now
         if not bit & self.long_mask:
             self._emit(PRESS | bit)
         if bit & self.repeat_mask:
             self._next[i] = ticks_add(now, self.repeat_delay_ms)
 
-    def _released(self, i, bit, now):
+    def _released(self, bit):
         self.held &= ~bit
         if bit & self.long_mask and not bit & self._long:
-            # held long_ms while nobody polled (the app busy): LONG all the same
-            long = ticks_diff(now, self._down[i]) >= self.long_ms
-            self._emit((LONG if long else PRESS) | bit)
+            # held long_ms while nobody polled: LONG all the same, as the
+            # reader's edges timed it (the time between two polls cannot
+            # tell a long hold from a short press before a busy moment)
+            self._emit((LONG if bit & self._caught_long else PRESS) | bit)
+        self._caught_long &= ~bit
         self._long &= ~bit
         if self.releases:
             self._emit(RELEASE | bit)
