@@ -416,6 +416,7 @@ class App:
             fb = self.fb
             p = self.pal
             self._display("poweron")
+            self.apply_contrast()  # (dimmed, it would be hard to read)
             fb.fill(p.BG)
             y = 0
             name = type(e).__name__[:16]
@@ -563,8 +564,8 @@ def run(board, max_steps=None, folder="", until=None):
     COLOUR and setup()) for `max_steps` loop turns (None: forever), with
     the saved files in `folder`. Returns the App."""
     app = App(board, folder)
-    app.start()
     try:
+        app.start()
         app.loop(max_steps, until)
     except Exception as e:  # a bug: said on the screen, then raised as always
         app.stopped(e)
