@@ -406,27 +406,6 @@ class App:
             gfx.text(fb, t, (self.w - 8 * len(t)) // 2, 1, p.BG)
         fb.show()
 
-    def stopped(self, e):
-        """The app stops on an error `e` (a bug): the screen says so rather
-        than keeping the last frame, as if the device had hung. The game is
-        on the flash as of its last play: a reset resumes it."""
-        try:
-            from ui import gfx
-
-            fb = self.fb
-            p = self.pal
-            self._display("poweron")
-            self.apply_contrast()  # (dimmed, it would be hard to read)
-            fb.fill(p.BG)
-            y = 0
-            name = type(e).__name__[:16]
-            for t in ("Scopa stopped:", name, "", "Reset the board:", "the game resumes"):
-                gfx.text(fb, t, 0, y, p.FG)
-                y += 10
-            fb.show()
-        except Exception:  # the display too: the error is printed anyway
-            pass
-
     def _low_memory(self):
         """Out of memory in a turn of the loop: free what can be loaded
         again (the computer players, the menus' code) and redraw at the
@@ -568,7 +547,12 @@ def run(board, max_steps=None, folder="", until=None):
         app.start()
         app.loop(max_steps, until)
     except Exception as e:  # a bug: said on the screen, then raised as always
-        app.stopped(e)
+        try:
+            from ui import stopped
+
+            stopped.show(app, e)
+        except Exception:  # (no heap for it, or the display): printed anyway
+            pass
         raise
     return app
 
