@@ -225,22 +225,31 @@ def test_buttons_wiring(name, monkeypatch):
     assert buttons.read() == ui_buttons.ALL
 
 
-@pytest.mark.parametrize("name", PICO_BOARDS)
-@pytest.mark.parametrize("edges", [True, False], ids=["edges", "polled_only"])
-def test_presses_during_a_busy_moment_arrive(name, edges, monkeypatch):
-    # The app busy for 300 ms (a save, a computer move) reads no button; an
-    # 80 ms press of A with contact bounce, then a 700 ms hold of B (the
-    # hint) that starts and ends in a second busy time, each arrive once.
+def _clocked(name, monkeypatch, hold=None, edges=True):
+    """A Pico board set up on a settable clock: (hw, buttons, now, gpio,
+    events); events(ms) polls a Debouncer every 10 ms for `ms` (50) and
+    names what it gave. `hold`: a button held as the board starts (its pin
+    made held); `edges` False: its pins read without edge interrupts."""
     board, hw = load_board(name, monkeypatch)
     now = [1000]
     monkeypatch.setattr(board.time, "ticks_ms", lambda: now[0])
+    gpio = {bit: g for bit, g in reversed(board.BUTTONS)}
+    if hold is not None:
+        real_pin = hw.modules["machine"].Pin
+
+        class Held(real_pin):
+            def __init__(self, gp, *a, **k):
+                super().__init__(gp, *a, **k)
+                if gp == gpio[hold]:
+                    self.level = 0
+
+        monkeypatch.setattr(board, "Pin", Held)
     _, buttons, _ = board.setup()
     if not edges:  # what a board without edge interrupts would see
         buttons = ui_pins.PinButtons(buttons.pins)
     deb = ui_buttons.Debouncer()
-    gpio = {bit: g for bit, g in reversed(board.BUTTONS)}
 
-    def poll(ms):
+    def events(ms=50):
         out = []
         for _ in range(ms // 10):
             ev = deb.poll(buttons.read(), now[0])
@@ -249,6 +258,17 @@ def test_presses_during_a_busy_moment_arrive(name, edges, monkeypatch):
                 ev = deb.poll(buttons.read(), now[0])
             now[0] += 10
         return out
+
+    return hw, buttons, now, gpio, events
+
+
+@pytest.mark.parametrize("name", PICO_BOARDS)
+@pytest.mark.parametrize("edges", [True, False], ids=["edges", "polled_only"])
+def test_presses_during_a_busy_moment_arrive(name, edges, monkeypatch):
+    # The app busy for 300 ms (a save, a computer move) reads no button; an
+    # 80 ms press of A with contact bounce, then a 700 ms hold of B (the
+    # hint) that starts and ends in a second busy time, each arrive once.
+    hw, _, now, gpio, poll = _clocked(name, monkeypatch, edges=edges)
 
     def busy(ms, *moves):  # (after ms, pin level) while nobody reads
         end = now[0] + ms
@@ -275,23 +295,8 @@ def test_taps_whose_edges_are_handled_late_arrive(name, monkeypatch):
     # and release edges are both handled after the release, the pin reading
     # released. The tap was lost (its first edge read as a release), and a
     # B tap after it could come out LONG (the hint, not the menu).
-    board, hw = load_board(name, monkeypatch)
-    now = [1000]
-    monkeypatch.setattr(board.time, "ticks_ms", lambda: now[0])
-    _, buttons, _ = board.setup()
-    deb = ui_buttons.Debouncer()
-    gpio = {bit: g for bit, g in reversed(board.BUTTONS)}
+    hw, _, now, gpio, events = _clocked(name, monkeypatch)
     A, B = ui_buttons.A, ui_buttons.B
-
-    def events():
-        out = []
-        for _ in range(5):
-            ev = deb.poll(buttons.read(), now[0])
-            while ev:
-                out.append(ui_buttons.name(ev))
-                ev = deb.poll(buttons.read(), now[0])
-            now[0] += 10
-        return out
 
     def late_tap(bit, down_ms=60):
         hw.late = []
@@ -304,64 +309,41 @@ def test_taps_whose_edges_are_handled_late_arrive(name, monkeypatch):
             pin.handler(pin)
         hw.late = None
 
+    def on_time(bit, down_ms, busy_ms):
+        # pressed and seen held, released down_ms on (the handlers on
+        # time), then busy_ms before the next poll
+        now[0] += 100
+        hw.pins[gpio[bit]].drive(0)
+        assert events() == []
+        now[0] += down_ms
+        hw.pins[gpio[bit]].drive(1)
+        now[0] += busy_ms
+        return events()
+
     assert events() == []
     late_tap(A)
     assert events() == ["PRESS A"]
     late_tap(B)
     assert events() == ["PRESS B"]
     # a hold handled on time is still a long one, and a tap after it a tap
-    now[0] += 100
-    hw.pins[gpio[B]].drive(0)
-    assert events() == []
-    now[0] += 700
-    hw.pins[gpio[B]].drive(1)
-    assert events() == ["LONG B"]
+    assert on_time(B, 700, 0) == ["LONG B"]
     late_tap(B)
     assert events() == ["PRESS B"]
-    # B pressed and released on time, the poll that sees it released late
-    # (a busy moment right after a short press): a short B, not the hint
-    now[0] += 100
-    hw.pins[gpio[B]].drive(0)
-    assert events() == []
-    now[0] += 50
-    hw.pins[gpio[B]].drive(1)
-    now[0] += 740
-    assert events() == ["PRESS B"]
+    # the poll that sees a short B released comes late (a busy moment right
+    # after the press): a short B, not the hint
+    assert on_time(B, 50, 740) == ["PRESS B"]
 
 
 @pytest.mark.parametrize("name", PICO_BOARDS)
 def test_a_button_held_at_start_is_no_tap_when_released(name, monkeypatch):
     # held while the board starts (no edge), let go before the first read:
     # its release edge was counted as a tap
-    board, hw = load_board(name, monkeypatch)
-    now = [1000]
-    monkeypatch.setattr(board.time, "ticks_ms", lambda: now[0])
-    gpio = {bit: g for bit, g in reversed(board.BUTTONS)}
     A = ui_buttons.A
-    # the pins made by setup() start pulled up: hold A as they are made
-    real_pin = hw.modules["machine"].Pin
-
-    class HeldA(real_pin):
-        def __init__(self, gp, *a, **k):
-            super().__init__(gp, *a, **k)
-            if gp == gpio[A]:
-                self.level = 0
-
-    monkeypatch.setattr(hw.modules["machine"], "Pin", HeldA)
-    monkeypatch.setattr(board, "Pin", HeldA)
-    _, buttons, _ = board.setup()
-    deb = ui_buttons.Debouncer()
+    hw, _, now, gpio, events = _clocked(name, monkeypatch, hold=A)
     now[0] += 500
     hw.pins[gpio[A]].drive(1)
     now[0] += 100
-    out = []
-    for _ in range(5):
-        ev = deb.poll(buttons.read(), now[0])
-        while ev:
-            out.append(ui_buttons.name(ev))
-            ev = deb.poll(buttons.read(), now[0])
-        now[0] += 10
-    assert out == []
+    assert events() == []
 
 
 @pytest.mark.parametrize("name", PICO_BOARDS)
