@@ -44,7 +44,6 @@ CONFIG = "board.json"
 
 TICK_MS = const(10)  # main loop period when nothing happens
 FRAME_MS = const(30)  # at most one redraw per FRAME_MS
-_PLAIN = const(63)  # ui.buttons.ALL: the raw mask's bits of the buttons held now
 
 _PLAY = ("table", "summary")  # the screens of a game in progress
 
@@ -182,7 +181,7 @@ class App:
         self.plays = 0
         self.matches = 0
         self.verbose = getattr(board, "VERBOSE", False)
-        # (the buttons' Debouncer.poll, ui.buttons.ticks_add, ticks_diff) (step)
+        # (the buttons' Debouncer.poll and .next, ui.buttons.ticks_add, ticks_diff) (step)
         self._fns = None
         self._last = 0  # the board's ticks at the last step
         self._short = 0  # steps in a row that ran out of memory
@@ -470,9 +469,10 @@ class App:
             from ui import buttons
 
             # bound once: an import in each turn allocates (32 bytes)
-            fns = self._fns = (buttons.Debouncer().poll, buttons.ticks_add, buttons.ticks_diff)
+            deb = buttons.Debouncer()
+            fns = self._fns = (deb.poll, deb.next, buttons.ticks_add, buttons.ticks_diff)
             self._last = self.clock.ticks_ms()
-        poll, ticks_add, ticks_diff = fns
+        poll, pending, ticks_add, ticks_diff = fns
         t = self.clock.ticks_ms()
         # ms since start, wrapping like the board's ticks: a small int
         # even after 12 days on (times are compared with ticks_diff)
@@ -480,22 +480,21 @@ class App:
         self._last = t
         now = self.now
         raw = self.buttons.read()
-        ev = poll(raw, now)
-        raw &= _PLAIN  # a read's CAUGHT taps count once: the next polls only drain the queue
+        ev = poll(raw, now)  # then the rest of this read's events (its taps once)
         while ev:
             self.idle_since = now
             if self.asleep or self.dozing:
                 # the key that wakes a dark or a dimmed screen does nothing
                 # else (a dimmed one says so)
                 self.wake()
-                ev = poll(raw, now)
+                ev = pending()
                 continue
             if self._next is None:
                 try:
                     self.screen.key(ev)
                 except MemoryError:
                     self._low_memory()
-            ev = poll(raw, now)
+            ev = pending()
         if self.asleep:
             return 4 * TICK_MS
         try:

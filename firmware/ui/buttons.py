@@ -162,6 +162,11 @@ class Debouncer:
         """Drop the events not yet returned (e.g. when the screen changes)."""
         self._queue = []
 
+    def next(self):
+        """The next event found by the last poll, or 0 (a poll's events
+        come out one per call: no new read, no new time)."""
+        return self._queue.pop(0) if self._queue else 0
+
     def _emit(self, ev):
         if len(self._queue) < _QUEUE_MAX:
             self._queue.append(ev)
@@ -170,9 +175,9 @@ class Debouncer:
         """Feed the raw mask `raw` read at ticks `now` (ms); return an event or 0.
 
         Events found together (simultaneous presses) queue up, in button bit
-        order, and come out one per call: call again until it returns 0,
-        with a new read or with ``raw & ALL`` (a read's CAUGHT bits count
-        once: given again they are taps again).
+        order, and come out one per call: `next` gives the rest (or poll
+        again with a new read; a read's CAUGHT bits given again are taps
+        again).
         A button in the ``CAUGHT`` bits of `raw` that is neither held nor
         debounced down was pressed and released between two polls: it gives
         its PRESS, or its LONG when it is a ``long_mask`` button also in the

@@ -46,13 +46,12 @@ class PinButtons:
         self._seen_long = bytearray(n)  # _longs at the last read
         self._edge_at = [0] * n  # ticks of each pin's last edge
         self._down_at = [0] * n  # ticks of each pin's last counted press
-        self._open = bytearray(n)  # 1: a press counted (or held at start), not yet released
+        # 1: a press counted, not yet released (held at start: its release
+        # ends a press, it is no tap)
+        self._open = bytearray(1 if pin.value() != self._idle else 0 for _, pin in self.pins)
         self._ticks_ms = clock.ticks_ms if clock is not None else ticks_none
         self._debounce = debounce_ms
         self._long_ms = long_ms
-        for i in range(n):
-            # held already: its release ends a press, it is no tap
-            self._open[i] = 1 if self.pins[i][1].value() != self._idle else 0
         if clock is not None:
             handler = self._edge  # one bound method, made once
             for _bit, pin in self.pins:
