@@ -8,7 +8,8 @@ Only for a port with a native emitter: ai.core imports it there and
 keeps its own util (plain Python, the same numbers) where this module
 does not compile (the WebAssembly port: "invalid micropython decorator"),
 is left out of the build (the flash tool and the web edition compile it
-only with -march, tools/flash/compiler.py: VIPER) or does not load.
+only with -march, tools/flash/compiler.py: VIPER; a plain `mpy-cross
+ai/leaf.py` refuses it: "SyntaxError: invalid arch") or does not load.
 Under CPython (the host tests, with host_tests/shim) `micropython.viper`
 and `ptr8` are the identity and this runs as plain Python; the tests hold
 both copies to the same values on CPython and on the unix port.
