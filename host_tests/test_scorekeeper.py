@@ -156,7 +156,7 @@ def new_sheet(tmp_path, game=0, players=0, names=None, **opts):
     s.cfg.update(opts)
     s.build()
     for i, name in enumerate(names or []):
-        s.names[i] = name
+        s.names[i] = s.typed[i] = name  # as the keeper gives them
     s.build()
     k.press("A")
     assert k.app.screen_mod == "scorekeeper"
@@ -291,6 +291,19 @@ def test_a_name_typed_that_another_side_has_is_taken_from_it(tmp_path):
     assert names[1] == "P3" and names[0] != "P3" and names[0] in keeper_setup.PRESETS
     k.press("down A")  # Start
     assert k.sheet.names == names
+
+
+def test_a_new_sheet_keeps_the_old_sheets_picked_presets(tmp_path):
+    # NOI and LOR picked for a 2-player sheet came back as P1 P2 on New
+    # sheet (only typed names were kept); a side's default still follows
+    k = new_sheet(tmp_path, names=["NOI", "LOR"]).add(E1)
+    k.press("B down down A down A")  # Replace sheet? -> New sheet
+    assert k.app.screen_mod == "keeper_setup" and k.screen.names == ["NOI", "LOR"]
+    (tmp_path / "b").mkdir()
+    k = new_sheet(tmp_path / "b", names=["P1", "LOR"]).add(E1)
+    k.press("B down down A down A")
+    k.press("up " * 9 + "right")  # Scopone: teams; P1 was the default, it follows
+    assert k.screen.names == ["NOI", "LOR"]
 
 
 def test_set_up_keeps_a_preset_name_picked(tmp_path):

@@ -61,7 +61,10 @@ class Screen(List):
         self.names = list(arg.names) if arg is not None else []
         # a side's name as the keeper gave it (typed, or a preset picked),
         # kept while fewer sides hide it; "" where it follows sides / teams
-        self.typed = [x if x not in PRESETS else "" for x in self.names] + [""] * 3
+        # (an old sheet's name that was its side's default)
+        teams = r.players > r.sides
+        self.typed = [x if x != _default(i, teams) else "" for i, x in enumerate(self.names)]
+        self.typed += [""] * 3
         self.editing = -1  # the side whose name is being typed
         self.chars = []
         self.pos = 0
@@ -107,7 +110,7 @@ class Screen(List):
                 names[i] = ""
         for i in range(n):
             if not names[i]:
-                d = ("NOI", "VOI")[i] if teams else "P%d" % (i + 1)
+                d = _default(i, teams)
                 names[i] = d if d not in names else _choices(names, i)[1]
         self.names = names
         self.keys = []
@@ -306,6 +309,11 @@ class Replace(List):
 
     def back(self):
         self.app.go("scorekeeper", "Screen", self.sh)
+
+
+def _default(i, teams):
+    # side i's name when the keeper gives none: NOI / VOI for teams, else P1..
+    return ("NOI", "VOI")[i] if teams else "P%d" % (i + 1)
 
 
 def _choices(names, i):
