@@ -335,6 +335,70 @@ def test_taps_whose_edges_are_handled_late_arrive(name, monkeypatch):
 
 
 @pytest.mark.parametrize("name", PICO_BOARDS)
+def test_bounce_read_by_the_handler_keeps_each_press_whole(name, monkeypatch):
+    # The handler reads the pin when it runs, not at its edge. A press's
+    # first edge read mid-bounce (the contact open again) was taken as a
+    # whole tap, and the release as another: a 700 ms B while the app was
+    # busy came out a short B, not the hint. A tap shorter than the
+    # debounce time left its press open, and the next tap handled late was
+    # read as that press's release: lost.
+    hw, _, now, gpio, events = _clocked(name, monkeypatch)
+    A, B = ui_buttons.A, ui_buttons.B
+
+    def press_read_mid_bounce(bit):
+        pin = hw.pins[gpio[bit]]
+        hw.late = []
+        pin.drive(0)
+        now[0] += 1
+        pin.drive(1)  # bounce: open again when the first handler runs
+        for p in hw.late:
+            p.handler(p)
+        hw.late = None
+        now[0] += 1
+        pin.drive(0)  # closed for good, handled on time
+
+    assert events() == []
+    press_read_mid_bounce(B)
+    now[0] += 700
+    hw.pins[gpio[B]].drive(1)
+    now[0] += 300  # busy all along: no poll saw the hold
+    assert events() == ["LONG B"]
+
+    now[0] += 100
+    hw.pins[gpio[A]].drive(0)
+    now[0] += 10
+    hw.pins[gpio[A]].drive(1)  # a 10 ms flick, between two polls
+    assert events() == ["PRESS A"]
+    hw.late = []  # then a tap handled late
+    now[0] += 100
+    hw.pins[gpio[A]].drive(0)
+    now[0] += 60
+    hw.pins[gpio[A]].drive(1)
+    now[0] += 40
+    for p in hw.late:
+        p.handler(p)
+    hw.late = None
+    assert events() == ["PRESS A"]
+
+
+@pytest.mark.parametrize("name", PICO_BOARDS)
+def test_a_press_one_poll_saw_and_the_app_missed_arrives(name, monkeypatch):
+    # a poll sees A held 5 ms after its press (not yet debounced), then the
+    # app is busy for 300 ms while A is released: the press was lost (its
+    # caught edge spent on the poll that saw A held)
+    hw, _, now, gpio, events = _clocked(name, monkeypatch)
+    assert events(20) == []
+    now[0] += 5
+    hw.pins[gpio[ui_buttons.A]].drive(0)
+    now[0] += 5
+    assert events(10) == []  # one poll: held, not yet debounced
+    now[0] += 70
+    hw.pins[gpio[ui_buttons.A]].drive(1)
+    now[0] += 230
+    assert events() == ["PRESS A"]
+
+
+@pytest.mark.parametrize("name", PICO_BOARDS)
 def test_a_button_held_at_start_is_no_tap_when_released(name, monkeypatch):
     # held while the board starts (no edge), let go before the first read:
     # its release edge was counted as a tap

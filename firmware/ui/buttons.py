@@ -156,6 +156,7 @@ class Debouncer:
         self._next = [0] * N_BUTTONS  # ticks of each next REPEAT
         self._long = 0  # mask of the buttons whose LONG has fired this hold
         self._caught_long = 0  # held buttons whose reader saw their release LONG_MS on
+        self._pend = 0  # caught presses seen held, not yet debounced down
         self._queue = []
 
     def clear(self):
@@ -181,14 +182,20 @@ class Debouncer:
         A button in the ``CAUGHT`` bits of `raw` that is neither held nor
         debounced down was pressed and released between two polls: it gives
         its PRESS, or its LONG when it is a ``long_mask`` button also in the
-        ``CAUGHT_LONG`` bits (and its RELEASE with ``releases``).
+        ``CAUGHT_LONG`` bits (and its RELEASE with ``releases``). So does a
+        caught button seen held, released before its press was debounced.
         """
-        tapped = (raw >> CAUGHT) & ALL & ~raw & ~self.held
+        held = self.held
+        # caught pressed while a poll saw it held but not yet debounced:
+        # let go before the debounce (the app busy), it is still a tap
+        pend = self._pend | ((raw >> CAUGHT) & raw & ~held)
+        tapped = ((raw >> CAUGHT) | pend) & ALL & ~raw & ~held
+        self._pend = pend & raw & ALL
         cl = (raw >> CAUGHT_LONG) & self.long_mask
         longs = cl & tapped
         # released long after its press while nobody polled (the app busy):
         # kept until the release is debounced, which gives LONG then
-        self._caught_long |= cl & self.held
+        self._caught_long |= cl & held
         raw &= ALL
         changed = raw ^ self._raw
         self._raw = raw
@@ -216,6 +223,7 @@ class Debouncer:
 
     def _pressed(self, i, bit, now):
         self.held |= bit
+        self._pend &= ~bit
         self._caught_long &= ~bit
         self._down[i] = now
         if not bit & self.long_mask:

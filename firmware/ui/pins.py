@@ -31,6 +31,9 @@ class PinButtons:
         handler runs when MicroPython schedules it, maybe after the
         release (a tap during a long I2C write): a first edge that finds
         the pin released with no press open is a tap, counted as a press.
+        The edges inside ``debounce_ms`` count nothing but leave the press
+        open or closed as the pin then reads (the handler reads the level
+        when it runs, which may be mid-bounce).
         The handler allocates nothing: it bumps counters in preallocated
         bytearrays, and ``read()`` alone writes what it has seen, so no
         lock is needed.
@@ -66,9 +69,13 @@ class PinButtons:
                 # ticks' difference wraps negative)
                 d = ticks_diff(now, self._edge_at[i])
                 self._edge_at[i] = now
-                if 0 <= d < self._debounce:
-                    return
                 held = pin.value() != self._idle
+                if 0 <= d < self._debounce:
+                    # bounce: no new press, but the level after it is the
+                    # press's (a first edge read mid-bounce; a tap shorter
+                    # than debounce_ms)
+                    self._open[i] = 1 if held else 0
+                    return
                 if held or not self._open[i]:
                     # a press (held), or a tap whose edges were handled late
                     self._count[i] = (self._count[i] + 1) & _MOD
