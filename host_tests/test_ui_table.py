@@ -253,6 +253,32 @@ def test_hint_gives_its_reason_in_the_band(tmp_path, monkeypatch, code):
         lang.load("en")
 
 
+@pytest.mark.parametrize(
+    "code,italian,french",
+    [("en", "Knights", "Queens"), ("it", "i cavalli", "le donne"), ("de", "Reiter", "Damen")],
+)
+def test_the_hints_rank_is_named_as_the_faces_show_it(tmp_path, code, italian, french):
+    # with French faces the 9 is a Queen (Q on the card), not a Knight
+    import lang
+    from ai import hint as H
+
+    g = find(lambda g: True)
+    a, b = start(tmp_path, g, [app.HUMAN, app.EASY])
+    lang.load(code)
+    try:
+        a.loop(5)
+        s = a.screen
+        s.hint = (g.hand(0)[0], (), (H.ALL_OUT, 9))
+        got = {}
+        for faces in (0, 1):
+            a.settings["faces"] = faces
+            got[faces] = s._why()
+        assert italian in got[0] and french in got[1]
+        assert lang.rank(8, True) == lang.rank(8) and lang.rank(10, True) == lang.rank(10)
+    finally:
+        lang.load("en")
+
+
 def test_hint_codes_name_the_language_strings():
     import lang
     from ai import hint as H

@@ -172,7 +172,8 @@ WHY_ALL_OUT = const(138)
 WHY_LEAST_RISK = const(139)
 WHY_HARD_TO_TAKE = const(140)
 SK_REPLACE = const(141)  # New sheet on a sheet with rounds: ask first
-N_STRINGS = const(142)
+RANK_DONNA = const(142)  # the 9 with French faces (Q): "Queens"
+N_STRINGS = const(143)
 
 _blob = b""
 _offs = None
@@ -231,11 +232,14 @@ def get(i):
 tr = get  # the screens' name for it: tr(lang.ROUND), "translated"
 
 
-def rank(v):
+def rank(v, french=False):
     """The plural name of rank `v` (1..10) in the loaded language: "Aces",
-    "7s", "Kings" (lang RANK_*)."""
+    "7s", "Kings" (lang RANK_*); `french`: as French faces show it (the 9
+    a Queen, not a Knight)."""
     if v == 1:
         return get(RANK_ACE)
+    if v == 9 and french:
+        return get(RANK_DONNA)
     if v >= 8:
         return get(RANK_FANTE + v - 8)  # RANK_FANTE, RANK_CAVALLO, RANK_RE
     return get(RANK_N) % v

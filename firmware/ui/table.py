@@ -352,7 +352,7 @@ class Screen(keys.Screen):
             return ""
         t = tr(lang.WHY_SCOPA + why[0])
         if "%" in t:
-            t = t % (lang.rank(why[1]) if "%s" in t else why[1])
+            t = t % (lang.rank(why[1], self.app.french()) if "%s" in t else why[1])
         return t
 
     def _band(self, fb, st, y, h):
