@@ -142,6 +142,12 @@ class Hardware:
                 self.cs, self.dc = line("cs"), line("dc")
 
                 class SPI:
+                    baudrate = 10_000_000  # the driver's
+
+                    def init(self, baudrate=None):
+                        assert baudrate is not None, "only the rate changes"
+                        self.baudrate = baudrate
+
                     def write(self, buf):
                         assert lcd.lines["cs"] == 0, "written with CS high"
                         if lcd.lines["dc"] == 0:
@@ -460,6 +466,10 @@ def test_pico_lcd_114_display_methods(monkeypatch):
     cols, rows = b"\x00\x28\x01\x17", b"\x00\x35\x00\xbb"
     assert display.cmds == [0x2A, cols, 0x2B, rows, 0x2C, display.buffer]
     assert display.lines["cs"] == 1
+    # the wire at 31.25 MHz, within the ST7789V's 62.5: 17 ms a frame,
+    # not the driver's 10 MHz and 52 ms
+    assert display.spi.baudrate == 31_250_000
+    assert len(display.buffer) * 8 * 1000 // display.spi.baudrate == 16
 
 
 def test_pico_lcd_114_refuses_a_driver_with_other_pins(monkeypatch):
