@@ -256,6 +256,46 @@ def test_interrupted_flash_then_completed(tmp_path: Path, board: VirtualBoard):
     assert v2["pkg/big.mpy"] != v1["pkg/big.mpy"] and v2["main.py"] == v1["main.py"]
 
 
+def test_sigterm_cleans_up_like_ctrl_c_and_a_cut_ends_the_copys_line(
+    tmp_path: Path, board: VirtualBoard
+):
+    """SIGTERM (an IDE's stop button) mid-copy: the staging folder went
+    with the tool only on Ctrl-C; now on SIGTERM too, with the same words.
+    The board's power cut mid-copy: the error starts a line of its own (it
+    was glued to the copy's "[n/m] /path (size)")."""
+    args = tool_args(tmp_path)
+    fw = tmp_path / "fw"
+    (fw / "pkg" / "big.py").write_text(f"DATA = {list(range(2000))!r}\n")
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    proc: list[subprocess.Popen[str]] = []
+    board.after_host_bytes(2000, lambda: proc[0].terminate(), after=b"pkg/big.mpy")
+    proc.append(
+        subprocess.Popen(
+            [sys.executable, "-m", "tools.flash", "--port", board.port, *args],
+            cwd=REPO,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            env={**os.environ, "TMPDIR": str(tmp)},
+        )
+    )
+    out, _ = proc[0].communicate(timeout=60)
+    assert proc[0].returncode == 130, out
+    assert out.splitlines()[-1] == "flash: interrupted; run flash again to finish"
+    assert list(tmp.iterdir()) == []  # no scopa-flash-* left
+
+    (fw / "pkg" / "big.py").write_text(f"DATA = {list(range(1, 2001))!r}\n")
+    board.after_host_bytes(2000, board.power_cut, after=b"pkg/big.mpy")
+    done = run_flash(board, *args)
+    assert done.returncode == 1, done.out
+    cut = done.stdout.splitlines()[-1]  # "  [3/7] /pkg/__init__.mpy (30 B)"
+    assert re.fullmatch(r"  \[\d+/\d+\] (/\S+) \(.+\)", cut), done.stdout
+    assert done.stdout.endswith("\n")
+    what = re.fullmatch(r".*\] (/\S+) .*", cut).group(1)  # type: ignore[union-attr]
+    assert done.stderr.startswith(f"flash: writing {what} failed"), done.stderr
+
+
 # -- boards the tool refuses ---------------------------------------------------------
 
 
@@ -739,15 +779,58 @@ def test_wipe_removes_what_the_tool_wrote_and_nothing_else(tmp_path: Path, board
     (root / "pkg" / "a.py").write_text("raise ImportError('I shadow a.mpy')\n")
     (root / ("app.mpy" + flash.TMP_SUFFIX)).write_bytes(b"left over")
 
-    done = run_flash(board, *args, "--wipe")
+    done = run_flash(board, *args, "--wipe")  # a.py is not the tool's: refused
+    assert done.returncode == 1 and "--force" in done.out, done.out
+    assert (root / "pkg" / "a.py").exists()
+    done = run_flash(board, *args, "--wipe", "--force")
     assert done.returncode == 0, done.out
-    assert "remove /pkg/a.py" in done.out and "remove /game.sav" not in done.out
+    assert "replacing /pkg/a.py" in done.out and "remove /game.sav" not in done.out
     assert (root / "game.sav").read_text() == "a saved game"
     assert not (root / "pkg" / "a.py").exists()
     assert not (root / ("app.mpy" + flash.TMP_SUFFIX)).exists()
     staged = len(flash.firmware_files(tmp_path / "fw")) + 2  # + board.mpy, board.json
     assert f"summary for 'testboard': {staged} copied" in done.out  # all written again
     assert "Scopa 9.9.9 on testboard" in done.out
+
+
+def test_another_programs_files_are_not_replaced_without_force(tmp_path: Path, board: VirtualBoard):
+    """A board that runs another program: its main.py and the .py files an
+    .mpy of the app would shadow or replace were removed with a note. Now
+    the flash refuses, changing nothing, names them and what to do; with
+    --force it replaces them."""
+    args = tool_args(tmp_path)
+    root = board.root
+    theirs = {
+        "main.py": "import app\napp.run()\n",
+        "app.py": "def run():\n    print('their app')\n",
+        "data/page.txt": "their page\n",
+        "pkg/a.py": "A = 'theirs'\n",
+        "wifi.py": "WIFI_PASSWORD = 'secret'\n",
+    }
+    for path, text in theirs.items():
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).write_text(text)
+    before = snapshot(root)
+
+    for extra in ([], ["--wipe"], ["--dry-run"]):
+        done = run_flash(board, *args, *extra)
+        assert done.returncode == 1, done.out
+        assert "4 files the flash tool did not write" in done.out, done.out
+        for path in ("/main.py", "/app.py", "/data/page.txt", "/pkg/a.py"):
+            assert path in done.out
+        assert "--force" in done.out and "/wifi.py" not in done.out
+        assert snapshot(root) == before
+
+    done = run_flash(board, *args, "--force")
+    assert done.returncode == 0, done.out
+    assert "Scopa 9.9.9 on testboard" in done.out
+    after = snapshot(root)
+    assert after["wifi.py"] == before["wifi.py"] and "app.py" not in after
+    assert after["main.py"] != before["main.py"]
+    # the tool's own files are its to replace: no --force the next time
+    (tmp_path / "fw" / "pkg" / "a.py").write_text("def f():\n    return 5\n")
+    done = run_flash(board, *args)
+    assert done.returncode == 0, done.out
 
 
 # -- libraries --------------------------------------------------------------------------
@@ -825,6 +908,93 @@ def test_mip_install_with_mpremote(tmp_path: Path, board: VirtualBoard):
     again = run_flash(board, *args)
     assert again.returncode == 0, again.out
     assert f"library {spec}: installed" in again.out and "mpremote mip" not in again.out
+
+
+def test_a_library_install_cut_short_boots_no_half_library_and_is_redone(
+    tmp_path: Path, board: VirtualBoard
+):
+    """The tool killed and the power cut while mip writes a library (here
+    a new, larger version, with --wipe): the board boots to the REPL, not
+    into an app importing half a library, and the next flash installs the
+    library again (it had taken the half file for installed)."""
+    offline = make_offline(tmp_path)
+    spec = str(offline / "pkglib" / "package.json")
+    pkg = json.loads(Path(spec).read_text())
+    pkg["deps"] = []
+    Path(spec).write_text(json.dumps(pkg))
+    lib = offline / "pkglib" / "pkglib.py"
+    lib.write_text("VALUE = 1\n")
+    args = tool_args(tmp_path, mip=[spec], extra="import pkglib; print('pkglib', pkglib.VALUE)")
+    assert run_flash(board, *args).returncode == 0
+    assert board.wait_for(b"pkglib 1", 5)
+
+    lib.write_text(f"DATA = {list(range(2000))!r}\nVALUE = 2\n")
+    proc: list[subprocess.Popen[str]] = []
+
+    def pull_the_plug() -> None:
+        proc[0].kill()
+        board.power_cut()
+
+    board.after_host_bytes(2000, pull_the_plug, after=b"pkglib.py")
+    proc.append(
+        subprocess.Popen(
+            [sys.executable, "-m", "tools.flash", "--port", board.port, *args, "--wipe"],
+            cwd=REPO,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            env={**os.environ, "TMPDIR": str(tmp_path)},
+        )
+    )
+    out, _ = proc[0].communicate(timeout=60)
+    assert proc[0].returncode == -signal.SIGKILL, out
+    half = (board.root / "lib" / "pkglib.py").read_bytes()
+    assert 0 < len(half) < len(lib.read_bytes())  # cut mid-file
+
+    mark = board.mark()
+    board.power_on()
+    assert board.wait_for(b">>> ", 10, mark)
+    time.sleep(0.2)
+    assert b"Traceback" not in board.output(mark)  # no app on half a library
+
+    done = run_flash(board, *args)
+    assert done.returncode == 0, done.out
+    assert f"mpremote mip install --target lib {spec}" in done.out
+    assert (board.root / "lib" / "pkglib.py").read_bytes() == lib.read_bytes()
+    assert board.wait_for(b"pkglib 2", 5)
+    assert not any(p.name.endswith(flash.TMP_SUFFIX) for p in board.root.rglob("*"))
+    assert not (board.root / flash.PAUSED_MAIN).exists()
+
+
+def test_a_library_install_that_stalls_stops_and_says_so(tmp_path: Path, board: VirtualBoard):
+    """The board's power cut during mip with its port left open: mpremote
+    waits in silence (5 minutes); the tool showed nothing meanwhile. Now
+    mip's lines show as they come, and silence (MIP_SILENCE, here 3 s)
+    stops it with the reason."""
+    offline = make_offline(tmp_path)
+    spec = str(offline / "pkglib" / "package.json")
+    pkg = json.loads(Path(spec).read_text())
+    pkg["deps"] = []
+    Path(spec).write_text(json.dumps(pkg))
+    (offline / "pkglib" / "pkglib.py").write_text(f"DATA = {list(range(2000))!r}\n")
+    args = tool_args(tmp_path, mip=[spec])
+    assert run_flash(board, *args).returncode == 0
+    (offline / "pkglib" / "pkglib.py").write_text(f"DATA = {list(range(1, 2001))!r}\n")
+    board.after_host_bytes(2000, board.power_cut, after=b"pkglib.py")
+    start = time.monotonic()
+    done = subprocess.run(
+        [sys.executable, "-m", "tools.flash", "--port", board.port, *args, "--wipe"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "SCOPA_MIP_SILENCE": "3"},
+    )
+    out = done.stdout + done.stderr
+    assert done.returncode == 1, out
+    assert time.monotonic() - start < 60
+    assert "stopped: 3 s without a word (the board or the network stalled)" in out
+    assert "main.py stays paused" in out
 
 
 def test_mip_failure_says_what_to_do(tmp_path: Path, board: VirtualBoard):

@@ -1,7 +1,7 @@
 """Take the Scopa firmware from this repository to a MicroPython board.
 
     flash --board NAME [--port auto|PATH] [--source] [--dry-run] [--wipe]
-          [--offline DIR] [--stage DIR]
+          [--force] [--offline DIR] [--stage DIR]
     flash --write-package-json [PATH]
 
 What it does, in order (it stops with the reason and what to do, having
@@ -35,11 +35,20 @@ changed nothing, at the first step that cannot work):
    `Scopa VERSION on NAME`.
 
 The board keeps a record, `/.flash.json`, of every file the tool wrote.
-Only those files are ever removed: saved games, score sheets and any other
-file the tool did not write are left alone. `--wipe` removes every file in
-that record (the app, the board config, the libraries it installed), the
-leftovers of an interrupted flash and `.py` files that would shadow the
-app's `.mpy`, then flashes everything afresh; it never touches other files.
+Only those files are ever removed or replaced: saved games, score sheets
+and any other file the tool did not write are left alone. A file it did
+not write in one of the app's paths (another program's `main.py` or
+`app.py`, a `.py` that would shadow the app's `.mpy`) makes it refuse,
+naming the files, unless `--force` (which replaces them). `--wipe` removes
+every file in that record (the app, the board config, the libraries it
+installed) and the leftovers of an interrupted flash, then flashes
+everything afresh; it never touches other files.
+
+While `mpremote mip` installs libraries, `main.py` is paused and the record
+does not list them: mip writes each file under its own name, so a cut
+there leaves half a library, which the board then does not boot into and
+the next flash installs again. A mip that fails having written nothing
+puts both back as they were.
 
 `--offline DIR` installs each library NAME from DIR, without network:
 `DIR/NAME.py` (compiled like the firmware), `DIR/NAME.mpy` (copied), or

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
 from pathlib import Path
 
@@ -40,6 +41,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         "--wipe",
         action="store_true",
         help="first remove every file an earlier flash wrote (never other files)",
+    )
+    p.add_argument(
+        "--force",
+        action="store_true",
+        help="replace the files of the app's paths (main.py, app.py, ...) that the flash "
+        "tool did not write, e.g. another program's (without it the flash refuses)",
     )
     p.add_argument(
         "--offline",
@@ -117,8 +124,23 @@ def firmware_dir(args: argparse.Namespace) -> Path:
     return Path(args.firmware_dir or os.environ.get("SCOPA_FIRMWARE_DIR") or FIRMWARE)
 
 
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt  # the staging folder and the board cleaned up as on Ctrl-C
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
+    # a closed terminal (SIGHUP), an IDE's stop button (SIGTERM): as Ctrl-C
+    caught = [getattr(signal, n) for n in ("SIGTERM", "SIGHUP") if hasattr(signal, n)]
+    before = {sig: signal.signal(sig, _interrupt) for sig in caught}
+    try:
+        return _main(args)
+    finally:
+        for sig, handler in before.items():
+            signal.signal(sig, handler)
+
+
+def _main(args: argparse.Namespace) -> int:
     flasher: Flasher | None = None
     try:
         if args.write_package_json:
@@ -130,6 +152,8 @@ def main(argv: list[str] | None = None) -> int:
         flasher = Flasher(args)
         return flasher.run()
     except FlashError as e:
+        if flasher is not None and flasher.midline:  # a copy's line: end it
+            print(flush=True)
         print(f"flash: {e.what}", file=sys.stderr)
         if e.todo:
             print(f"  what to do: {e.todo}", file=sys.stderr)

@@ -18,6 +18,7 @@ LIB = "lib"  # where libraries go (/lib on a board)
 CHUNK = 1024  # bytes of a file per write command
 BAUDRATE = 115200
 MIP_TIMEOUT = 300  # seconds for one `mpremote mip install`
+MIP_SILENCE = 60  # seconds it may print nothing (a stalled board or network)
 
 
 class FlashError(Exception):

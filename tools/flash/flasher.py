@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import argparse
 import os
+import queue
 import re
 import subprocess
 import sys
 import tempfile
+import threading
+import time
 from pathlib import Path
 
 from .boards import BoardConfig, load_board, refuse_host_board
@@ -15,6 +18,7 @@ from .common import (
     BOARDS,
     FIRMWARE,
     LIB,
+    MIP_SILENCE,
     MIP_TIMEOUT,
     MPY_CACHE,
     PACKAGE_JSON,
@@ -44,6 +48,7 @@ class Flasher:
         self.device: Device | None = None
         self.counts = {"copied": 0, "bytes": 0, "unchanged": 0, "removed": 0}
         self.libs_done: list[str] = []
+        self.mip_wrote: list[str] = []  # files mip wrote (its "Installing:" lines)
         self.touched = False  # the board changed (or may have): not restarted on the way out
         self.midline = False  # a copy's progress line is open on the terminal
 
@@ -220,12 +225,14 @@ class Flasher:
         args = self.args
         device = self.device
         assert device is not None
-        record = Record.parse(device.read_text(RECORD))
+        record_text = device.read_text(RECORD)
+        record = Record.parse(record_text)
         lib_files = {f for fs in record.libs.values() for f in fs}
         known = set(stage.files) | record.files | lib_files | {PAUSED_MAIN}
         sizes = {p: stage.size(p) for p in stage.files}
         sizes[PAUSED_MAIN] = stage.size("main.py")
         board_files = device.scan(_dirs_of(known), sizes)
+        main_there = bool(board_files.get("main.py"))
         if not record.complete:
             if args.dry_run:
                 say("  the last flash did not finish: flash would finish it")
@@ -239,14 +246,9 @@ class Flasher:
             # are installed (step 4), so that a mip that fails wipes nothing
             gone = {f for f in record.files | lib_files if board_files.get(f)}
             gone |= {f for f in board_files if f.endswith(TMP_SUFFIX) or f == PAUSED_MAIN}
-            gone |= {
-                p[:-4] + ".py"
-                for p in stage.files
-                if p.endswith(".mpy") and board_files.get(p[:-4] + ".py")
-            }
             gone |= {RECORD} if board_files.get(RECORD) else set()
             verb = "would remove" if args.dry_run else "remove"
-            say(f"  wipe: {len(gone)} files written by the flash tool (or shadowing its files)")
+            say(f"  wipe: {len(gone)} files written by the flash tool")
             for f in sorted(gone):
                 say(f"    {verb} /{f}")
             wiped = [v[0] for p, v in board_files.items() if v and p in gone]
@@ -257,6 +259,21 @@ class Flasher:
         plan = make_plan(stage, board_files, record, info.sha256)
         for note in plan.notes:
             say(f"  note: {note}")
+        if plan.foreign and not args.force:
+            self.touched = False  # nothing changed: the app it found starts again
+            n = len(plan.foreign)
+            shown = ", ".join("/" + p for p in plan.foreign[:8]) + (", ..." if n > 8 else "")
+            raise FlashError(
+                f"the board holds {n} files the flash tool did not write that this flash "
+                f"would replace or remove (the app's own, or a .py that would shadow "
+                f"its .mpy): {shown}; another program's, or the app installed by mip?",
+                f"copy off what you want to keep (mpremote connect {self.port} cp "
+                f":/{plan.foreign[0]} .), then run flash again with --force, which "
+                "replaces them (other files stay)",
+            )
+        elif plan.foreign:
+            for path in plan.foreign:
+                say(f"  --force: replacing /{path}, which the flash tool did not write")
         need, freed = space_needed(plan, stage, board_files, info.block, wiped)
         if info.free is not None and need > info.free + freed:
             raise FlashError(
@@ -280,11 +297,30 @@ class Flasher:
         installed: dict[str, list[str]] = dict(plan.libs_keep)
         for spec in plan.libs_keep:
             say(f"  library {spec}: installed")
+        early = False  # main.py paused for mip
         if plan.libs_install:
+            # mip writes each file under its own name: cut short, it leaves
+            # half a library. Until the libraries are in, main.py is paused
+            # (the board boots to the REPL, not into an app importing half a
+            # library) and the record does not list them (the next flash
+            # installs them again)
+            pending = Record(
+                record.files | lib_files,
+                {k: v for k, v in record.libs.items() if k not in plan.libs_install},
+                complete=False,
+            )
+            device.write(RECORD, pending.dump(board.name, version), None)
+            if main_there:
+                device.rename("main.py", PAUSED_MAIN)
+                early = True
             self.disconnect()
-            for spec in plan.libs_install:
-                installed[spec] = self.mip_install(spec, args.source)
-                self.libs_done.append(spec)
+            try:
+                for spec in plan.libs_install:
+                    installed[spec] = self.mip_install(spec, args.source)
+                    self.libs_done.append(spec)
+            except FlashError as e:
+                self.undo_pause(e, early, record_text)
+                raise
             device = self.connect()
         for spec, files in stage.offline_libs.items():
             installed[spec] = files
@@ -293,6 +329,8 @@ class Flasher:
         if gone:
             # the wipe, now that the libraries are in place (not what mip just wrote)
             gone -= mip_files
+            if early:  # main.py is paused: the copy replaces it
+                gone -= {"main.py", PAUSED_MAIN}
             device.remove(gone)
             device.rmdirs_if_empty(_dirs_of(gone) - {""})
             self.counts["removed"] += len(gone)
@@ -307,8 +345,10 @@ class Flasher:
                 final.files | record.files | lib_files, {**record.libs, **installed}, complete=False
             )
             device.write(RECORD, pending.dump(board.name, version), None)
-            paused = "main.py" in board_files and bool(set(plan.copy) - {"main.py"} or plan.remove)
-            if paused:
+            paused = early or (
+                "main.py" in board_files and bool(set(plan.copy) - {"main.py"} or plan.remove)
+            )
+            if paused and not early:
                 device.rename("main.py", PAUSED_MAIN)
             # (a main.py.flash-off left over is replaced by the rename above)
             stale = [p for p in plan.remove if p not in mip_files]
@@ -371,10 +411,37 @@ class Flasher:
             self.midline = False
         else:
             say(label, end="")  # a cut shows which file it was
+            self.midline = True
             device.write(path, data, None)
             say(" copied")
+            self.midline = False
         self.counts["copied"] += 1
         self.counts["bytes"] += len(data)
+
+    def undo_pause(self, e: FlashError, early: bool, record_text: str | None) -> None:
+        """mip failed (`e`) having written nothing: main.py and the record
+        back as they were. Having written part of a library, main.py stays
+        paused (no app on a half-updated library). `e` says which."""
+        if self.mip_wrote:
+            e.what += (
+                "\n  Part of the library was written: "
+                + ("main.py stays paused (the board starts to the REPL) " if early else "")
+                + "until a flash finishes."
+            )
+            return
+        try:
+            device = self.connect()
+            if early:
+                device.rename(PAUSED_MAIN, "main.py")
+            if record_text is None:
+                device.remove([RECORD])
+            else:
+                device.write(RECORD, record_text.encode(), None)
+            self.touched = False  # as found: the app starts again
+        except FlashError:
+            e.what += "\n  The board was lost: main.py stays paused until a flash finishes."
+            return
+        e.what += "\n  The app files were not changed."
 
     def mip_install(self, spec: str, source: bool) -> list[str]:
         """`mpremote mip install --target lib SPEC`; returns the files it wrote."""
@@ -395,23 +462,20 @@ class Flasher:
             command.append("--no-mpy")
         command.append(spec)
         say(f"  library {spec}: mpremote mip install --target {LIB} {spec}")
-        try:
-            done = subprocess.run(command, capture_output=True, text=True, timeout=MIP_TIMEOUT)
-        except subprocess.TimeoutExpired:
-            done = subprocess.CompletedProcess(command, 1, "", f"no answer in {MIP_TIMEOUT} s")
+        returncode, lines = run_shown(command, mip_silence(), MIP_TIMEOUT)
         files: list[str] = []
-        for line in done.stdout.splitlines():
-            say(f"    {line}")
-            m = re.match(r"(?:Installing|Exists): (.+)$", line.strip())
+        for line in lines:
+            m = re.match(r"(Installing|Exists): (.+)$", line.strip())
             if m:
-                files.append(re.sub(r"^(\./|/)+", "", m.group(1).replace("//", "/")))
-        err = (done.stderr.strip().splitlines() or [""])[-1]
-        if done.returncode != 0:
+                files.append(re.sub(r"^(\./|/)+", "", m.group(2).replace("//", "/")))
+                if m.group(1) == "Installing":
+                    self.mip_wrote.append(files[-1])
+        err = ([line.strip() for line in lines if line.strip()] or [""])[-1]
+        if returncode != 0:
             name = lib_name(spec)
             origin = "from micropython-lib" if ":" not in spec else f"from {spec}"
             raise FlashError(
-                f"could not install the library {spec!r} with mip: {err or 'failed'}\n"
-                "  The app files were not changed.",
+                f"could not install the library {spec!r} with mip: {err or 'failed'}",
                 f"check the network and retry (flash again, or by hand: mpremote connect "
                 f"{self.port} mip install --target {LIB} {spec}); without network, put "
                 f"{name}.py ({origin}) or a mip package {name}/package.json in a folder DIR "
@@ -426,3 +490,51 @@ class Flasher:
             f"summary for {board!r}: {c['copied']} copied ({kib(c['bytes'])}), "
             f"{c['unchanged']} unchanged, {c['removed']} removed; libraries: {libs}"
         )
+
+
+def mip_silence() -> float:
+    """Seconds mpremote mip may print nothing before it counts as stalled
+    (a board that lost power with its port open): MIP_SILENCE, or
+    SCOPA_MIP_SILENCE for tests."""
+    try:
+        return float(os.environ.get("SCOPA_MIP_SILENCE", MIP_SILENCE))
+    except ValueError:
+        return MIP_SILENCE
+
+
+def run_shown(command: list[str], silence: float, limit: float) -> tuple[int, list[str]]:
+    """Run `command`, showing its output (stdout and stderr) line by line as
+    it comes; stopped after `silence` seconds without a line or `limit` in
+    all. Returns (exit status, its lines); a stop adds a last line that
+    says why, with status 1."""
+    proc = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, errors="replace"
+    )
+    lines: queue.Queue[str | None] = queue.Queue()
+
+    def pump() -> None:
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            lines.put(line.rstrip("\n"))
+        lines.put(None)
+
+    threading.Thread(target=pump, daemon=True).start()
+    out: list[str] = []
+    end = time.monotonic() + limit
+    try:
+        while True:
+            wait = min(silence, end - time.monotonic())
+            try:
+                line = lines.get(timeout=max(wait, 0))
+            except queue.Empty:
+                why = f"{silence:g} s without a word" if wait == silence else f"over {limit:g} s"
+                out.append(f"stopped: {why} (the board or the network stalled)")
+                return 1, out
+            if line is None:
+                return proc.wait(), out
+            say(f"    {line}")
+            out.append(line)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()

@@ -65,6 +65,7 @@ class Plan:
     libs_keep: dict[str, list[str]]  # online specs already installed
     restore_main: bool  # main.py.flash-off holds the right stub
     notes: list[str]
+    foreign: list[str] = field(default_factory=list)  # not the tool's, replaced or removed
 
 
 def make_plan(
@@ -109,15 +110,17 @@ def make_plan(
             remove.add(path + TMP_SUFFIX)
     if PAUSED_MAIN in files and not restore_main:
         remove.add(PAUSED_MAIN)
+    owned = record.files | {f for fs in record.libs.values() for f in fs}
+    foreign = {p for p in copy if p in files and p not in owned}
     for path in stage.files:  # MicroPython imports x.py before x.mpy
         if path.endswith(".mpy") and path[:-4] + ".py" in files:
             twin = path[:-4] + ".py"
             remove.add(twin)
-            if twin not in record.files:
-                notes.append(f"/{twin} would shadow /{path}: removing it")
-    if "main.py" in files and "main.py" not in record.files and "main.py" in copy:
-        notes.append("replacing a main.py that the flash tool did not write")
-    return Plan(copy, same, sorted(remove), libs_install, libs_keep, restore_main, notes)
+            if twin not in owned:
+                foreign.add(twin)
+    plan = Plan(copy, same, sorted(remove), libs_install, libs_keep, restore_main, notes)
+    plan.foreign = sorted(foreign)
+    return plan
 
 
 def space_needed(
