@@ -361,6 +361,78 @@ def test_on_screen_buttons_press_keys(site, browser):
     assert errors == []
 
 
+def test_a_damaged_save_blob_is_kept_and_its_whole_files_taken_back(site, browser):
+    # localStorage's blob cut short: the page started afresh without a
+    # word and overwrote it at the next save
+    import base64
+
+    ctx, _ = browser
+    page, errors = open_page(ctx, site["url"])
+    whole = {"notes.txt": base64.b64encode(b"keep me").decode(), "cut.txt": "QUJDREVG"}
+    raw = json.dumps(whole)[:-6]  # the last entry cut
+    page.evaluate(f"localStorage.setItem('scopa.flash', {json.dumps(raw)})")
+    page.reload()
+    page.wait_for_function("window.scopa && window.scopa.ready")
+    settle(page)
+    assert page.evaluate("localStorage.getItem('scopa.flash.bad')") == raw
+    said = page.locator("#status").inner_text()
+    assert said == "Saves damaged: 1 file taken back, the rest kept as scopa.flash.bad."
+    assert flash(page) == {"notes.txt": b"keep me"}
+    assert errors == []
+
+
+def test_the_service_worker_fills_its_cache_from_the_server(site):
+    # from the browser's HTTP cache, a static server's old files filled a
+    # new build's cache: the update never arrived
+    import subprocess
+
+    script = """
+const listeners = {};
+globalThis.self = { addEventListener: (k, f) => (listeners[k] = f), skipWaiting: () => 0 };
+globalThis.Request = class {
+    constructor(url, init) { this.url = url; this.cache = init && init.cache; }
+};
+let asked = null;
+globalThis.caches = { open: async () => ({ addAll: async (list) => { asked = list; } }) };
+require(process.argv[1]);
+let done;
+listeners.install({ waitUntil: (p) => (done = p) });
+done.then(() => console.log(JSON.stringify(asked.map((r) => [r.url || r, r.cache || null]))));
+"""
+    out = subprocess.run(
+        ["node", "-e", script, str(site["dir"] / "sw.js")],
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert out.returncode == 0, out.stderr
+    asked = json.loads(out.stdout)
+    assert {u for u, _ in asked} >= {"index.html", "scopa.js", "firmware.pack"}, asked
+    assert {c for _, c in asked} == {"reload"}, asked
+
+
+def test_the_page_is_served_on_the_same_port_every_run():
+    # the browser keeps the saves per port: a free port each run lost them
+    import socket
+
+    from tools import web
+
+    ports = []
+    for _ in range(2):
+        httpd, note = web.open_server()
+        ports.append(httpd.server_address[1])
+        httpd.server_close()
+    assert ports[0] == ports[1]
+    assert web.DEFAULT_PORT <= ports[0] < web.DEFAULT_PORT + web.PORT_TRIES
+    with socket.socket() as other:  # another program takes it: the next, said
+        other.bind(("127.0.0.1", ports[0]))
+        other.listen()
+        httpd, note = web.open_server()
+        httpd.server_close()
+    assert httpd.server_address[1] != ports[0]
+    assert f"port {web.DEFAULT_PORT} is in use" in note or "are in use" in note
+
+
 def test_offline_once_loaded(site, browser):
     ctx, _ = browser
     page, _ = open_page(ctx, site["url"])

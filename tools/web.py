@@ -1,6 +1,6 @@
 """Build the handheld's web page into build/web/ and serve it on 127.0.0.1.
 
-    tools/web                 build, then serve on a free port (printed)
+    tools/web                 build, then serve on port 8642 (or the next free)
     tools/web --port 8000     that port
     tools/web --build-only    build and stop
 
@@ -155,6 +155,39 @@ class Handler(http.server.SimpleHTTPRequestHandler):
             super().log_message(format, *args)
 
 
+# The browser keeps the page's saves (localStorage) per port: one port run
+# after run, so that the games and score sheets are there the next time.
+DEFAULT_PORT = 8642
+PORT_TRIES = 10  # in use: the next ones, in order (the same one again next time)
+
+
+def open_server(port=None, verbose=False):
+    """(server, note): `port` given, on it (OSError when it cannot); None,
+    on DEFAULT_PORT or the first free of the PORT_TRIES after it, with a
+    note saying so (the saves made on another port are not seen there)."""
+    if port is not None:
+        return server(OUT, port, verbose), ""
+    for p in range(DEFAULT_PORT, DEFAULT_PORT + PORT_TRIES):
+        try:
+            httpd = server(OUT, p, verbose)
+        except OSError:
+            continue
+        note = (
+            ""
+            if p == DEFAULT_PORT
+            else (
+                f"tools/web: port {DEFAULT_PORT} is in use: serving on {p}; the browser keeps "
+                f"saves per port, so games saved on {DEFAULT_PORT} are not seen there"
+            )
+        )
+        return httpd, note
+    httpd = server(OUT, 0, verbose)
+    return httpd, (
+        f"tools/web: ports {DEFAULT_PORT}-{DEFAULT_PORT + PORT_TRIES - 1} are in use: serving "
+        f"on {httpd.server_address[1]}, whose saves the next run will not see"
+    )
+
+
 def server(directory=OUT, port=0, verbose=False):
     """An HTTP server of `directory` on 127.0.0.1:`port` (0: a free one),
     not yet serving: call ``serve_forever()`` (``server_address[1]`` is the
@@ -167,21 +200,29 @@ def server(directory=OUT, port=0, verbose=False):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="tools/web", description=__doc__.split("\n\n")[0])
-    ap.add_argument("--port", type=int, default=0, help="port on 127.0.0.1 (default: a free one)")
+    ap.add_argument(
+        "--port",
+        type=int,
+        default=None,
+        help=f"port on 127.0.0.1 (default: {DEFAULT_PORT}, or the next free one; the "
+        "browser keeps saves per port; 0: any free one)",
+    )
     ap.add_argument("--build-only", action="store_true", help="build build/web/ and stop")
     ap.add_argument("--verbose", action="store_true", help="log every request")
     args = ap.parse_args(argv)
-    if not 0 <= args.port <= 65535:
+    if args.port is not None and not 0 <= args.port <= 65535:
         ap.error(f"--port {args.port}: a port is 0 to 65535 (0: a free one)")
     httpd = None
+    note = ""
     if not args.build_only:  # the port first: a port in use rebuilds nothing
         try:
-            httpd = server(OUT, args.port, args.verbose)
+            httpd, note = open_server(args.port, args.verbose)
         except OSError as e:
             why = e.strerror or e
             print(f"tools/web: cannot serve on 127.0.0.1:{args.port}: {why}", file=sys.stderr)
             print(
-                "tools/web: choose another --port, or leave it out for a free one", file=sys.stderr
+                f"tools/web: choose another --port, or leave it out (port {DEFAULT_PORT} or after)",
+                file=sys.stderr,
             )
             return 1
     try:
@@ -201,6 +242,8 @@ def main(argv=None):
         print(f"  {name:20} {size:>9,}")
     if httpd is None:
         return 0
+    if note:
+        print(note, file=sys.stderr)
     url = f"http://127.0.0.1:{httpd.server_address[1]}/"
     print(f"tools/web: serving {url} (Ctrl-C stops)", flush=True)
     try:

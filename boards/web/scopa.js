@@ -149,14 +149,37 @@ function unb64(text) {
 }
 
 let saved = {}; // name -> base64, as in localStorage
+let flashNote = ""; // what the status line says once the page runs
+
+// A blob that does not parse (cut short, edited): kept whole under
+// FLASH_KEY + ".bad", and every entry it still holds whole is taken back.
+function salvage(raw) {
+    try {
+        localStorage.setItem(FLASH_KEY + ".bad", raw);
+    } catch {
+        // no room: the entries taken back below are all there is
+    }
+    const out = {};
+    for (const m of raw.matchAll(/"([^"\\/]+)"\s*:\s*"([A-Za-z0-9+/=]*)"/g)) out[m[1]] = m[2];
+    const n = Object.keys(out).length;
+    flashNote = `Saves damaged: ${n} file${n === 1 ? "" : "s"} taken back, the rest kept as ${FLASH_KEY}.bad.`;
+    try {
+        localStorage.setItem(FLASH_KEY, JSON.stringify(out));
+    } catch {
+        // kept in the page: the next sync writes it
+    }
+    return out;
+}
 
 function restoreFlash(FS) {
     FS.mkdir(FLASH);
+    const raw = localStorage.getItem(FLASH_KEY) || "{}";
     try {
-        saved = JSON.parse(localStorage.getItem(FLASH_KEY) || "{}") || {};
+        saved = JSON.parse(raw);
     } catch {
-        saved = {};
+        saved = null;
     }
+    if (!saved || typeof saved !== "object" || Array.isArray(saved)) saved = salvage(raw);
     for (const [name, data] of Object.entries(saved)) {
         if (!/^[^/]+$/.test(name)) continue; // the flash's own files only
         try {
@@ -295,7 +318,7 @@ board.start()
     board = mp.pyimport("board");
     const step = board.step;
     page.ready = true;
-    say("");
+    say(flashNote);
     const turn = () => {
         const t = performance.now();
         let r;

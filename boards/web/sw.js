@@ -5,7 +5,10 @@ const CACHE = "scopa-@VERSION@";
 const FILES = @FILES@;
 
 self.addEventListener("install", (e) => {
-    e.waitUntil(caches.open(CACHE).then((c) => c.addAll(FILES)).then(() => self.skipWaiting()));
+    // from the server, not the browser's HTTP cache: a static server's old
+    // copy would fill the new build's cache
+    const fresh = FILES.map((f) => new Request(f, { cache: "reload" }));
+    e.waitUntil(caches.open(CACHE).then((c) => c.addAll(fresh)).then(() => self.skipWaiting()));
 });
 
 self.addEventListener("activate", (e) => {
