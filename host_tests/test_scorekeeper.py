@@ -594,6 +594,35 @@ def test_history_edit_recounts_everything_after(tmp_path, capsys):
     assert k.text().split("\n")[-1] == "BO wins"
 
 
+@pytest.mark.parametrize("colour", [False, True])
+def test_history_reverses_the_winning_total_readably_on_any_row(tmp_path, colour):
+    # the winner's total was framed by a rectangle hugging its digits: a
+    # dark blot, on the selected row too; now reversed out of its row, a
+    # pixel clear of its digits on each side
+    k = new_sheet(tmp_path, names=["ADA", "BO"]) if not colour else None
+    if colour:
+        k = Keeper(tmp_path, 240, 135, True)
+        k.app.go("scorekeeper", "Screen", S.Sheet(Rules(), ["ADA", "BO"]))
+        k.app._switch()
+    for e in (E1, E1, E3, E2):  # 5-0 10-0 11-0 (ADA wins); 0-7
+        k.add(e)
+    k.press("down")
+    d = k.board.display
+    pal = k.app.pal
+    for sel, bg in ((3, pal.BG), (2, pal.FG)):  # the last row, then the winner's
+        h = k.screen
+        h.sel = sel
+        h._scroll()
+        k.app.dirty = True
+        k.app.draw()
+        ((x, y),) = [(x, y) for s, x, y in d.frame if s == "11"]
+        assert d.pixel(x + 3, y + 3) == bg  # its digits: the row's background
+        for px in (x - 2, x - 1, x + 15):  # the box: clear of the digits
+            assert d.pixel(px, y + 3) != bg, (sel, px)
+        ((x5, y5),) = [(x, y) for s, x, y in d.frame if s == "10"]
+        assert d.pixel(x5 + 3, y5 + 3) != bg or sel == 2  # the others as before
+
+
 def test_undo_the_last_round(tmp_path, capsys):
     k = new_sheet(tmp_path, names=["ADA", "BO"]).add(E1).add(E2)
     k.press("B down A")

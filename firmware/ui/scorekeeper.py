@@ -141,7 +141,7 @@ ROW_H = const(9)
 class History(keys.Screen):
     """Every round of the evening, newest at the bottom: each side's
     points in the round (small digits) and the match total after it; a
-    line between matches, the winner's last total framed. A shows the
+    line between matches, the winner's last total reversed. A shows the
     round (and edits it from there), B goes back to the totals."""
 
     READABLE = True  # idle: dimmed, never off (App.stays_readable)
@@ -215,23 +215,27 @@ class History(keys.Screen):
             i, no, pts, totals, won = self.rows[r]
             y = ROW_H + 1 + j * ROW_H
             fg = p.FG
+            bg = p.BG
             if r == self.sel:
                 fb.fill_rect(0, y - 1, w, ROW_H, p.FG)
                 fg = p.BG
+                bg = p.FG
             elif no == 1 and r:
                 fb.hline(0, y - 1, w, p.FG)
             gfx.text(fb, str(no), 0, y, fg)
             for k, x in enumerate(ends):
                 t = str(totals[k])
                 tx = x - 8 * len(t)
-                gfx.text(fb, t, tx, y, fg)
+                if k == won:  # the winning total reversed out of its row
+                    fb.fill_rect(tx - 2, y - 1, 8 * len(t) + 2, ROW_H, fg)
+                    gfx.text(fb, t, tx, y, bg)
+                else:
+                    gfx.text(fb, t, tx, y, fg)
                 pt = str(pts[k])  # the round's points: small, after a plus
-                px = tx - 3 - gfx.small_width(pt)
+                px = tx - 4 - gfx.small_width(pt)
                 gfx.small(fb, pt, px, y + 2, fg)
                 fb.hline(px - 5, y + 4, 3, fg)
                 fb.vline(px - 4, y + 3, 3, fg)
-                if k == won:
-                    fb.rect(tx - 1, y - 1, 8 * len(t) + 1, ROW_H, fg)
 
 
 class Undo(keys.Screen):
