@@ -62,6 +62,23 @@ def test_a_seed_out_of_the_games_range_is_a_usage_error(seed):
     assert proc.stdout == ""
 
 
+@pytest.mark.parametrize(
+    "args,said",
+    [
+        (["--players", "0"], "--players: 0 is no number of players: 2, 3, 4 or 6"),
+        (["--players", "-2"], "--players: -2 is no number of players: 2, 3, 4 or 6"),
+        (["--game", "cirulla", "--players", "5"], "cirulla is for 2, 3 or 4 players"),
+        (["--game", "cirulla", "--players", "6"], "cirulla is for 2, 3 or 4 players"),
+    ],
+)
+def test_a_number_of_players_the_game_has_not_is_refused(args, said):
+    # --players 0 played 2 without a word; Cirulla with 5 listed 6 as a choice
+    proc = textgame(args)
+    assert proc.returncode == 2 if "--players:" in said else proc.returncode != 0
+    assert said in proc.stderr, proc.stderr
+    assert "Seed" not in proc.stdout
+
+
 @pytest.mark.parametrize("seed", [1, SEED_MAX])
 def test_the_seed_played_is_the_seed_typed(seed):
     proc = textgame(["--seed", str(seed)])

@@ -63,6 +63,8 @@ def relaunch():
         ap.error("argument --game: empty: give a game (scopa, scopone, cirulla, ...)")
     if a.replay is not None and not a.replay.strip():
         ap.error("argument --replay: empty: give a replay code")
+    if a.players is not None and a.players < 1:
+        ap.error("argument --players: %d is no number of players: 2, 3, 4 or 6" % a.players)
     if a.seed is not None and not 0 <= a.seed <= SEED_MAX:
         ap.error("argument --seed: %d is out of range: %s" % (a.seed, SEED_RANGE))
     if a.replay is not None and (a.game, a.players, a.seed) != (None, None, None):

@@ -133,10 +133,11 @@ class Rules:
         if g in (SCOPONE, SCOPONE_SCIENTIFICO, SCOPONE_10):
             if self.players != 4:
                 raise ValueError("players: %s is for 4 players" % GAMES[g])
+        elif g == CIRULLA:
+            if self.players not in (2, 3, 4):
+                raise ValueError("players: cirulla is for 2, 3 or 4 players")
         elif self.players not in (2, 3, 4, 6):
             raise ValueError("players: %r is not 2, 3, 4 or 6" % (self.players,))
-        if g == CIRULLA and self.players not in (2, 3, 4):
-            raise ValueError("players: cirulla is for 2, 3 or 4 players")
         if self.target not in TARGETS:
             raise ValueError("target: %r is not one of 11, 16, 21, 31, 51" % (self.target,))
         if self.best_of not in (1, 3):
