@@ -623,6 +623,16 @@ def test_history_reverses_the_winning_total_readably_on_any_row(tmp_path, colour
         assert d.pixel(x5 + 3, y5 + 3) != bg or sel == 2  # the others as before
 
 
+def test_a_won_match_says_what_a_does_next(tmp_path):
+    # "ADA wins" alone: A then started a new match without a word
+    k = new_sheet(tmp_path, names=["ADA", "BO"])
+    for e in (E1, E1, E3):  # 11-0: ADA wins
+        k.add(e)
+    assert k.text().split("\n")[-2:] == ["A: new match", "ADA wins"]
+    k.press("A")
+    assert type(k.screen).__name__ == "Screen" and k.app.screen_mod == "keeper_entry"
+
+
 def test_undo_the_last_round(tmp_path, capsys):
     k = new_sheet(tmp_path, names=["ADA", "BO"]).add(E1).add(E2)
     k.press("B down A")

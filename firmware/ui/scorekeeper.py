@@ -121,10 +121,13 @@ class Screen(keys.Screen):
             if m["over"] and m["winner"] == i:
                 fb.rect(tx - 3, 8, tw + 6, 5 * s + 6, p.FG)
         y = h - 18
-        played = len(m["rounds"])
-        gfx.text(fb, tr(lang.ROUND) % (played if m["over"] else played + 1), 0, y, p.FG)
-        t = "/%d" % sh.rules.target
-        gfx.text(fb, t, w - 8 * len(t) - 1, y, p.FG)
+        if m["over"]:  # what A does now, as the table says it
+            t = tr(lang.NEW_MATCH if m["finished"] else lang.NEXT_MATCH)
+            gfx.centre(fb, t, y, p.FG, w)
+        else:
+            gfx.text(fb, tr(lang.ROUND) % (len(m["rounds"]) + 1), 0, y, p.FG)
+            t = "/%d" % sh.rules.target
+            gfx.text(fb, t, w - 8 * len(t) - 1, y, p.FG)
         y = h - 8
         if m["over"]:
             who = sh.names[m["winner"]]
