@@ -269,6 +269,7 @@ def test_how_to_play_states_the_capture_rule_and_the_last_play(code):
 def test_how_to_play_lists_the_house_rules_set(tmp_path):
     from ui.pages import house_pages
 
+    lang.load("en")  # (run alone, no language was loaded)
     cfg = C.default_settings()["cfg"]
     cfg.update(must=0, pzero=1, napola=2)
     pages = house_pages(cfg, "scopa")
@@ -286,11 +287,27 @@ def test_how_to_play_lists_the_house_rules_set(tmp_path):
     a.go("pages", "Help", "scopa")
     a._switch()
     s = a.screen
-    assert s.n == lang.pages("scopa") + len(s.house)
-    while s.turn(1):
-        pass
-    assert s.lines[0] == "House rules" or s.lines == s.house[-1]
+    assert s.n == lang.pages("scopa") + len(s.house) + len(s.keys)
     assert any("Must take    Off" == ln for p in s.house for ln in p)
+    # then what each one means, in the order they are listed ("Missing
+    # suit: Out" meant nothing to a new player)
+    seen = [s.lines]
+    while s.turn(1):
+        seen.append(s.lines)
+    assert len(seen) == s.n
+    assert seen[lang.pages("scopa") :][: len(s.house)] == s.house
+    means = seen[lang.pages("scopa") + len(s.house) :]
+    assert [p[0].split(":")[0] for p in means] == [
+        "Target",
+        "Best of 3",
+        "Must take",
+        "Pair first",
+        "Missing suit",
+        "Kings redeal",
+        "Napola",
+        "Re bello",
+    ]
+    assert "Out: it cannot" in means[4] and "0: the" in means[4][-2]
 
 
 def test_old_rules_codes_read_with_the_new_options_off():

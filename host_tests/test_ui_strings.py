@@ -144,7 +144,12 @@ def test_help_file_lines_fit(code):
         else:
             page += 1
             assert page <= 7, (code, "page longer than 7 lines", ln)
-    assert sections == [*GAMES, "all"]
+    # then what each house rule means, a page each (ui/pages.explained)
+    keys = ["target", "best", "must", "pair", "pzero", "aceace", "acescopa", "kings"]
+    keys += ["napola", "napoleone", "rebello", "piccola", "pvis"]
+    assert sections == [*GAMES, "all"] + ["o_" + k for k in keys]
+    for k in keys:
+        assert lang.pages("o_" + k, code) == 1 + lang.pages("no_such_game", code), k
 
 
 @pytest.mark.parametrize("code", lang.LANGS)

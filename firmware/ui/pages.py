@@ -76,19 +76,25 @@ class About(Pages):
 class Help(Pages):
     """The rules of one game and the tips, paged, then the house rules
     that New game has set for that game (each option and its value, as
-    the Options screen shows them); LEFT / RIGHT (or A) turn the page, B
-    goes back to the index."""
+    the Options screen shows them), then what each of them means (a page
+    each, the help file's section ``@o_<key>``); LEFT / RIGHT (or A) turn
+    the page, B goes back to the index."""
 
     def setup(self):
         self.fixed = lang.pages(self.arg)
-        self.house = house_pages(self.app.settings["cfg"], self.arg, self.app.french())
-        self.n = self.fixed + len(self.house)
+        self.house, self.keys = house_pages(
+            self.app.settings["cfg"], self.arg, self.app.french(), True
+        )
+        self.n = self.fixed + len(self.house) + len(self.keys)
         self.lines = self._page(0)
 
     def _page(self, k):
         if k < self.fixed:
             return lang.page(self.arg, k)
-        return self.house[k - self.fixed]
+        k -= self.fixed
+        if k < len(self.house):
+            return self.house[k]
+        return lang.page(explained(self.keys[k - len(self.house)]), 0)
 
     def back(self):
         self.app.go("menu", "Help", self.arg)  # the cursor on this game
@@ -124,11 +130,18 @@ class Help(Pages):
         gfx.small(fb, t, app.w - gfx.small_width(t), app.h - 5, p.FG)
 
 
-def house_pages(cfg, game, french=False):
+def explained(key):
+    """The help file's section that says what house rule `key` (a cfg key
+    of config.option_keys but deal and players) means: one page."""
+    return "o_" + {"ctarget": "target", "cacescopa": "acescopa"}.get(key, key)
+
+
+def house_pages(cfg, game, french=False, keys=False):
     """Pages (lists of at most 7 lines of 16 columns) of the house rules of
     `game` (a scopa.rules GAMES name) as the New game choices `cfg` set
     them: a title, then a line per option, its value right-aligned;
-    `french`: cards named by French faces (Re bello's KD)."""
+    `french`: cards named by French faces (Re bello's KD). `keys`: also
+    their cfg keys, ``(pages, keys)``."""
     from config import GAME_KEYS, players
     from ui.menu import house_rules
 
@@ -136,14 +149,16 @@ def house_pages(cfg, game, french=False):
     c["game"] = GAME_KEYS.index(game) if game in GAME_KEYS else 0
     c["players"] = players(c)
     lines = []
+    shown = []
     for k, label, choices in house_rules(c, french):
         if k in ("deal", "players"):
             continue
         v = choices[c[k]] if 0 <= c[k] < len(choices) else choices[0]
         lines.append(label + " " * max(1, 16 - len(label) - len(v)) + v)
+        shown.append(k)
     pages = []
     title = tr(lang.HOUSE_RULES)
     while lines:
         pages.append([title] + lines[:6])
         lines = lines[6:]
-    return pages
+    return (pages, shown) if keys else pages
