@@ -255,10 +255,22 @@ def test_the_winner_is_named_by_seats_from_p1(args):
     assert re.search(r"^ +%s +%s$" % tuple(re.escape(x) for x in labels), proc.stdout, re.M)
 
 
-def test_the_score_says_denari():
+def test_the_score_says_denari_and_what_won_each_point():
+    # the points alone (cards 0 1): a player checks them by the counts
     proc = play_out(["--seed", "7", "--level", "easy"])
-    assert re.search(r"^denari +\d+ +\d+$", proc.stdout, re.M)
     assert "coins" not in proc.stdout
+    pair = r" +(\d) \((\d+|-)\)" * 2 + "$"
+    rows = {k: re.findall("^" + k + pair, proc.stdout, re.M) for k in ("cards", "denari")}
+    prim = re.findall("^primiera" + pair, proc.stdout, re.M)
+    assert rows["cards"] and len(rows["cards"]) == len(rows["denari"]) == len(prim)
+    for k, whole in (("cards", 40), ("denari", 10)):
+        for p0, n0, p1, n1 in rows[k]:
+            n0, n1 = int(n0), int(n1)
+            assert n0 + n1 == whole
+            assert (int(p0), int(p1)) == ((n0 > n1) * 1, (n1 > n0) * 1)
+    for p0, n0, p1, n1 in prim:
+        v0, v1 = (-1 if n == "-" else int(n) for n in (n0, n1))
+        assert (int(p0), int(p1)) == ((v0 > v1) * 1, (v1 > v0) * 1)
 
 
 def test_the_computer_plays_its_level():

@@ -297,10 +297,21 @@ def rounds(g, level, again):
         s = g.score
         print()
         labels = [side_label(r, i) for i in range(r.sides)]
-        w = max(len(x) for x in labels) + 2
-        print("%-10s" % "" + "".join("%*s" % (w, x) for x in labels))
+        # the points, and what won them: cards and denari taken, the primiera's sum
+        counts = {"cards": s.taken, "coins": s.denari, "primiera": s.primiera_total}
+        table = []
         for k in s.categories + ("total",):
-            print("%-10s" % TERMS.get(k, k) + "".join("%*d" % (w, v) for v in getattr(s, k)))
+            row = []
+            for i, v in enumerate(getattr(s, k)):
+                n = counts[k][i] if k in counts else None
+                row.append(
+                    "%d" % v if k not in counts else "%d (%s)" % (v, "-" if n is None else n)
+                )
+            table.append((TERMS.get(k, k), row))
+        w = max(len(x) for x in labels + [c for _, row in table for c in row]) + 2
+        print("%-10s" % "" + "".join("%*s" % (w, x) for x in labels))
+        for name, row in table:
+            print("%-10s" % name + "".join("%*s" % (w, c) for c in row))
         if s.napoleone >= 0:
             print("%s took all ten denari: the match at once." % side_label(r, s.napoleone))
         print("match:", sides(g.totals))
