@@ -730,11 +730,29 @@ def test_a_bad_heapsize_is_one_line(size, capsys):
 
 @pytest.mark.mpy
 def test_a_heap_too_small_for_the_app_is_one_line(capsys):
-    with pytest.raises(SystemExit) as e:
-        sim.main(["--keys", "A", "--heapsize", "24K"])
+    # a line, not a usage error with the whole usage text
+    assert sim.main(["--keys", "A", "--heapsize", "24K"]) == 3
     err = capsys.readouterr().err
-    assert e.value.code == 2 and "ran out of memory in a heap of 24K" in err
+    assert err.startswith("scopa-sim: the firmware ran out of memory in a heap of 24K")
+    assert "Traceback" not in err and "usage" not in err and err.count("\n") == 1
+
+
+def test_an_entry_module_that_is_not_there_is_a_usage_error(tmp_path, capsys):
+    # it ran, printed MicroPython's traceback, then "end at None ms"
+    with pytest.raises(SystemExit) as e:
+        sim.main(["--keys", "A", "--entry", "nonexist", "--path", str(tmp_path)])
+    err = capsys.readouterr().err
+    assert e.value.code == 2 and "--entry nonexist: no such module" in err
     assert "Traceback" not in err
+
+
+def test_a_shots_folder_that_cannot_be_made_stops_before_the_play(tmp_path, capsys):
+    # it played the whole key script (here: until the timeout), then failed
+    (tmp_path / "file").write_text("")
+    args = ["--keys", "wait:50000000", "--timeout", "5", "--png-dir"]
+    assert sim.main([*args, str(tmp_path / "file" / "shots")]) == 2
+    err = capsys.readouterr().err
+    assert err == f"scopa-sim: {tmp_path / 'file' / 'shots'}: Not a directory\n"
 
 
 @pytest.mark.parametrize("how", ["play", "scopa-sim"])

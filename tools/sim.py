@@ -32,6 +32,7 @@ imports ``main`` as a board does at boot, and restores the terminal after.
 """
 
 import argparse
+import errno
 import json
 import os
 import re
@@ -128,6 +129,10 @@ shutil.rmtree(tmp, ignore_errors=True)
 
 
 LOCK_NAME = "sim.lock"  # in the flash folder while a simulator uses it
+
+
+class OutOfMemory(Exception):
+    """The firmware ran out of its heap (-X heapsize): no usage error."""
 
 
 class FlashInUse(Exception):
@@ -587,7 +592,7 @@ def run(
             if error_file.exists():
                 why = error_file.read_text()
                 if why == "memory":
-                    raise ValueError(
+                    raise OutOfMemory(
                         f"the firmware ran out of memory in a heap of {heapsize or 'the default'}: "
                         "give a larger --heapsize (the app needs about 128K on this 64-bit port)"
                     )
@@ -730,6 +735,16 @@ def file_arg(text):
     return Path(text)
 
 
+def _module_found(name, folders):
+    """Module `name` (dotted) as a .py, .mpy or package in one of `folders`."""
+    rel = name.replace(".", "/")
+    for d in folders:
+        d = Path(d)
+        if any((d / (rel + ext)).is_file() for ext in (".py", ".mpy")) or (d / rel).is_dir():
+            return True
+    return False
+
+
 def module_arg(text):
     """A module's name, not empty."""
     if not text:
@@ -804,6 +819,9 @@ def main(argv=None):
                 f"--flash {a.flash}: in {where}; give a folder under build/ or outside "
                 "the repository (tools/play uses build/sim-flash)"
             )
+    if a.entry != "main" and not _module_found(a.entry, [ROOT / "firmware", *a.path]):
+        where = ", ".join(str(p) for p in a.path) or "no --path given"
+        ap.error(f"--entry {a.entry}: no such module in firmware/ or the --path folders ({where})")
     try:
         keys = a.script.read_text() if a.script else a.keys
     except OSError as e:
@@ -821,6 +839,11 @@ def main(argv=None):
     lock = None
     try:
         with _ExitOnSignals():
+            if headless:  # where the shots go, before the play rather than after it
+                shots = a.png_dir or DEFAULT_PNG_DIR
+                shots.mkdir(parents=True, exist_ok=True)
+                if not os.access(shots, os.W_OK):
+                    raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(shots))
             if a.flash is not None:  # taken first: a second simulator stops here
                 lock = FlashLock(a.flash)
             if not headless:
@@ -844,6 +867,9 @@ def main(argv=None):
     except FlashInUse as e:
         print(f"scopa-sim: {e}", file=sys.stderr)
         return 2
+    except OutOfMemory as e:
+        print(f"scopa-sim: {e}", file=sys.stderr)
+        return 3
     except KeyboardInterrupt:
         return 130
     except ValueError as e:
