@@ -623,6 +623,31 @@ def test_history_reverses_the_winning_total_readably_on_any_row(tmp_path, colour
         assert d.pixel(x5 + 3, y5 + 3) != bg or sel == 2  # the others as before
 
 
+def test_the_side_picked_for_a_point_shows_its_plus_one(tmp_path):
+    # a plain filled bar under the name looked like a drawing fault: the
+    # box now holds "+1", reversed out once chosen, outlined as a default
+    k = new_sheet(tmp_path, names=["ADA", "BO"])
+    k.press("A")  # the round's entry
+    s = k.screen
+    s.k = s.steps.index("s")
+    s.v["s"] = 1
+    d = k.board.display
+    pal = k.app.pal
+    cw = k.app.w // 2
+
+    def inside():  # the box's interior: its colours
+        scale = s._scale(cw)
+        return {d.pixel(x, y) for x in range(cw + 6, 2 * cw - 6) for y in range(21, 21 + 5 * scale)}
+
+    for chosen in (True, False):
+        s.given = ["s"] if chosen else []
+        k.app.dirty = True
+        k.app.draw()
+        assert inside() == {pal.BG, pal.FG}, chosen  # "+1" drawn in its box
+        box = d.pixel(cw + 4, 19)
+        assert box == pal.FG
+
+
 def test_a_won_match_says_what_a_does_next(tmp_path):
     # "ADA wins" alone: A then started a new match without a word
     k = new_sheet(tmp_path, names=["ADA", "BO"])

@@ -470,17 +470,21 @@ class Screen(keys.Screen):
         cw = app.w // n
         c = self.v[self.step()]
         # the step's default (the one side with denari, with cards) is a
-        # suggestion until a key changes it: its bar only outlined, its name
-        # not inverted; a side chosen is inverted on a filled bar; nothing
-        # chosen (UNSET): "Pick with < >"
+        # suggestion until a key changes it: its "+1" in an outlined box,
+        # its name not inverted; a side chosen: its name inverted and its
+        # "+1" reversed out of a filled box; nothing chosen (UNSET): "Pick
+        # with < >"
         chosen = self.step() in self.given
         self._names(fb, cw, c if 0 <= c < n and chosen else -1)
         s = self._scale(cw)
         if 0 <= c < n:
+            x = c * cw + 4
             if chosen:
-                fb.fill_rect(c * cw + 4, 21, cw - 8, 5 * s, p.FG)
+                fb.fill_rect(x, 19, cw - 8, 5 * s + 4, p.FG)
             else:
-                fb.rect(c * cw + 4, 21, cw - 8, 5 * s, p.FG)
+                fb.rect(x, 19, cw - 8, 5 * s + 4, p.FG)
+            tw = gfx.small_width("+1", s)
+            gfx.small(fb, "+1", c * cw + (cw - tw) // 2, 21, p.BG if chosen else p.FG, s)
         elif not self.err:
             if c == UNSET:
                 t = tr(lang.SK_PICK)
