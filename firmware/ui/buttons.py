@@ -156,7 +156,8 @@ class Debouncer:
         self._next = [0] * N_BUTTONS  # ticks of each next REPEAT
         self._long = 0  # mask of the buttons whose LONG has fired this hold
         self._caught_long = 0  # held buttons whose reader saw their release LONG_MS on
-        self._pend = 0  # caught presses seen held, not yet debounced down
+        self._pend = 0  # caught presses, not debounced down nor given as taps yet
+        self._pend_long = 0  # of those, released LONG_MS or more after the press
         self._queue = []
 
     def clear(self):
@@ -179,20 +180,21 @@ class Debouncer:
         order, and come out one per call: `next` gives the rest (or poll
         again with a new read; a read's CAUGHT bits given again are taps
         again).
-        A button in the ``CAUGHT`` bits of `raw` that is neither held nor
-        debounced down was pressed and released between two polls: it gives
-        its PRESS, or its LONG when it is a ``long_mask`` button also in the
-        ``CAUGHT_LONG`` bits (and its RELEASE with ``releases``). So does a
-        caught button seen held, released before its press was debounced.
+        A button in the ``CAUGHT`` bits of `raw` that is not debounced down
+        was pressed by the reader's edges: its press debounced, it is that
+        press; else once it has read released for ``debounce_ms`` (at once
+        when it was released at the poll before too: pressed and released
+        between two polls) it gives its PRESS, or its LONG when it is a
+        ``long_mask`` button in the ``CAUGHT_LONG`` bits of a read since
+        (and its RELEASE with ``releases``).
         """
         held = self.held
-        # caught pressed while a poll saw it held but not yet debounced:
-        # let go before the debounce (the app busy), it is still a tap
-        pend = self._pend | ((raw >> CAUGHT) & raw & ~held)
-        tapped = ((raw >> CAUGHT) | pend) & ALL & ~raw & ~held
-        self._pend = pend & raw & ALL
+        # a press the reader caught, not debounced down: a tap once the
+        # button has read released for debounce_ms (a poll may read it
+        # open mid-bounce), unless its press is debounced first
+        pend = self._pend | ((raw >> CAUGHT) & ALL & ~held)
         cl = (raw >> CAUGHT_LONG) & self.long_mask
-        longs = cl & tapped
+        self._pend_long |= cl & pend
         # released long after its press while nobody polled (the app busy):
         # kept until the release is debounced, which gives LONG then
         self._caught_long |= cl & held
@@ -212,18 +214,21 @@ class Debouncer:
                         self._released(bit)
             elif self.held & bit:
                 self._holding(i, bit, now)
-            elif tapped & bit:
-                self._emit((LONG if longs & bit else PRESS) | bit)
+            elif pend & bit and ticks_diff(now, self._changed[i]) >= self.debounce_ms:
+                self._emit((LONG if self._pend_long & bit else PRESS) | bit)
                 if self.releases:
                     self._emit(RELEASE | bit)
+                pend &= ~bit
+                self._pend_long &= ~bit
             bit <<= 1
+        self._pend = pend & ~self.held
         if self._queue:
             return self._queue.pop(0)
         return 0
 
     def _pressed(self, i, bit, now):
         self.held |= bit
-        self._pend &= ~bit
+        self._pend_long &= ~bit
         self._caught_long &= ~bit
         self._down[i] = now
         if not bit & self.long_mask:
