@@ -52,6 +52,7 @@ import fcntl
 import os
 import select
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -450,6 +451,13 @@ class VirtualBoard:
             if code == HARD_RESET_EXIT:
                 self._spawn(run_main=True)
                 self.boots += 1
+                return
+            if code == -signal.SIGINT:
+                # a Ctrl-C the relay let through as the start-up code ended
+                # met the unix port between that code and its REPL (SIGINT's
+                # default action there), however briefly: a board takes it
+                # and shows its REPL, so the port's REPL, no reset
+                self._spawn(run_main=False)
                 return
             self.soft_resets += 1
             mode = self._mode
