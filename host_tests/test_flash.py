@@ -997,6 +997,58 @@ def test_a_library_install_that_stalls_stops_and_says_so(tmp_path: Path, board: 
     assert "main.py stays paused" in out
 
 
+def test_a_library_whose_second_file_stalls_keeps_main_paused(tmp_path: Path, board: VirtualBoard):
+    """mip wrote a library's first file, then its second hangs on the
+    network: stopped, mpremote's lines held in its pipe were lost (a
+    terminal's Python without PYTHONUNBUFFERED), so the tool thought mip
+    had written nothing and put the old app back over half a new library:
+    the board booted into an ImportError."""
+    import socket
+
+    offline = make_offline(tmp_path)
+    spec = str(offline / "pkglib" / "package.json")
+    pkg = json.loads(Path(spec).read_text())
+    pkg["deps"] = []
+    Path(spec).write_text(json.dumps(pkg))
+    (offline / "pkglib" / "pkglib.py").write_text("VALUE = 1\n")
+    args = tool_args(tmp_path, mip=[spec], extra="import pkglib; print('pkglib', pkglib.VALUE)")
+    assert run_flash(board, *args).returncode == 0
+    with socket.socket() as silent:  # listens, never answers
+        silent.bind(("127.0.0.1", 0))
+        silent.listen()
+        url = f"http://127.0.0.1:{silent.getsockname()[1]}/pkgext.py"
+        v2 = offline / "pkglib2"  # a new version: a new spec in the manifest
+        v2.mkdir()
+        (v2 / "pkglib.py").write_text("from pkgext import NEW\nVALUE = 2\n")
+        (v2 / "package.json").write_text(
+            json.dumps({"urls": [["pkglib.py", "pkglib.py"], ["pkgext.py", url]]})
+        )
+        args = tool_args(
+            tmp_path,
+            mip=[str(v2 / "package.json")],
+            extra="import pkglib; print('pkglib', pkglib.VALUE)",
+        )
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+        done = subprocess.run(
+            [sys.executable, "-m", "tools.flash", "--port", board.port, *args],
+            cwd=REPO,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            env={**env, "SCOPA_MIP_SILENCE": "3"},
+        )
+    out = done.stdout + done.stderr
+    assert done.returncode == 1, out
+    assert "Installing: " in out and "pkglib.py" in out
+    assert "main.py stays paused" in out and "not changed" not in out
+    assert not (board.root / "main.py").exists() and (board.root / flash.PAUSED_MAIN).exists()
+    mark = board.mark()
+    board.reset()
+    assert board.wait_for(b">>> ", 10, mark)
+    time.sleep(0.2)
+    assert b"Traceback" not in board.output(mark)
+
+
 def test_mip_failure_says_what_to_do(tmp_path: Path, board: VirtualBoard):
     """A library mip cannot fetch (here: the index is unreachable) stops the
     flash before the app changes, naming the library, the command to retry

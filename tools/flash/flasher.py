@@ -447,6 +447,7 @@ class Flasher:
         """`mpremote mip install --target lib SPEC`; returns the files it wrote."""
         command = [
             sys.executable,
+            "-u",  # its lines as they come: a pipe would hold them until it ends
             "-m",
             "mpremote",
             "connect",
@@ -518,9 +519,11 @@ def run_shown(command: list[str], silence: float, limit: float) -> tuple[int, li
             lines.put(line.rstrip("\n"))
         lines.put(None)
 
-    threading.Thread(target=pump, daemon=True).start()
+    pumping = threading.Thread(target=pump, daemon=True)
+    pumping.start()
     out: list[str] = []
     end = time.monotonic() + limit
+    stopped = ""
     try:
         while True:
             wait = min(silence, end - time.monotonic())
@@ -528,8 +531,8 @@ def run_shown(command: list[str], silence: float, limit: float) -> tuple[int, li
                 line = lines.get(timeout=max(wait, 0))
             except queue.Empty:
                 why = f"{silence:g} s without a word" if wait == silence else f"over {limit:g} s"
-                out.append(f"stopped: {why} (the board or the network stalled)")
-                return 1, out
+                stopped = f"stopped: {why} (the board or the network stalled)"
+                break
             if line is None:
                 return proc.wait(), out
             say(f"    {line}")
@@ -538,3 +541,14 @@ def run_shown(command: list[str], silence: float, limit: float) -> tuple[int, li
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+    pumping.join(2)  # what it said before it was stopped counts too
+    while True:
+        try:
+            line = lines.get_nowait()
+        except queue.Empty:
+            break
+        if line is not None:
+            say(f"    {line}")
+            out.append(line)
+    out.append(stopped)
+    return 1, out
