@@ -94,8 +94,9 @@ def entry_keys(e, fields, n, old=None):
     def side(v):
         return v if v >= 0 else n
 
-    if "rb" in fields:
-        keys += ["up"] * ((side(e["rb"]) - side(start.get("rb", -1))) % (n + 1)) + ["A"]
+    if "rb" in fields:  # a side, as the settebello: someone holds it
+        rb0 = old["rb"] if old is not None and old.get("rb", -1) >= 0 else _only(vals["d"])
+        keys += _pick(e["rb"], rb0, n) + ["A"]
     if "np" in fields:
         onp = start.get("np") or [0] * n
         for i in range(n):
@@ -646,6 +647,40 @@ def test_the_side_picked_for_a_point_shows_its_plus_one(tmp_path):
         assert inside() == {pal.BG, pal.FG}, chosen  # "+1" drawn in its box
         box = d.pixel(cw + 4, 19)
         assert box == pal.FG
+
+
+def test_the_re_bello_goes_to_a_side_and_the_grande_shows_its_five(tmp_path, monkeypatch):
+    # the re bello's step opened on "Nobody" and A took it: a point lost
+    # (every card is taken, so someone holds it); the grande's box said +1
+    k = new_sheet(tmp_path, names=["ADA", "BO"], napola=1, rebello=1)
+    e = {"t": [24, 16], "d": [7, 3], "s": 0, "p": 0, "sc": [0, 1], "rb": 1, "np": [5, 0]}
+    keys = entry_keys(e, k.sheet.fields(), 2)
+    at_rb = len(entry_keys(dict(e, rb=0), ["t", "d", "s", "p", "sc"], 2)) - 1
+    k.press(["A"] + keys[:at_rb])
+    s = k.screen
+    assert s.step() == "rb" and s.choices() == [0, 1]
+    k.press("A")  # nothing picked (both sides took denari): it objects
+    assert s.step() == "rb" and lang.tr(lang.SK_PICK) in k.text()
+    k.press(keys[at_rb:])
+    assert k.sheet.rounds == [e]
+    # Cirulla: the grande may be nobody's, and its box says +5
+    from ui import keeper_entry as KE
+
+    small = []
+    real = KE.gfx.small
+    monkeypatch.setattr(KE.gfx, "small", lambda fb, t, *a: small.append(t) or real(fb, t, *a))
+    (tmp_path / "c").mkdir()
+    k = new_sheet(tmp_path / "c", game=2, names=["ADA", "BO"])
+    k.press("A")
+    s = k.screen
+    for f, says in (("s", "+1"), ("gr", "+5")):
+        s.k = s.steps.index(f)
+        s.v[f] = 1
+        small.clear()
+        k.app.dirty = True
+        k.app.draw()
+        assert says in small, (f, small)
+    assert -1 in s.choices()  # the grande: nobody's when split
 
 
 def test_a_won_match_says_what_a_does_next(tmp_path):

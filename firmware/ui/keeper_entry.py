@@ -114,6 +114,8 @@ class Screen(keys.Screen):
             else:
                 v["p"] = e["p"] if e["p"] >= 0 else n
             v["rb"] = e.get("rb", -1)
+            if v["rb"] < 0:  # (an older entry's "nobody": someone holds it)
+                v["rb"] = UNSET
             v["gr"] = e.get("gr", -1)
             v["np"] = list(e.get("np") or [0] * n)
             self.given = list(self.steps)
@@ -123,7 +125,7 @@ class Screen(keys.Screen):
             v["s"] = 0
             v["p"] = 0
             v["sc"] = [0] * n
-            v["rb"] = -1
+            v["rb"] = UNSET
             v["gr"] = -1
             v["np"] = [0] * n
         self.round = sh.place(self.idx if self.idx >= 0 else len(sh.rounds))[1]
@@ -160,11 +162,11 @@ class Screen(keys.Screen):
     def choices(self):
         f = self.step()
         n = self.n
-        if f == "s":
+        if f in ("s", "rb"):  # every card is taken: someone holds it
             return list(range(n))
         if f == "p":
             return list(range(n + 2))  # the sides, nobody, by the cards
-        return list(range(n)) + [-1]
+        return list(range(n)) + [-1]  # the grande: split, nobody's
 
     def change(self, d):
         """UP (d = 1) or DOWN (-1) on the current value."""
@@ -207,16 +209,16 @@ class Screen(keys.Screen):
 
     def enter_step(self):
         """Defaults of the step just reached, only where the counts leave
-        no doubt: the settebello to the one side that took denari, the
-        primiera to the one side that took cards. Otherwise nothing is
+        no doubt: the settebello and the re bello to the one side that took
+        denari, the primiera to the one side that took cards. Otherwise nothing is
         chosen (UNSET): the keeper picks, and A objects until then."""
         f = self.step()
         self.cur = 0
         self.cards = False
         if f in self.given:
             return
-        if f == "s":
-            self.v["s"] = _only(self.v["d"])
+        if f in ("s", "rb"):  # denari both: the one side that took any
+            self.v[f] = _only(self.v["d"])
         elif f == "p":
             self.v["p"] = _only(self.v["t"])
 
@@ -483,8 +485,9 @@ class Screen(keys.Screen):
                 fb.fill_rect(x, 19, cw - 8, 5 * s + 4, p.FG)
             else:
                 fb.rect(x, 19, cw - 8, 5 * s + 4, p.FG)
-            tw = gfx.small_width("+1", s)
-            gfx.small(fb, "+1", c * cw + (cw - tw) // 2, 21, p.BG if chosen else p.FG, s)
+            t = "+5" if self.step() == "gr" else "+1"  # Cirulla's grande: 5
+            tw = gfx.small_width(t, s)
+            gfx.small(fb, t, c * cw + (cw - tw) // 2, 21, p.BG if chosen else p.FG, s)
         elif not self.err:
             if c == UNSET:
                 t = tr(lang.SK_PICK)
