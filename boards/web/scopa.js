@@ -173,11 +173,11 @@ function salvage(raw) {
 
 function restoreFlash(FS) {
     FS.mkdir(FLASH);
-    const raw = localStorage.getItem(FLASH_KEY) || "{}";
+    const raw = localStorage.getItem(FLASH_KEY); // null: a first visit
     try {
-        saved = JSON.parse(raw);
+        saved = raw === null ? {} : JSON.parse(raw);
     } catch {
-        saved = null;
+        saved = null; // (an empty string too: a blob cut to nothing)
     }
     if (!saved || typeof saved !== "object" || Array.isArray(saved)) saved = salvage(raw);
     for (const [name, data] of Object.entries(saved)) {
@@ -237,6 +237,10 @@ const held = new Set();
 
 function press(name, down) {
     if (!board || down === held.has(name)) return;
+    if (flashNote) {
+        flashNote = ""; // read: the first key takes the note away
+        say("");
+    }
     if (down) held.add(name);
     else held.delete(name);
     board.key(BITS[name], down);
