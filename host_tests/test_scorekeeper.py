@@ -683,6 +683,36 @@ def test_the_re_bello_goes_to_a_side_and_the_grande_shows_its_five(tmp_path, mon
     assert -1 in s.choices()  # the grande: nobody's when split
 
 
+@pytest.mark.parametrize("players", [2, 3])
+def test_history_keeps_each_rounds_points_inside_its_column(tmp_path, monkeypatch, players):
+    # 3 players: "+6 6+10 10", the round's points as near the total on
+    # their left as their own; left out where they do not fit (A shows them)
+    from ui import scorekeeper as SK
+
+    drawn = []
+    real = SK.gfx.small
+    monkeypatch.setattr(
+        SK.gfx, "small", lambda fb, t, x, y, *a: drawn.append((t, x, y)) or real(fb, t, x, y, *a)
+    )
+    k = Keeper(tmp_path)
+    sh = _widest_sheet(players)
+    if players == 3:  # the third side's ten a round beside the second's few
+        e = {"t": [14, 13, 13], "d": [4, 3, 3], "s": 0, "p": 0, "sc": [0, 0, 10]}
+        sh.rounds = [dict(e) for _ in range(3)]
+    k.app.go("scorekeeper", "History", (sh, 0))
+    k.app._switch()
+    k.app.dirty = True
+    k.app.draw()
+    texts = k.board.display.frame
+    for t, x, y in drawn:  # the plus sign 5 px before, 6 px clear of a total on its left
+        x0, x1 = x - 11, x + SK.gfx.small_width(t) + 1
+        for s, tx, ty in texts:
+            if ty == y - 2 and s.strip():
+                assert x1 <= tx or tx + 8 * len(s) <= x0, (t, x, s, tx)
+    rows = min(k.screen.visible(), len(sh.rounds))
+    assert len(drawn) >= (2 * rows if players == 2 else rows)  # with room, all of them
+
+
 def test_a_won_match_says_what_a_does_next(tmp_path):
     # "ADA wins" alone: A then started a new match without a word
     k = new_sheet(tmp_path, names=["ADA", "BO"])

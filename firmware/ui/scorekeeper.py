@@ -226,6 +226,7 @@ class History(keys.Screen):
             elif no == 1 and r:
                 fb.hline(0, y - 1, w, p.FG)
             gfx.text(fb, str(no), 0, y, fg)
+            left = 8 * len(str(no))  # the round's number, then each column's total
             for k, x in enumerate(ends):
                 t = str(totals[k])
                 tx = x - 8 * len(t)
@@ -234,11 +235,13 @@ class History(keys.Screen):
                     gfx.text(fb, t, tx, y, bg)
                 else:
                     gfx.text(fb, t, tx, y, fg)
-                pt = str(pts[k])  # the round's points: small, after a plus
+                pt = str(pts[k])  # the round's points: small, after a plus,
                 px = tx - 4 - gfx.small_width(pt)
-                gfx.small(fb, pt, px, y + 2, fg)
-                fb.hline(px - 5, y + 4, 3, fg)
-                fb.vline(px - 4, y + 3, 3, fg)
+                if px - 5 >= left + 6:  # clear of the total on their left (A shows them)
+                    gfx.small(fb, pt, px, y + 2, fg)
+                    fb.hline(px - 5, y + 4, 3, fg)
+                    fb.vline(px - 4, y + 3, 3, fg)
+                left = x
 
 
 class Undo(keys.Screen):
