@@ -713,6 +713,17 @@ def test_history_keeps_each_rounds_points_inside_its_column(tmp_path, monkeypatc
     assert len(drawn) >= (2 * rows if players == 2 else rows)  # with room, all of them
 
 
+def test_a_tie_at_the_target_says_play_on(tmp_path):
+    # 11-11: the sheet went on to round 4 without a word
+    k = new_sheet(tmp_path, names=["ADA", "BO"])
+    for e in (E1, E1):  # 10-0
+        k.add(e)
+    k.add({"t": [20, 20], "d": [5, 5], "s": 0, "p": -1, "sc": [0, 11]})  # 11-11
+    assert k.sheet.rounds[-1]["sc"] == [0, 11]
+    lines = k.text().split("\n")
+    assert lines[-1] == "Tie: play on" and not k.screen.ms[-1]["over"], lines
+
+
 def test_a_won_match_says_what_a_does_next(tmp_path):
     # "ADA wins" alone: A then started a new match without a word
     k = new_sheet(tmp_path, names=["ADA", "BO"])

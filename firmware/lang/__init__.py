@@ -173,7 +173,8 @@ WHY_LEAST_RISK = const(139)
 WHY_HARD_TO_TAKE = const(140)
 SK_REPLACE = const(141)  # New sheet on a sheet with rounds: ask first
 RANK_DONNA = const(142)  # the 9 with French faces (Q): "Queens"
-N_STRINGS = const(143)
+SK_TIE = const(143)  # the sheet: sides tied at or past the target
+N_STRINGS = const(144)
 
 _blob = b""
 _offs = None

@@ -135,7 +135,10 @@ class Screen(keys.Screen):
             fb.fill_rect(0, y - 1, w, 9, p.FG)
             gfx.centre(fb, t, y, p.BG, w)
         else:
-            gfx.centre(fb, tr(lang.SK_KEYS), y, p.FG, w)
+            tot = m["totals"]
+            top = max(tot)
+            tied = top >= sh.rules.target and tot.count(top) > 1  # another round
+            gfx.centre(fb, tr(lang.SK_TIE if tied else lang.SK_KEYS), y, p.FG, w)
 
 
 ROW_H = const(9)
