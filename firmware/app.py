@@ -367,12 +367,24 @@ class App:
             raise
         self.screen_mod = module
         self.dirty = True
+        if name == "Screen" and module in ("menu", "scorekeeper"):
+            # where a restart opens: the sheet when it was left on it
+            sheet = 1 if module == "scorekeeper" else 0
+            if self.settings.get("sheet", 0) != sheet:
+                self.settings["sheet"] = sheet
+                self.save_settings()
 
     def start(self):
-        """The first screen: the saved game when there is one, else the
-        menu; the menu too (Continue resumes) when a damaged save was
-        replaced by its backup, so that its note is seen."""
-        if self.load_game() and not self.note:
+        """The first screen: the scorekeeper's sheet when it was the last
+        thing shown, else the saved game when there is one, else the menu;
+        the menu too (Continue resumes) when a damaged save was replaced by
+        its backup, so that its note is seen."""
+        game = self.load_game()
+        if self.settings.get("sheet", 0) and not self.note:
+            # the scorekeeper was left on its sheet (a power cut at the
+            # table): the sheet again, the saved game kept for Continue
+            self.go("scorekeeper")
+        elif game and not self.note:
             # for a text-only observer, as the menu line
             print("resume: round %d, move %d" % (self.game.round_no, self.game.moves_played()))
             if self.game.round_over:

@@ -5,7 +5,8 @@ needed; its memory policy, app._FREE).
 
 Settings (saved as store record consts.SETTINGS): language, faces (0
 Italian, 1 French), contrast and sleep (indices of consts.CONTRASTS and
-consts.SLEEPS), pass-and-play, and the last New game choices (cfg).
+consts.SLEEPS), pass-and-play, sheet (1: the scorekeeper was left on its
+sheet, which a restart opens) and the last New game choices (cfg).
 
 It returns what it reads or makes; the app keeps it and saves it.
 """
@@ -55,6 +56,7 @@ def default_settings():
         "contrast": 3,
         "sleep": 1,
         "keeper": 0,
+        "sheet": 0,  # 1: the scorekeeper's sheet was left shown (a restart opens it)
         "pass": 0,
         "cfg": {
             "game": 0,

@@ -724,6 +724,19 @@ def test_a_tie_at_the_target_says_play_on(tmp_path):
     assert lines[-1] == "Tie: play on" and not k.screen.ms[-1]["over"], lines
 
 
+def test_a_restart_opens_the_sheet_it_was_left_on(tmp_path):
+    # a power cut at the table opened the start menu: down, A every time
+    k = new_sheet(tmp_path, names=["ADA", "BO"]).add(E1)
+    k = Keeper(tmp_path)  # the power back
+    assert k.app.screen_mod == "scorekeeper" and type(k.screen).__name__ == "Screen"
+    assert k.sheet.names == ["ADA", "BO"] and len(k.sheet.rounds) == 1
+    k.press("B")  # the sheet's menu, then Main menu
+    k.press(["up"] * 8 + ["down"] * (len(k.screen.rows) - 1) + ["A"])
+    assert k.app.screen_mod == "menu"
+    k = Keeper(tmp_path)  # left on the menu: the menu
+    assert k.app.screen_mod == "menu"
+
+
 def test_a_won_match_says_what_a_does_next(tmp_path):
     # "ADA wins" alone: A then started a new match without a word
     k = new_sheet(tmp_path, names=["ADA", "BO"])
