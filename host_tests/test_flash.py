@@ -86,6 +86,20 @@ def run_flash(board: VirtualBoard, *args: str, timeout: float = 90) -> subproces
     return done
 
 
+def flash_in_background(board: VirtualBoard, args: list[str], tmpdir: Path) -> subprocess.Popen:
+    """The tool started as `flash` is, not waited for (a hook of the board
+    stops it): its staging folder in `tmpdir` (a killed tool cannot remove
+    it), stdout and stderr together."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "tools.flash", "--port", board.port, *args],
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env={**os.environ, "TMPDIR": str(tmpdir)},
+    )
+
+
 def tool_args(tmp_path: Path, mip: list[str] | None = None, **kw: str) -> list[str]:
     fw = make_firmware(tmp_path, **kw)
     boards = make_boards(tmp_path, mip)
@@ -216,17 +230,7 @@ def test_interrupted_flash_then_completed(tmp_path: Path, board: VirtualBoard):
         board.power_cut()
 
     board.after_host_bytes(3000, pull_the_plug, after=b"pkg/big.mpy" + flash.TMP_SUFFIX.encode())
-    proc.append(
-        subprocess.Popen(
-            [sys.executable, "-m", "tools.flash", "--port", board.port, *args],
-            cwd=REPO,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
-            # killed, the tool cannot remove its staging folder: in tmp_path
-            env={**os.environ, "TMPDIR": str(tmp_path)},
-        )
-    )
+    proc.append(flash_in_background(board, args, tmp_path))
     out, _ = proc[0].communicate(timeout=60)
     assert proc[0].returncode == -signal.SIGKILL, out
     assert "[1/2] /pkg/a.mpy" in out and "/pkg/big.mpy" in out
@@ -270,16 +274,7 @@ def test_sigterm_cleans_up_like_ctrl_c_and_a_cut_ends_the_copys_line(
     tmp.mkdir()
     proc: list[subprocess.Popen[str]] = []
     board.after_host_bytes(2000, lambda: proc[0].terminate(), after=b"pkg/big.mpy")
-    proc.append(
-        subprocess.Popen(
-            [sys.executable, "-m", "tools.flash", "--port", board.port, *args],
-            cwd=REPO,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
-            env={**os.environ, "TMPDIR": str(tmp)},
-        )
-    )
+    proc.append(flash_in_background(board, args, tmp))
     out, _ = proc[0].communicate(timeout=60)
     assert proc[0].returncode == 130, out
     assert out.splitlines()[-1] == "flash: interrupted; run flash again to finish"
@@ -936,16 +931,7 @@ def test_a_library_install_cut_short_boots_no_half_library_and_is_redone(
         board.power_cut()
 
     board.after_host_bytes(2000, pull_the_plug, after=b"pkglib.py")
-    proc.append(
-        subprocess.Popen(
-            [sys.executable, "-m", "tools.flash", "--port", board.port, *args, "--wipe"],
-            cwd=REPO,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
-            env={**os.environ, "TMPDIR": str(tmp_path)},
-        )
-    )
+    proc.append(flash_in_background(board, [*args, "--wipe"], tmp_path))
     out, _ = proc[0].communicate(timeout=60)
     assert proc[0].returncode == -signal.SIGKILL, out
     half = (board.root / "lib" / "pkglib.py").read_bytes()
