@@ -388,6 +388,104 @@ def test_bounce_read_by_the_handler_keeps_each_press_whole(name, monkeypatch):
 
 
 @pytest.mark.parametrize("name", PICO_BOARDS)
+def test_a_first_poll_that_reads_the_press_mid_bounce_gives_it_once(name, monkeypatch):
+    # the poll right after a press read the contact open, the edge caught:
+    # taken for a tap between two polls, a PRESS B at once, then the hold's
+    # LONG B: "back" before the hint (the verifier's catch)
+    hw, _, now, gpio, events = _clocked(name, monkeypatch)
+    B = ui_buttons.B
+    pin = hw.pins[gpio[B]]
+    assert events() == []
+    pin.drive(0)
+    now[0] += 1
+    pin.drive(1)  # bounce
+    now[0] += 1
+    assert events(10) == []  # the poll: open, B caught
+    pin.drive(0)  # settled, held 800 ms
+    got = events(800)
+    pin.drive(1)
+    got += events(100)
+    assert got == ["LONG B"]
+
+
+@pytest.mark.parametrize("name", PICO_BOARDS)
+def test_a_press_released_and_pressed_again_while_busy_counts_twice(name, monkeypatch):
+    # A held and given; the app busy; A let go and tapped again meanwhile:
+    # the second press was dropped (A still counted as held)
+    hw, _, now, gpio, events = _clocked(name, monkeypatch)
+    A = ui_buttons.A
+    pin = hw.pins[gpio[A]]
+    assert events() == []
+    pin.drive(0)
+    assert events(50) == ["PRESS A"]
+    for dt, level in ((50, 1), (100, 0), (60, 1), (90, None)):  # busy 300 ms
+        now[0] += dt
+        if level is not None:
+            pin.drive(level)
+    assert events(100) == ["PRESS A"]
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_random_presses_with_bounce_and_busy_moments_each_arrive_once(seed, monkeypatch):
+    # a model of the real thing, millisecond by millisecond: contacts that
+    # bounce up to 6 ms, an app polling every 10 ms but busy now and then
+    # for 50-400 ms (no poll), its handlers late while a write blocks; each
+    # press of A is one PRESS, each of B a PRESS or (held 750 ms on) a LONG
+    import random
+
+    rng = random.Random(seed)
+    hw, _, now, gpio, events = _clocked("pico_ssd1306", monkeypatch)
+    for bit, name in ((ui_buttons.A, "A"), (ui_buttons.B, "B")):
+        pin = hw.pins[gpio[bit]]
+        for _run in range(12):
+            t0 = now[0]
+            level = {}  # ms -> the pin's level from then
+            want = []
+            t = t0 + rng.randrange(20, 200)
+            for _ in range(rng.randrange(1, 5)):
+                held = rng.choice((rng.randrange(40, 450), rng.randrange(750, 1000)))
+                for at, to in ((t, 0), (t + held, 1)):
+                    for k in range(rng.randrange(0, 4)):  # bounce: open, closed, ...
+                        level[at + k * 2] = 1 - to
+                        level[at + k * 2 + 1] = to
+                    level.setdefault(at, to)
+                want.append(("LONG " if bit == ui_buttons.B and held >= 600 else "PRESS ") + name)
+                t += held + rng.randrange(420, 700)  # a busy moment holds one press at most
+            busy = set()
+            late = set()
+            b = t0
+            while b < t:
+                b += rng.randrange(100, 600)
+                n = rng.randrange(50, 400)
+                busy.update(range(b, b + n))
+                if rng.random() < 0.5:
+                    late.update(range(b, b + rng.randrange(5, min(n, 60))))
+                b += n
+            got = []
+            hw.late = None
+            for ms in range(t0, t + 200):
+                now[0] = ms
+                if ms in late and hw.late is None:
+                    hw.late = []
+                elif ms not in late and hw.late is not None:
+                    for p in hw.late:
+                        p.handler(p)
+                    hw.late = None
+                if ms in level and pin.level != level[ms]:
+                    pin.drive(level[ms])
+                if ms % 10 == 0 and ms not in busy:
+                    got += _poll(events, now, ms)
+            assert got == want, (seed, name, want, got)
+
+
+def _poll(events, now, ms):
+    # one poll at `ms`: events(10) polls once, then moves the clock on
+    got = events(10)
+    now[0] = ms
+    return got
+
+
+@pytest.mark.parametrize("name", PICO_BOARDS)
 def test_a_press_one_poll_saw_and_the_app_missed_arrives(name, monkeypatch):
     # a poll sees A held 5 ms after its press (not yet debounced), then the
     # app is busy for 300 ms while A is released: the press was lost (its

@@ -145,9 +145,12 @@ def test_a_reads_caught_tap_counts_once():
     # with its CAUGHT bits again is another tap (App.step looped forever)
     deb = Debouncer()
     raw = A << buttons.CAUGHT
-    assert name(deb.poll(raw, 100)) == "PRESS A"
-    assert deb.poll(raw & buttons.ALL, 100) == 0
-    assert name(deb.poll(raw, 110)) == "PRESS A"  # a new read that caught A again
+    assert deb.poll(raw, 100) == 0  # a tap once it has read released 20 ms
+    assert name(deb.poll(raw & buttons.ALL, 120)) == "PRESS A"
+    assert deb.poll(raw & buttons.ALL, 120) == 0
+    assert deb.poll(raw, 130) == 0  # a new read that caught A again
+    assert name(deb.poll(0, 150)) == "PRESS A"
+    assert deb.poll(0, 160) == 0
 
 
 def test_caught_press_let_go_before_its_debounce_is_a_tap():

@@ -180,32 +180,38 @@ class Debouncer:
         order, and come out one per call: `next` gives the rest (or poll
         again with a new read; a read's CAUGHT bits given again are taps
         again).
-        A button in the ``CAUGHT`` bits of `raw` that is not debounced down
-        was pressed by the reader's edges: its press debounced, it is that
-        press; else once it has read released for ``debounce_ms`` (at once
-        when it was released at the poll before too: pressed and released
-        between two polls) it gives its PRESS, or its LONG when it is a
+        A button in the ``CAUGHT`` bits of `raw` was pressed by the reader's
+        edges since its last read. Not debounced down: its press debounced,
+        it is that press; else, once it has read released for
+        ``debounce_ms`` from this read on (a poll may read the contact open
+        mid-bounce), it gives its PRESS, or its LONG when it is a
         ``long_mask`` button in the ``CAUGHT_LONG`` bits of a read since
-        (and its RELEASE with ``releases``).
+        (and its RELEASE with ``releases``). Debounced down: it was let go
+        and pressed again unseen (the app busy): the first press ends
+        there, and the new one counts as above.
         """
         held = self.held
-        # a press the reader caught, not debounced down: a tap once the
-        # button has read released for debounce_ms (a poll may read it
-        # open mid-bounce), unless its press is debounced first
-        pend = self._pend | ((raw >> CAUGHT) & ALL & ~held)
+        caught = (raw >> CAUGHT) & ALL
         cl = (raw >> CAUGHT_LONG) & self.long_mask
-        self._pend_long |= cl & pend
-        # released long after its press while nobody polled (the app busy):
-        # kept until the release is debounced, which gives LONG then
-        self._caught_long |= cl & held
         raw &= ALL
-        changed = raw ^ self._raw
+        again = caught & held  # released and pressed again since the last read
+        # released long after its press while nobody polled (the app busy):
+        # LONG when its release is taken (the first press, if pressed again)
+        self._caught_long |= cl & held
+        # a press the reader caught, not debounced down: a tap once the
+        # button has read released for debounce_ms, unless its press is
+        # debounced first
+        pend = self._pend | caught
+        self._pend_long |= cl & pend & ~again
+        changed = (raw ^ self._raw) | (caught & ~raw)  # a tap's wait starts now
         self._raw = raw
         bit = 1
         for i in range(N_BUTTONS):
             if changed & bit:
                 self._changed[i] = now
             down = raw & bit
+            if again & bit:
+                self._released(bit)  # then the new press, as any caught one
             if (down ^ self.held) & bit:
                 if ticks_diff(now, self._changed[i]) >= self.debounce_ms:
                     if down:

@@ -9,6 +9,10 @@ from micropython import const
 from ui.buttons import CAUGHT, CAUGHT_LONG, DEBOUNCE_MS, LONG_MS, ticks_diff
 
 _MOD = const(0xFF)
+# An edge that finds the pin as the last edge left it is the late handling
+# of that edge's bounce, unless the pin is released and this long (ms) went
+# by: then a whole tap whose edges were both handled late.
+_LATE_MS = const(100)
 
 
 def ticks_none():
@@ -29,8 +33,11 @@ class PinButtons:
         open, else its release, a long one when ``long_ms`` or more after
         the press; so a press made while nobody reads is not lost. The
         handler runs when MicroPython schedules it, maybe after the
-        release (a tap during a long I2C write): a first edge that finds
-        the pin released with no press open is a tap, counted as a press.
+        release (a tap during a long I2C write): an edge that finds the
+        pin released with no press open is a tap whose edges were both
+        handled late, counted as a press, when 100 ms or more went by since
+        the last edge; sooner (or held with a press open), that edge's
+        bounce handled late, no press.
         The edges inside ``debounce_ms`` count nothing but leave the press
         open or closed as the pin then reads (the handler reads the level
         when it runs, which may be mid-bounce).
@@ -76,15 +83,23 @@ class PinButtons:
                     # than debounce_ms)
                     self._open[i] = 1 if held else 0
                     return
-                if held or not self._open[i]:
-                    # a press (held), or a tap whose edges were handled late
+                if held != (self._open[i] == 1):
+                    if held:  # a press
+                        self._count[i] = (self._count[i] + 1) & _MOD
+                        self._down_at[i] = now
+                        self._open[i] = 1
+                    else:  # its release
+                        self._open[i] = 0
+                        if ticks_diff(now, self._down_at[i]) >= self._long_ms:
+                            self._longs[i] = (self._longs[i] + 1) & _MOD
+                elif not held and not 0 <= d < _LATE_MS:
+                    # released as the last edge left it, long after: both
+                    # edges of a tap handled late
                     self._count[i] = (self._count[i] + 1) & _MOD
                     self._down_at[i] = now
-                    self._open[i] = 1 if held else 0
-                else:
-                    self._open[i] = 0
-                    if ticks_diff(now, self._down_at[i]) >= self._long_ms:
-                        self._longs[i] = (self._longs[i] + 1) & _MOD
+                # else the bounce of the last edge, its handler run late
+                # (during a long write), maybe reading it mid-bounce: no
+                # press (nor one pressed again as fast, which is as rare)
                 return
 
     def read(self):
