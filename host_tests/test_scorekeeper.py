@@ -737,6 +737,21 @@ def test_a_restart_opens_the_sheet_it_was_left_on(tmp_path):
     assert k.app.screen_mod == "menu"
 
 
+def test_an_older_round_with_nobodys_re_bello_still_opens(tmp_path):
+    # the re bello's "nobody" of an older entry crashed History's review
+    # (the step's "not picked" value reached the sheet's check)
+    k = new_sheet(tmp_path, names=["ADA", "BO"], napola=1, rebello=1)
+    e = {"t": [24, 16], "d": [7, 3], "s": 0, "p": 0, "sc": [0, 1], "rb": -1, "np": [5, 0]}
+    assert k.app.commit_sheet(k.sheet, "add", -1, e) == ""
+    k = Keeper(tmp_path)  # on again: the sheet
+    k.press("up A")  # History, round 1: its review
+    assert "Round 1" in k.text() and type(k.screen).__name__ == "Screen"
+    k.press("A")  # edit: the re bello stays nobody's until a side is picked
+    s = k.screen
+    s.k = s.steps.index("rb")
+    assert s.v["rb"] == -1 and s.objection() == ""
+
+
 def test_a_won_match_says_what_a_does_next(tmp_path):
     # "ADA wins" alone: A then started a new match without a word
     k = new_sheet(tmp_path, names=["ADA", "BO"])

@@ -113,9 +113,7 @@ class Screen(keys.Screen):
                 self.pc = [list(c) for c in e["pc"]]
             else:
                 v["p"] = e["p"] if e["p"] >= 0 else n
-            v["rb"] = e.get("rb", -1)
-            if v["rb"] < 0:  # (an older entry's "nobody": someone holds it)
-                v["rb"] = UNSET
+            v["rb"] = e.get("rb", -1)  # -1: an older entry's "nobody", kept
             v["gr"] = e.get("gr", -1)
             v["np"] = list(e.get("np") or [0] * n)
             self.given = list(self.steps)
