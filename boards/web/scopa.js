@@ -153,16 +153,21 @@ let flashNote = ""; // what the status line says once the page runs
 
 // A blob that does not parse (cut short, edited): kept whole under
 // FLASH_KEY + ".bad", and every entry it still holds whole is taken back.
+// (Cut to nothing, there is nothing to keep: an earlier .bad stays.)
 function salvage(raw) {
-    try {
-        localStorage.setItem(FLASH_KEY + ".bad", raw);
-    } catch {
-        // no room: the entries taken back below are all there is
+    if (raw) {
+        try {
+            localStorage.setItem(FLASH_KEY + ".bad", raw);
+        } catch {
+            // no room: the entries taken back below are all there is
+        }
     }
     const out = {};
     for (const m of raw.matchAll(/"([^"\\/]+)"\s*:\s*"([A-Za-z0-9+/=]*)"/g)) out[m[1]] = m[2];
     const n = Object.keys(out).length;
-    flashNote = `Saves damaged: ${n} file${n === 1 ? "" : "s"} taken back, the rest kept as ${FLASH_KEY}.bad.`;
+    flashNote = raw
+        ? `Saves damaged: ${n} file${n === 1 ? "" : "s"} taken back, the rest kept as ${FLASH_KEY}.bad.`
+        : "Saves lost: the browser kept them empty.";
     try {
         localStorage.setItem(FLASH_KEY, JSON.stringify(out));
     } catch {
