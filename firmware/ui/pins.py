@@ -6,13 +6,17 @@ simulator's and the browser's heap do not hold it.
 
 from micropython import const
 
-from ui.buttons import CAUGHT, CAUGHT_LONG, DEBOUNCE_MS, LONG_MS, ticks_diff
+from ui.buttons import CAUGHT, CAUGHT_LONG, DEBOUNCE_MS, LONG_MS, ticks_add, ticks_diff
 
 _MOD = const(0xFF)
 # An edge that finds the pin as the last edge left it is the late handling
 # of that edge's bounce, unless the pin is released and this long (ms) went
-# by: then a whole tap whose edges were both handled late.
-_LATE_MS = const(100)
+# by since its last release: then a whole tap whose edges were both handled
+# late. (A flash erase holds the handlers up to about 200 ms.)
+_LATE_MS = const(250)
+# ticks_add(t, _LATE_AGO) is t - _LATE_MS (the ticks' period is 2**30, which
+# is no small int on a 32-bit board: the difference written out)
+_LATE_AGO = const(0x3FFFFF06)
 
 
 def ticks_none():
@@ -35,9 +39,12 @@ class PinButtons:
         handler runs when MicroPython schedules it, maybe after the
         release (a tap during a long I2C write): an edge that finds the
         pin released with no press open is a tap whose edges were both
-        handled late, counted as a press, when 100 ms or more went by since
-        the last edge; sooner (or held with a press open), that edge's
-        bounce handled late, no press.
+        handled late, counted as a press, when 250 ms or more went by since
+        its last release; sooner (or held with a press open), that edge's
+        bounce handled late, no press. ``read()`` sets a pin that reads
+        otherwise than its last edge left it, ``debounce_ms`` after that
+        edge, as it reads (MicroPython drops the handlers of a full
+        schedule queue: a bounce during a long write fills it).
         The edges inside ``debounce_ms`` count nothing but leave the press
         open or closed as the pin then reads (the handler reads the level
         when it runs, which may be mid-bounce).
@@ -54,12 +61,15 @@ class PinButtons:
         self._longs = bytearray(n)  # of those, released after long_ms, mod 256
         self._seen = bytearray(n)  # _count at the last read
         self._seen_long = bytearray(n)  # _longs at the last read
-        self._edge_at = [0] * n  # ticks of each pin's last edge
-        self._down_at = [0] * n  # ticks of each pin's last counted press
+        self._ticks_ms = clock.ticks_ms if clock is not None else ticks_none
+        t0 = self._ticks_ms()
+        self._edge_at = [t0] * n  # ticks of each pin's last edge
+        self._down_at = [t0] * n  # ticks of each pin's last press (held at start: the start)
+        # ticks of each pin's last release: none yet, as if _LATE_MS ago
+        self._up_at = [ticks_add(t0, _LATE_AGO)] * n
         # 1: a press counted, not yet released (held at start: its release
         # ends a press, it is no tap)
         self._open = bytearray(1 if pin.value() != self._idle else 0 for _, pin in self.pins)
-        self._ticks_ms = clock.ticks_ms if clock is not None else ticks_none
         self._debounce = debounce_ms
         self._long_ms = long_ms
         if clock is not None:
@@ -80,7 +90,10 @@ class PinButtons:
                 if 0 <= d < self._debounce:
                     # bounce: no new press, but the level after it is the
                     # press's (a first edge read mid-bounce; a tap shorter
-                    # than debounce_ms)
+                    # than debounce_ms), and a long one's release counts
+                    if not held and self._open[i]:
+                        if ticks_diff(now, self._down_at[i]) >= self._long_ms:
+                            self._longs[i] = (self._longs[i] + 1) & _MOD
                     self._open[i] = 1 if held else 0
                     return
                 if held != (self._open[i] == 1):
@@ -90,13 +103,15 @@ class PinButtons:
                         self._open[i] = 1
                     else:  # its release
                         self._open[i] = 0
+                        self._up_at[i] = now
                         if ticks_diff(now, self._down_at[i]) >= self._long_ms:
                             self._longs[i] = (self._longs[i] + 1) & _MOD
-                elif not held and not 0 <= d < _LATE_MS:
-                    # released as the last edge left it, long after: both
-                    # edges of a tap handled late
+                elif not held and not 0 <= ticks_diff(now, self._up_at[i]) < _LATE_MS:
+                    # released as the last edge left it, long after the
+                    # last release: both edges of a tap handled late
                     self._count[i] = (self._count[i] + 1) & _MOD
                     self._down_at[i] = now
+                    self._up_at[i] = now
                 # else the bounce of the last edge, its handler run late
                 # (during a long write), maybe reading it mid-bounce: no
                 # press (nor one pressed again as fast, which is as rare)
@@ -113,10 +128,19 @@ class PinButtons:
         seen = self._seen
         longs = self._longs
         seen_long = self._seen_long
+        opened = self._open
+        now = self._ticks_ms()
         i = 0
         for bit, pin in self.pins:
-            if pin.value() != idle:
+            held = 1 if pin.value() != idle else 0
+            if held:
                 mask |= bit
+            if held != opened[i] and not 0 <= ticks_diff(now, self._edge_at[i]) < self._debounce:
+                # its edges' handlers dropped (a full schedule queue): as it reads
+                opened[i] = held
+                self._edge_at[i] = now
+                if held:
+                    self._down_at[i] = now
             n = count[i]
             if n != seen[i]:
                 seen[i] = n
