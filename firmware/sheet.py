@@ -59,7 +59,7 @@ class EntryError(ValueError):
 
     Attributes: key (the entry field to fix, see STEPS; "pc" is the
     primiera step), kind (BAD, SUM...), side (the side concerned, or -1),
-    got and want (for SUM)."""
+    got and want (for SUM; got: the card, 0..39, for TWICE)."""
 
     def __init__(self, msg, key="", kind=BAD, side=-1, got=0, want=0):
         super().__init__(msg)
@@ -139,7 +139,7 @@ class Sheet:
                     if not isinstance(c, int) or c // 10 != suit:
                         raise EntryError("primiera: a card of the wrong suit", "p", BAD, i)
                     if c in seen:
-                        raise EntryError("primiera: a card named twice", "p", TWICE, i)
+                        raise EntryError("primiera: a card named twice", "p", TWICE, i, c)
                     seen.append(c)
             self._check_primiera(e)
         else:

@@ -490,7 +490,7 @@ def test_objections(tmp_path):
     assert k.screen.cards
     k.press("up A A A A")  # P1: 7 of denari
     k.press("up " + "A " * 8)  # P2: 7 of denari too, then through to the end
-    assert k.text().split("\n")[0] == "Card twice" and k.screen.cards
+    assert k.text().split("\n")[0] == "7D twice" and k.screen.cards  # which card
     assert "Primiera" not in k.text()  # the objection takes the title line
     k.press("B " * 7 + "down A " + "A " * 7)  # P2: 6 of denari
     # P1 took 10 cards besides its 4 denari but names no best coppe, spade or
@@ -983,7 +983,7 @@ def test_every_keeper_screen_fits(tmp_path, code, size):
                     lang.tr(lang.SK_SUM) % (41, 40),
                     lang.tr(lang.SK_MORE),
                     lang.tr(lang.SK_NO_COINS),
-                    lang.tr(lang.SK_TWICE),
+                    lang.tr(lang.SK_TWICE) % "RD",
                     lang.tr(lang.SK_CLASH),
                 ):
                     s.err = err
@@ -999,7 +999,7 @@ def test_every_keeper_screen_fits(tmp_path, code, size):
                 s.pc = [[su * 10 + 6 for su in range(4)]] + [[-1] * 4] * (n - 1)
                 for cur in range(4 * n):
                     s.cur = cur
-                    for err in ("", lang.tr(lang.SK_TWICE)):
+                    for err in ("", lang.tr(lang.SK_TWICE) % "RD"):
                         s.err = err
                         w.draw("cards")
                 s.cards = False

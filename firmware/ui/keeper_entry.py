@@ -60,7 +60,6 @@ CATEGORY_LABELS = {
 ERRORS = {
     sheet.MORE: lang.SK_MORE,
     sheet.NO_COINS: lang.SK_NO_COINS,
-    sheet.TWICE: lang.SK_TWICE,
     sheet.CLASH: lang.SK_CLASH,
     sheet.COUNT: lang.SK_CARDS_FIT,
     sheet.NO_SEVEN: lang.SK_NO_SEVEN,
@@ -236,6 +235,10 @@ class Screen(keys.Screen):
                 return tr(lang.SK_SUM) % (x.got, x.want)
             if x.kind == sheet.SEVEN:
                 return tr(lang.SK_SEVEN) % self.sh.names[x.side]
+            if x.kind == sheet.TWICE:  # which card: "7C twice"
+                from ui.round_info import card_text
+
+                return tr(lang.SK_TWICE) % card_text(x.got, self.app.french())
             if x.kind in ERRORS:
                 return tr(ERRORS[x.kind])
             return str(x)[:16]
