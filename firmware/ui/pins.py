@@ -49,7 +49,9 @@ class PinButtons:
         open or closed as the pin then reads (the handler reads the level
         when it runs, which may be mid-bounce).
         The handler allocates nothing: it bumps counters in preallocated
-        bytearrays, and ``read()`` alone writes what it has seen, so no
+        bytearrays; ``read()`` writes what it has seen and, for a pin whose
+        handlers were dropped, that pin's state, with its edge's time set
+        to now (a handler that runs then takes its edge for a bounce): no
         lock is needed.
     """
 
