@@ -268,6 +268,37 @@ def _clocked(name, monkeypatch, hold=None, edges=True):
     return hw, buttons, now, gpio, events
 
 
+def _timeline(board, steps, depth=4, until=400):
+    """Play `steps` on a _clocked board (hw, now, gpio, events) from now
+    (a multiple of 10 ms: the polls' times), ms by ms; the events polled.
+    steps: (ms, button, level) edges; (ms, "write", ms long): the handlers
+    of the write's edges run at its end, the first `depth` of them (the
+    schedule queue); (ms, "busy", ms long): no poll."""
+    hw, now, gpio, events = board
+    t0 = now[0]
+    got = []
+    writes = {t0 + at: t0 + at + n for at, what, n in steps if what == "write"}
+    busy = {t0 + at + k for at, what, n in steps if what == "busy" for k in range(n)}
+    edges = {t0 + at: (bit, lv) for at, bit, lv in steps if bit not in ("write", "busy")}
+    end = None
+    for ms in range(t0, t0 + until):
+        now[0] = ms
+        if ms in writes:
+            hw.late, end = [], writes[ms]
+        if ms == end:
+            for p in hw.late[:depth]:
+                p.handler(p)
+            hw.late = end = None
+        if ms in edges:
+            bit, lv = edges[ms]
+            hw.pins[gpio[bit]].drive(lv)
+        if ms % 10 == 0 and end is None and ms not in busy:
+            got += events(10)
+            now[0] = ms
+    now[0] = t0 + until
+    return got
+
+
 @pytest.mark.parametrize("name", PICO_BOARDS)
 @pytest.mark.parametrize("edges", [True, False], ids=["edges", "polled_only"])
 def test_presses_during_a_busy_moment_arrive(name, edges, monkeypatch):
@@ -394,18 +425,8 @@ def test_a_first_poll_that_reads_the_press_mid_bounce_gives_it_once(name, monkey
     # LONG B: "back" before the hint (the verifier's catch)
     hw, _, now, gpio, events = _clocked(name, monkeypatch)
     B = ui_buttons.B
-    pin = hw.pins[gpio[B]]
-    assert events() == []
-    pin.drive(0)
-    now[0] += 1
-    pin.drive(1)  # bounce
-    now[0] += 1
-    assert events(10) == []  # the poll: open, B caught
-    pin.drive(0)  # settled, held 800 ms
-    got = events(800)
-    pin.drive(1)
-    got += events(100)
-    assert got == ["LONG B"]
+    steps = [(8, B, 0), (9, B, 1), (11, B, 0), (811, B, 1)]  # the poll at 10: open
+    assert _timeline((hw, now, gpio, events), steps, until=1000) == ["LONG B"]
 
 
 @pytest.mark.parametrize("name", PICO_BOARDS)
@@ -414,15 +435,8 @@ def test_a_press_released_and_pressed_again_while_busy_counts_twice(name, monkey
     # the second press was dropped (A still counted as held)
     hw, _, now, gpio, events = _clocked(name, monkeypatch)
     A = ui_buttons.A
-    pin = hw.pins[gpio[A]]
-    assert events() == []
-    pin.drive(0)
-    assert events(50) == ["PRESS A"]
-    for dt, level in ((50, 1), (100, 0), (60, 1), (90, None)):  # busy 300 ms
-        now[0] += dt
-        if level is not None:
-            pin.drive(level)
-    assert events(100) == ["PRESS A"]
+    steps = [(0, A, 0), (50, "busy", 300), (100, A, 1), (200, A, 0), (260, A, 1)]
+    assert _timeline((hw, now, gpio, events), steps, until=500) == ["PRESS A", "PRESS A"]
 
 
 @pytest.mark.parametrize("seed", range(8))
@@ -523,48 +537,20 @@ def test_what_a_long_write_holds_up_counts_as_it_happened(name, monkeypatch):
     # held up, the app polling nothing), each once a phantom or a loss
     hw, _, now, gpio, events = _clocked(name, monkeypatch)
     A, B, RIGHT = ui_buttons.A, ui_buttons.B, ui_buttons.RIGHT
-    t0 = now[0]
-
-    def play(steps, depth=4, until=400):
-        # steps: (ms, button, level) edges, (ms, "write", ms long): the
-        # handlers of a write run at its end, the first `depth` of them,
-        # and (ms, "busy", ms long): no poll
-        got = []
-        writes = {t0 + at: t0 + at + n for at, what, n in steps if what == "write"}
-        busy = {t0 + at + k for at, what, n in steps if what == "busy" for k in range(n)}
-        edges = {t0 + at: (bit, lv) for at, bit, lv in steps if bit not in ("write", "busy")}
-        end = None
-        for ms in range(t0, t0 + until):
-            now[0] = ms
-            if ms in writes:
-                hw.late, end = [], writes[ms]
-            if ms == end:
-                for p in hw.late[:depth]:
-                    p.handler(p)
-                hw.late = end = None
-            if ms in edges:
-                bit, lv = edges[ms]
-                hw.pins[gpio[bit]].drive(lv)
-            if ms % 10 == 0 and end is None and ms not in busy:
-                got += events(10)
-                now[0] = ms
-        return got
+    board = (hw, now, gpio, events)
 
     # a release's bounce held up 110 ms by a save: a second PRESS A
-    assert play([(100, A, 0), (180, A, 1), (181, "write", 110), (181, A, 0), (182, A, 1)]) == [
-        "PRESS A"
-    ]
-    t0 = now[0]
+    steps = [(100, A, 0), (180, A, 1), (181, "write", 110), (181, A, 0), (182, A, 1)]
+    assert _timeline(board, steps) == ["PRESS A"]
     # RIGHT's release bounce fills the queue, A's press handler is dropped
     steps = [(0, RIGHT, 0), (190, "write", 60), (200, RIGHT, 1), (201, RIGHT, 0)]
     steps += [(202, RIGHT, 1), (203, RIGHT, 0), (204, RIGHT, 1), (230, A, 0), (400, A, 1)]
-    assert play(steps, until=600) == ["PRESS RIGHT", "PRESS A"]
-    t0 = now[0]
+    assert _timeline(board, steps, until=600) == ["PRESS RIGHT", "PRESS A"]
     # B held 660 ms, the app busy from 540: its first release handler,
     # held up, reads it mid-bounce; its LONG was lost
     steps = [(0, B, 0), (540, "busy", 160), (640, "write", 22)]
     steps += [(660, B, 1), (661, B, 0), (663, B, 1)]
-    assert play(steps, until=800) == ["LONG B"]
+    assert _timeline(board, steps, until=800) == ["LONG B"]
 
 
 @pytest.mark.parametrize("name", PICO_BOARDS)
