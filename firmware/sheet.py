@@ -40,7 +40,7 @@ BAD = const(0)  # malformed (not something the screens can produce)
 SUM = const(1)  # the counts add up to `got`, not `want` (40 cards, 10 denari)
 MORE = const(2)  # a side has more denari than cards
 NO_COINS = const(3)  # the settebello's side took no denari
-TWICE = const(4)  # primiera: a card named for two sides
+TWICE = const(4)  # a card named for two sides (the primiera's, a denaro)
 CLASH = const(5)  # the denari named (settebello, re bello, napola, grande,
 # the primiera's) do not fit the denari taken, or one is named for two sides
 COUNT = const(6)  # primiera: a side's best cards do not fit its cards and denari
@@ -249,8 +249,8 @@ class Sheet:
             have, last = self._named(e, i, late)
             mine = []
             for v in have:
-                if v in taken:
-                    raise EntryError("a denaro named for two sides", last, CLASH, i)
+                if v in taken:  # (the card: the denaro of rank v)
+                    raise EntryError("a denaro named for two sides", last, TWICE, i, v - 1)
                 if v not in mine:
                     mine.append(v)
             if len(mine) > e["d"][i]:

@@ -202,6 +202,16 @@ def test_the_entry_screen_names_a_later_count_at_its_step(tmp_path):
     assert k.app.screen_mod == "scorekeeper" and len(k.sheet.rounds) == 1
 
 
+def test_a_denaro_named_for_two_sides_is_named(tmp_path):
+    # two napole of A-2-3: "Denari mismatch" left the keeper to find which
+    k = new_sheet(tmp_path, names=["ADA", "BO"], napola=1)
+    e = {"t": [20, 20], "d": [5, 5], "s": 0, "p": 0, "sc": [0, 0], "np": [3, 3]}
+    k.press(["A"] + entry_keys(e, k.sheet.fields(), 2)[:-1])
+    s = k.screen
+    assert s.step() == "np" and s.err == "AD twice", s.err
+    assert k.sheet.rounds == []
+
+
 def test_the_new_refusals_fit_in_every_language():
     for code in lang.LANGS:
         lang.load(code)

@@ -136,10 +136,10 @@ def test_named_denari_must_fit():
     with pytest.raises(EntryError) as x:
         sh.check(entry(d0=3, np=[3, 0], rb=-1))
     assert (x.value.key, x.value.kind, x.value.side) == ("np", S.CLASH, 0)
-    # B cannot have a napola when A has one (one Ace of denari)
+    # B cannot have a napola when A has one (one Ace of denari): that card
     with pytest.raises(EntryError) as x:
         sh.check(entry(d0=5, np=[3, 3], rb=-1))
-    assert (x.value.key, x.value.kind) == ("np", S.CLASH)
+    assert (x.value.key, x.value.kind, x.value.got) == ("np", S.TWICE, 0)
     # B holds the re bello, with no denari
     with pytest.raises(EntryError) as x:
         sh.check(entry(d0=10, rb=1))
