@@ -586,13 +586,18 @@ def test_history_edit_recounts_everything_after(tmp_path, capsys):
     assert k.screen.step() == "t" and k.screen.v["t"] == [22, 18]
     k.press(entry_keys(E2, k.sheet.fields(), 2, old=E1))
     assert k.sheet.rounds == [E2, E1, E3, E2]
-    assert type(k.screen).__name__ == "History"  # back where it was, recounted
-    # 0-7 5-7 6-7 6-14 (BO wins at 14)
+    # ADA's win is BO's now: said on the totals (it went by unsaid)
+    assert k.app.screen_mod == "scorekeeper" and k.text() == "Winner changed"
+    k.press("A")
+    assert k.text().split("\n")[-1] == "BO wins"
+    k.press("down")  # History, recounted: 0-7 5-7 6-7 6-14 (BO wins at 14)
     assert k.text().split("\n") == ["ADA BO", "1 0 7", "2 5 7", "3 6 7", "4 6 14"]
     assert "sheet: edit round 1: 0 7 -> 0 7\n" in capsys.readouterr().out
     assert S.load(str(tmp_path))[0].rounds == [E2, E1, E3, E2]
-    k.press("B")
-    assert k.text().split("\n")[-1] == "BO wins"
+    # an edit that moves no win goes back to the History row
+    k.press("up up up A A")
+    k.press(entry_keys(E2, k.sheet.fields(), 2, old=E2))
+    assert type(k.screen).__name__ == "History" and k.screen.sel == 0
 
 
 @pytest.mark.parametrize("colour", [False, True])

@@ -174,7 +174,8 @@ WHY_HARD_TO_TAKE = const(140)
 SK_REPLACE = const(141)  # New sheet on a sheet with rounds: ask first
 RANK_DONNA = const(142)  # the 9 with French faces (Q): "Queens"
 SK_TIE = const(143)  # the sheet: sides tied at or past the target
-N_STRINGS = const(144)
+SK_NEW_WINNER = const(144)  # an edit whose recount changes a match's winner
+N_STRINGS = const(145)
 
 _blob = b""
 _offs = None

@@ -69,6 +69,11 @@ ERRORS = {
 UNSET = -2  # a choice step's value before the keeper picks one
 
 
+def _winners(sh):
+    # each match's winner, None while it is played
+    return [m["winner"] if m["over"] else None for m in sh.recount()]
+
+
 def _only(v):
     """The one side with a count above 0, else UNSET."""
     side = UNSET
@@ -301,9 +306,12 @@ class Screen(keys.Screen):
         app = self.app
         sh = self.sh
         e = self.entry()
+        moved = False  # an edit whose recount gives a match another winner
         if self.idx >= 0:
             j = self.idx
+            won = _winners(sh)
             err = app.commit_sheet(sh, "edit", j, e)
+            moved = not err and _winners(sh) != won
         else:
             j = len(sh.rounds)
             err = app.commit_sheet(sh, "add", -1, e)
@@ -322,7 +330,9 @@ class Screen(keys.Screen):
                     won,
                 )
             )
-        if self.idx >= 0 and not note:
+        if moved:  # said, on the totals it changed
+            app.go("scorekeeper", "Screen", (sh, [tr(lang.SK_NEW_WINNER)]))
+        elif self.idx >= 0 and not note:
             app.go("scorekeeper", "History", (sh, self.idx))
         else:
             app.go("scorekeeper", "Screen", (sh, note))
