@@ -29,6 +29,7 @@ from scopa.rules import CIRULLA, PRIMIERA
 # module (its text forms are for tests, logs and the menus) on the heap.
 _DENARI = const(0)
 _SETTEBELLO = const(6)  # 7 of denari
+GRANDE = const(5)  # Cirulla's grande (Fante, Cavallo, Re of denari), points
 
 CATEGORIES = (
     "cards",
@@ -180,7 +181,7 @@ def score_counts(rules, taken, denari, settebello, prim, scope, coins_of=None):
             if g == CIRULLA:
                 cap = rules.piccola_cap
                 s.piccola[i] = cap if cap and run > cap else run
-                s.grande[i] = 5 if (8 in have and 9 in have and 10 in have) else 0
+                s.grande[i] = GRANDE if (8 in have and 9 in have and 10 in have) else 0
             if len(have) == 10 and (g == CIRULLA or (rules.napola and rules.napoleone)):
                 s.napoleone = i
     s.categories = tuple(cats)

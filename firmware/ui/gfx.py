@@ -113,6 +113,14 @@ GLYPHS8 = const(
 
 _RANKS_IT = "A234567FCR"
 _RANKS_FR = "A234567JQK"
+_SUIT_LETTERS = "DCSB"  # denari, coppe, spade, bastoni, as the rule cases write them
+
+
+def card_text(c, french=False):
+    """Card `c` (0..39) as its face shows its rank ("A".."7", then F C R,
+    or J Q K with French faces) and its suit's letter: "7D", "CB"."""
+    return (_RANKS_FR if french else _RANKS_IT)[c % 10] + _SUIT_LETTERS[c // 10]
+
 
 CARD_W = const(9)  # pixels at scale 1
 CARD_H = const(15)

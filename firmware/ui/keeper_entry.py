@@ -241,9 +241,7 @@ class Screen(keys.Screen):
             if x.kind == sheet.SEVEN:
                 return tr(lang.SK_SEVEN) % self.sh.names[x.side]
             if x.kind == sheet.TWICE:  # which card: "7C twice"
-                from ui.round_info import card_text
-
-                return tr(lang.SK_TWICE) % card_text(x.got, self.app.french())
+                return tr(lang.SK_TWICE) % gfx.card_text(x.got, self.app.french())
             if x.kind in ERRORS:
                 return tr(ERRORS[x.kind])
             return str(x)[:16]
@@ -496,7 +494,7 @@ class Screen(keys.Screen):
                 fb.fill_rect(x, 19, cw - 8, 5 * s + 4, p.FG)
             else:
                 fb.rect(x, 19, cw - 8, 5 * s + 4, p.FG)
-            t = "+5" if self.step() == "gr" else "+1"  # Cirulla's grande: 5
+            t = "+%d" % (scoring.GRANDE if self.step() == "gr" else 1)
             tw = gfx.small_width(t, s)
             gfx.small(fb, t, c * cw + (cw - tw) // 2, 21, p.BG if chosen else p.FG, s)
         elif not self.err:

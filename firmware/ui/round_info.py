@@ -27,7 +27,6 @@ from ui import gfx
 # characters a line: 120 of the 128 px (some glyphs, 4 and M, fill their
 # eighth column: a 16th character could touch the edge)
 _COLS = const(15)
-_SUITS = "DCSB"  # denari, coppe, spade, bastoni, as the rule cases write them
 
 
 def side_label(app, side):
@@ -39,12 +38,6 @@ def side_label(app, side):
     if len(seats) > 2:
         return "+".join([app.turns.seat_label(side)] + [str(s + 1) for s in seats[1:]])
     return "+".join(app.turns.seat_label(s) for s in seats)
-
-
-def card_text(c, french=False):
-    """Card `c` (0..39) as its face shows its rank (ui/gfx: "A".."7", then
-    F C R, or J Q K with French faces) and its suit's letter: "7D", "CB"."""
-    return (gfx._RANKS_FR if french else gfx._RANKS_IT)[c % 10] + _SUITS[c // 10]
 
 
 def _pack(out, items):
@@ -81,7 +74,7 @@ def lines(screen):
         if p:
             c, n = p
             # "P2:4B+2": a colon, unlike a side's scope ("P2 0") above it
-            t = "%s:%s" % (app.turns.seat_label(seat), card_text(c, fr))
+            t = "%s:%s" % (app.turns.seat_label(seat), gfx.card_text(c, fr))
             plays.append(t + "+%d" % n if n else t)
     _pack(out, plays)
     return out
