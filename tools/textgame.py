@@ -301,12 +301,10 @@ def rounds(g, level, again):
         counts = {"cards": s.taken, "coins": s.denari, "primiera": s.primiera_total}
         table = []
         for k in s.categories + ("total",):
-            row = []
-            for i, v in enumerate(getattr(s, k)):
-                n = counts[k][i] if k in counts else None
-                row.append(
-                    "%d" % v if k not in counts else "%d (%s)" % (v, "-" if n is None else n)
-                )
+            c = counts.get(k)
+            row = ["%d" % v for v in getattr(s, k)]
+            if c is not None:
+                row = ["%s (%s)" % (v, "-" if n is None else n) for v, n in zip(row, c)]
             table.append((TERMS.get(k, k), row))
         w = max(len(x) for x in labels + [c for _, row in table for c in row]) + 2
         print("%-10s" % "" + "".join("%*s" % (w, x) for x in labels))

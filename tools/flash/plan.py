@@ -118,9 +118,9 @@ def make_plan(
             remove.add(twin)
             if twin not in owned:
                 foreign.add(twin)
-    plan = Plan(copy, same, sorted(remove), libs_install, libs_keep, restore_main, notes)
-    plan.foreign = sorted(foreign)
-    return plan
+    return Plan(
+        copy, same, sorted(remove), libs_install, libs_keep, restore_main, notes, sorted(foreign)
+    )
 
 
 def space_needed(
