@@ -272,13 +272,13 @@ def test_how_to_play_lists_the_house_rules_set(tmp_path):
     lang.load("en")  # (run alone, no language was loaded)
     cfg = C.default_settings()["cfg"]
     cfg.update(must=0, pzero=1, napola=2)
-    pages = house_pages(cfg, "scopa")
+    pages = house_pages(cfg, "scopa")[0]
     lines = [ln for p in pages for ln in p[1:]]
     assert all(p[0] == "House rules" and len(p) <= 7 for p in pages)
     assert all(len(ln) <= 16 for ln in lines)
     assert "Must take    Off" in lines and "Missing suit   0" in lines
     assert "Napola   Fixed 3" in lines and "Napoleone     On" in lines
-    pages = house_pages(C.default_settings()["cfg"], "cirulla")
+    pages = house_pages(C.default_settings()["cfg"], "cirulla")[0]
     lines = [ln for p in pages for ln in p[1:]]
     assert "Piccola max  Off" in lines and not any(ln.startswith("Napola") for ln in lines)
     # the Help screen shows them after the game's own and the common pages

@@ -82,9 +82,7 @@ class Help(Pages):
 
     def setup(self):
         self.fixed = lang.pages(self.arg)
-        self.house, self.keys = house_pages(
-            self.app.settings["cfg"], self.arg, self.app.french(), True
-        )
+        self.house, self.keys = house_pages(self.app.settings["cfg"], self.arg, self.app.french())
         self.n = self.fixed + len(self.house) + len(self.keys)
         self.lines = self._page(0)
 
@@ -136,12 +134,12 @@ def explained(key):
     return "o_" + {"ctarget": "target", "cacescopa": "acescopa"}.get(key, key)
 
 
-def house_pages(cfg, game, french=False, keys=False):
-    """Pages (lists of at most 7 lines of 16 columns) of the house rules of
-    `game` (a scopa.rules GAMES name) as the New game choices `cfg` set
-    them: a title, then a line per option, its value right-aligned;
-    `french`: cards named by French faces (Re bello's KD). `keys`: also
-    their cfg keys, ``(pages, keys)``."""
+def house_pages(cfg, game, french=False):
+    """``(pages, keys)``: the pages (lists of at most 7 lines of 16
+    columns) of the house rules of `game` (a scopa.rules GAMES name) as the
+    New game choices `cfg` set them, a title, then a line per option, its
+    value right-aligned, and the options' cfg keys in that order;
+    `french`: cards named by French faces (Re bello's KD)."""
     from config import GAME_KEYS, players
     from ui.menu import house_rules
 
@@ -161,4 +159,4 @@ def house_pages(cfg, game, french=False, keys=False):
     while lines:
         pages.append([title] + lines[:6])
         lines = lines[6:]
-    return (pages, shown) if keys else pages
+    return pages, shown
