@@ -757,6 +757,31 @@ def test_an_older_round_with_nobodys_re_bello_still_opens(tmp_path):
     assert s.v["rb"] == -1 and s.objection() == ""
 
 
+def test_an_edit_that_only_moves_where_a_win_ends_is_no_new_winner(tmp_path):
+    # 5-0 three times, ADA's win at 15; round 2 edited to 7-0 ends the
+    # match there (12-0) and starts a second: the winner is the same
+    k = new_sheet(tmp_path, names=["ADA", "BO"])
+    for e in (E1, E1, E1):
+        k.add(e)
+    k.press("down up A A")  # History, round 2: its review, then edit
+    more = dict(E1, sc=[2, 0])
+    k.press(entry_keys(more, k.sheet.fields(), 2, old=E1))
+    assert k.sheet.rounds == [E1, more, E1]
+    assert type(k.screen).__name__ == "History", k.text()
+
+
+def test_left_and_right_from_the_grandes_nobody_pick_that_hands_side(tmp_path):
+    (tmp_path / "c").mkdir()
+    k = new_sheet(tmp_path / "c", game=2, names=["ADA", "BO"])
+    k.press("A")
+    s = k.screen
+    s.k = s.steps.index("gr")
+    for key, side in (("right", 1), ("left", 0)):
+        s.v["gr"] = -1
+        k.press(key)
+        assert s.v["gr"] == side, key
+
+
 def test_a_won_match_says_what_a_does_next(tmp_path):
     # "ADA wins" alone: A then started a new match without a word
     k = new_sheet(tmp_path, names=["ADA", "BO"])

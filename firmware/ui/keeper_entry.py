@@ -70,8 +70,9 @@ UNSET = -2  # a choice step's value before the keeper picks one
 
 
 def _winners(sh):
-    # each match's winner, None while it is played
-    return [m["winner"] if m["over"] else None for m in sh.recount()]
+    # the winners of the matches won, in order (an edit may move where a
+    # match ends, or start one: no winner changes by that)
+    return [m["winner"] for m in sh.recount() if m["over"]]
 
 
 def _only(v):
@@ -355,7 +356,9 @@ class Screen(keys.Screen):
         elif k in (keys.LEFT, keys.RIGHT):
             if f in ("t", "d", "sc", "np"):
                 self.cur = (self.cur + (1 if k == keys.RIGHT else -1)) % self.n
-            elif self.v[f] == UNSET:  # the first pick: the side on that hand
+            elif not 0 <= self.v[f] < self.n and (self.v[f] == UNSET or f != "p"):
+                # the first pick, or from the grande's (or an old re bello's)
+                # "nobody": the side on that hand
                 self.v[f] = 0 if k == keys.LEFT else self.n - 1
                 self._chose(f)
             else:
