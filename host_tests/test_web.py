@@ -388,6 +388,15 @@ def test_a_damaged_save_blob_is_kept_and_its_whole_files_taken_back(site, browse
     settle(page)
     assert page.evaluate("localStorage.getItem('scopa.flash.bad')") == raw  # not overwritten
     assert page.locator("#status").inner_text() == "Saves lost: the browser kept them empty."
+    # whole JSON, a file in it not base64: left out without a word before
+    broken = json.dumps({"notes.txt": whole["notes.txt"], "game.sav": "!!!notb64"})
+    page.evaluate(f"localStorage.setItem('scopa.flash', {json.dumps(broken)})")
+    page.reload()
+    page.wait_for_function("window.scopa && window.scopa.ready")
+    settle(page)
+    assert page.evaluate("localStorage.getItem('scopa.flash.bad')") == broken
+    said = page.locator("#status").inner_text()
+    assert said == "Saves damaged: 1 file left out, kept in scopa.flash.bad."
     assert errors == []
 
 

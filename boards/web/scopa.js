@@ -185,13 +185,23 @@ function restoreFlash(FS) {
         saved = null; // (an empty string too: a blob cut to nothing)
     }
     if (!saved || typeof saved !== "object" || Array.isArray(saved)) saved = salvage(raw);
+    let bad = 0;
     for (const [name, data] of Object.entries(saved)) {
         if (!/^[^/]+$/.test(name)) continue; // the flash's own files only
         try {
             FS.writeFile(`${FLASH}/${name}`, unb64(data));
         } catch {
-            // not base64: left out, as a file the store finds missing
+            bad++; // not base64: left out, as a file the store finds missing
         }
+    }
+    if (bad && !flashNote) {
+        // whole JSON, damaged files: kept as the blob that does not parse is
+        try {
+            localStorage.setItem(FLASH_KEY + ".bad", raw);
+        } catch {
+            // no room: the files taken back are all there is
+        }
+        flashNote = `Saves damaged: ${bad} file${bad === 1 ? "" : "s"} left out, kept in ${FLASH_KEY}.bad.`;
     }
 }
 
