@@ -152,8 +152,9 @@ class Device:
             raise FlashError(
                 f"the device on {self.port} does not answer like MicroPython ({e})",
                 f"is MicroPython installed? Look with `mpremote connect {self.port} repl`; "
-                "press the reset button, or reinstall MicroPython from "
-                "https://micropython.org/download/",
+                "a boot.py on the board that never returns keeps the tool out too (Ctrl-C "
+                "it there, then `mpremote rm :boot.py`); press the reset button, or "
+                "reinstall MicroPython from https://micropython.org/download/",
             ) from None
 
     def close(self, restart: bool = False) -> None:
