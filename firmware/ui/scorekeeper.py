@@ -242,8 +242,7 @@ class History(keys.Screen):
                 px = tx - 4 - gfx.small_width(pt)
                 if px - 5 >= left + 6:  # clear of the total on their left (A shows them)
                     gfx.small(fb, pt, px, y + 2, fg)
-                    fb.hline(px - 5, y + 4, 3, fg)
-                    fb.vline(px - 4, y + 3, 3, fg)
+                    gfx.glyph(fb, "+", px - 5, y + 2, fg)  # 2 px before them
                 left = x
 
 
