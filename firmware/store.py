@@ -144,34 +144,47 @@ def save(name, obj, folder=""):
     """Save `obj` (JSON-able) as record `name` atomically; returns the bytes
     written. Raises OSError when the flash is full or read-only (the old
     copy is then kept, and no part of the new one; a .tmp written whole
-    before a later error is the copy `load` reads next). A folder at the
+    before a later OSError is the copy `load` reads next), MemoryError
+    with the old copy kept and no .tmp (saved or not, never in doubt). A folder at the
     .tmp name is moved aside as .bad first (else no save of this record
     would ever pass)."""
     import os
 
     p = _path(folder, name)
+    tmp = p + ".tmp"
+    bak = p + ".bak"
     data = encode(obj)
     try:
-        f = open(p + ".tmp", "wb")
+        f = open(tmp, "wb")
     except OSError:
-        if not present(p + ".tmp"):
+        if not present(tmp):
             raise  # (a full or read-only flash)
-        _replace(p + ".tmp", p + ".bad")
-        f = open(p + ".tmp", "wb")
+        _replace(tmp, p + ".bad")
+        f = open(tmp, "wb")
     try:
         with f:
             f.write(data)
     except OSError:
         # the flash filled up: no part of a copy left to take its room
         try:
-            os.remove(p + ".tmp")
+            os.remove(tmp)
         except OSError:
             pass
         raise
-    set_aside(name, folder)  # a copy load() could not read: to .bad, the .bak stays
-    if _exists(p):
-        _replace(p, p + ".bak")
-    os.rename(p + ".tmp", p)
+    try:
+        set_aside(name, folder)  # a copy load() could not read: to .bad, the .bak stays
+        if _exists(p):
+            _replace(p, bak)
+        os.rename(tmp, p)
+    except MemoryError:
+        # (opening a file allocates): not saved, so nothing of it stays, or
+        # the next start would read the whole .tmp that the caller was told
+        # was not written; the old copy is the main one or the .bak
+        try:
+            os.remove(tmp)
+        except OSError:
+            pass
+        raise
     return len(data)
 
 

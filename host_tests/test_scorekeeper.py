@@ -8,6 +8,7 @@ simulator test (test_scorekeeper_sim.py) plays an evening with it.
 """
 
 import json
+import os
 
 import pytest
 
@@ -899,6 +900,29 @@ def test_out_of_memory_while_saving_changes_nothing(tmp_path, monkeypatch, capsy
     k.press("A")  # again: saved once, added once
     assert k.app.screen_mod == "scorekeeper" and k.sheet.rounds == [E1, E2]
     assert S.load(str(tmp_path))[0].rounds == [E1, E2]
+
+
+def test_out_of_memory_after_the_write_leaves_no_round_for_the_next_start(
+    tmp_path, monkeypatch, capsys
+):
+    # the .tmp was written whole before the MemoryError: the screen said
+    # the round was not added, and the next start read it back all the same
+    k = new_sheet(tmp_path).add(E1)
+    calls = []
+
+    def once(p):
+        calls.append(1)
+        if len(calls) == 1:
+            raise MemoryError
+        return os.path.exists(p)
+
+    monkeypatch.setattr(store, "_exists", once)
+    k.press(["A"] + entry_keys(E2, k.sheet.fields(), 2))
+    assert "app: low memory" in capsys.readouterr().out
+    assert k.app.screen_mod == "keeper_entry" and k.sheet.rounds == [E1]
+    k.press("B")  # the keeper gives up on that round; then the power goes
+    sh, status, _ = S.load(str(tmp_path))
+    assert (sh.rounds, status) == ([E1], store.OK)
 
 
 # --- every screen fits, in every language -----------------------------------------

@@ -142,6 +142,36 @@ def test_a_flash_full_while_writing_leaves_no_part_of_a_copy(tmp_path, monkeypat
     assert store.load("g", str(tmp_path))[0] == {"a": 1}
 
 
+@pytest.mark.parametrize("where", ["open", "rename"])
+def test_no_memory_after_the_tmp_is_written_leaves_the_old_copy(tmp_path, monkeypatch, where):
+    # a MemoryError once the .tmp was whole (opening the main copy
+    # allocates a file object): the caller was told "not saved", and the
+    # next start read the .tmp's new copy all the same
+    import os
+
+    d = str(tmp_path)
+    store.save("g", {"a": 1}, d)
+    store.save("g", {"a": 2}, d)
+
+    def no_memory(*a):
+        raise MemoryError
+
+    if where == "open":
+        monkeypatch.setattr(store, "_exists", no_memory)
+    else:  # the main copy already moved to the .bak
+        real = os.rename
+        monkeypatch.setattr(
+            os, "rename", lambda a, b: no_memory() if a.endswith(".tmp") else real(a, b)
+        )
+    with pytest.raises(MemoryError):
+        store.save("g", {"a": 3}, d)
+    monkeypatch.undo()
+    assert not (tmp_path / "g.tmp").exists()
+    obj, status, _ = store.load("g", d)
+    assert obj == {"a": 2}
+    assert status == (store.OK if where == "open" else store.BAK)
+
+
 def test_remove(tmp_path):
     d = str(tmp_path)
     store.save("game", {"n": 1}, d)
