@@ -8,7 +8,8 @@ button events into requests of the App, which alone changes the game and
 the settings and saves them: the game's turns through ``app.turns``
 (turns.py: ``turn``, ``computer_turn``, ``play``, ``uncover``, ``deal``),
 the rest through App methods (``set_setting``, ``save_settings``,
-``clear_note``, ``first_menu``, ``new_game``, ``commit_sheet``, ``go``).
+``clear_note``, ``first_menu``, ``new_game``, ``commit_sheet``, ``go``,
+``unload``).
 A screen draws itself with ``draw(fb)``, which never changes state, and
 never imports this module. A screen's module is imported when it is shown
 and dropped from sys.modules when another module's screen replaces it;
@@ -67,17 +68,19 @@ _LOW = const(7)  # out of memory in a turn of the loop (App._low_memory)
 _SAVED = const(8)  # the game's whole record saved (turns.py)
 _NO_GAME = const(9)  # the start menu shows and no game was saved
 # what the menus, new games and the app's start (ui.palette) load and a
-# game does not use
-_MENU_ONLY = ("config", "scopa.ruleopts", "scopa.cards", "scopa.explain", "ui.palette")
+# game does not use (the scorekeeper's sheet: its own scopa.scoring stays
+# alive with it, beside the one a round's end imports)
+_MENU_ONLY = ("config", "scopa.ruleopts", "scopa.cards", "scopa.explain", "ui.palette", "sheet")
 _FREE = (
     ("consts",),  # _CONSTS: 352 B at the menu, 384 B at the peak
     _MENU_ONLY,  # _GAME: 14432 B at the peak
     # _MENU: the computer players after a game (not in the measured match,
-    # which never goes back to a menu; about what _SUMMARY saves)
-    ("ai.*",),
+    # which never goes back to a menu; about what _SUMMARY saves), and the
+    # table's pages should one be open as the table is left (App.unload)
+    ("ai.*", "ui.round_info", "ui.peek"),
     # _SUMMARY: loaded again at the next computer turn: 3360 B at the peak
     # (which was at the match's last summary, now at a play of the table)
-    ("ai.*",),
+    ("ai.*", "ui.round_info", "ui.peek"),
     ("ai.hint",),  # _HINT: 2336 B at the peak of the match with a hint before each play
     ("scopa.scoring",),  # _IN_ROUND: until the round's end (scopa.game): 3200 B at the peak
     ("ai.*",),  # _NO_ROOM: a search cut short may have left its buffers half made
@@ -323,6 +326,13 @@ class App:
 
     # Screens --------------------------------------------------------------
 
+    def unload(self, name):
+        """Forget module ui.`name`, a page of the shown screen that was
+        just closed (ui.round_info, ui.peek), so that its heap is freed; on
+        the device only (on CPython modules stay, as in _switch)."""
+        if _MPY:
+            _drop("ui." + name)
+
     def go(self, module, name="Screen", arg=None):
         """Show screen class `name` of module ui.`module` (after the event
         being handled)."""
@@ -343,6 +353,8 @@ class App:
             # off the table, the menus' code in a game.
             if old and old != module:
                 _drop("ui." + old)  # (the one drop not in _FREE: its name varies)
+            if module != "menu":
+                _drop("ui.menu")  # whose List the scorekeeper's set-up borrows
             _free(_GAME if module in _PLAY else _MENU)
             if module == "summary":
                 _free(_SUMMARY)

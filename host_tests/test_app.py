@@ -590,6 +590,68 @@ def test_compiled_app_plays_a_match_against_hard(game, loop, mpy_firmware, tmp_p
     assert int(res["heap_peak"][0]) < int(bench_app.TEST_HEAP[:-1]) * 1024
 
 
+MODULES_RUN = """
+import sys
+import bench_board
+
+bench_board.KEYS = {keys!r}
+bench_board.LOOP = "L"
+import app
+
+seen = []
+
+
+def until(a):
+    t = a.screen
+    info = getattr(t, "info", None)
+    key = (a.screen_mod, info)
+    if not seen or seen[-1][0] != key:
+        seen.append((key, [k for k in {names!r} if k in sys.modules]))
+    return a.screen_mod == "table" and info is False and len(seen) > 2 and seen[-2][0][1]
+
+
+app.run(bench_board, max_steps=30000, until=until)
+for (m, info), mods in seen:
+    print("mods", m, info, " ".join(mods))
+"""
+
+
+@pytest.mark.mpy
+def test_compiled_app_drops_what_a_screen_no_longer_shows(mpy_firmware, tmp_path):
+    # The scorekeeper visited first, then a game: its sheet (and the copy
+    # of scopa.scoring it holds) stayed loaded through every game after it
+    # (about 14 KB on the unix port: a match then ran out of memory in a
+    # heap it completes in), ui.menu stayed loaded with the scorekeeper's
+    # screens, and the round's page (D at the table) after it was closed.
+    import mpy
+    from tools import bench_app
+
+    fw = _with_data(mpy_firmware)
+    names = ["sheet", "ui.menu", "ui.round_info"]
+    # D A: the scorekeeper's sheet, A: a new sheet's set-up, B: the sheet,
+    # U A: its menu, Main menu; the new game's keys; at the table D opens
+    # the round's page (once it is the human's turn: L is pressed over and
+    # over after the keys), L closes it
+    keys = "DAABUA" + bench_app.keys("scopa") + "D" * 40
+    code = MODULES_RUN.format(keys=keys, names=names)
+    board = bench_app.board_dir(tmp_path / "board")
+    (tmp_path / "flash").mkdir()
+    out = mpy.run_mpy(code, heapsize="512K", path=(board, fw), cwd=tmp_path / "flash")
+    seen = [line.split()[1:] for line in out.splitlines() if line.startswith("mods ")]
+    screens = [s[0] for s in seen]
+    # the sheet, its set-up (New sheet), the sheet, its menu (keeper_setup's
+    # Menu), the start menu
+    assert screens[:6] == ["menu"] + ["scorekeeper", "keeper_setup"] * 2 + ["menu"], seen
+    assert "table" in screens, seen
+    for s in seen:
+        if s[0] == "scorekeeper":
+            assert "ui.menu" not in s[2:], s
+        if s[0] == "table":
+            assert "sheet" not in s[2:], s
+    assert seen[-1][:2] == ["table", "False"] and seen[-2][:2] == ["table", "True"], seen
+    assert "ui.round_info" in seen[-2][2:] and "ui.round_info" not in seen[-1][2:], seen
+
+
 @pytest.mark.mpy
 def test_bench_app_says_in_one_line_when_its_heap_is_too_small(capsys):
     # tools/bench_app.py --heapsize 48K: the app runs out of memory before

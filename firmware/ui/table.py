@@ -231,6 +231,7 @@ class Screen(keys.Screen):
         if st == PICK and self.info:
             if not ev & keys.REPEAT:
                 self.info = False  # any key: back to the hand
+                app.unload("round_info")
         elif st == PICK and vis and not self.peek and k == keys.UP:
             if not ev & keys.REPEAT:
                 self.peek = 1  # the first partner's hand (ui/peek.py)
@@ -238,6 +239,8 @@ class Screen(keys.Screen):
             from ui import peek  # the partner's hand: loaded only with the option
 
             peek.key(self, ev)
+            if not self.peek:
+                app.unload("peek")
         elif st == PICK and k in (keys.UP, keys.DOWN) and not ev & keys.REPEAT:
             self.info = True  # the round's page: mazzo, scope, last plays
         elif st == PICK:
