@@ -341,7 +341,7 @@ def test_scopa_is_announced(tmp_path):
 def test_pass_and_play_hides_the_hand_between_turns(tmp_path):
     g = Game(Rules("scopa", players=2), 7)
     a, b = start(tmp_path, g, [app.HUMAN, app.HUMAN])
-    a.loop(5)
+    a.loop(TB.COVER_MS // app.TICK_MS + 5)
     assert a.screen.stage == TB.COVER
     assert "Pass to P1" in b.display.screen_text()
     assert a.turns.viewer() == -1
@@ -352,6 +352,25 @@ def test_pass_and_play_hides_the_hand_between_turns(tmp_path):
     if g.moves_played() == 1:
         assert a.screen.stage == TB.COVER and a.turns.viewer() == -1
         assert "Pass to P2" in b.display.screen_text()
+
+
+def test_pass_and_play_an_a_pressed_twice_does_not_show_the_next_hand(tmp_path):
+    # P1 plays with A, and A again (once to skip the play's show, once
+    # more): "Pass to P2" showed for a moment, then P2's hand to P1
+    g = Game(Rules("scopa", players=2), 7)
+    a, b = start(tmp_path, g, [app.HUMAN, app.HUMAN])
+    a.loop(TB.COVER_MS // app.TICK_MS + 5)
+    press(a, b, "A")  # P1 takes the device
+    assert a.screen.stage == TB.PICK and a.turns.viewer() == 0
+    b.buttons.push(F.keys("AAA"))
+    a.loop(400, until=lambda a: a.screen.stage == TB.COVER)
+    assert g.moves_played() == 1 and a.screen.stage == TB.COVER
+    a.loop(TB.COVER_MS // app.TICK_MS - 20)  # the A's pressed by then are ignored
+    assert a.screen.stage == TB.COVER and a.turns.viewer() == -1
+    assert "Pass to P2" in b.display.screen_text()
+    a.loop(30)
+    press(a, b, "A")  # P2, once it has the device
+    assert a.screen.stage == TB.PICK and a.turns.viewer() == 1
 
 
 def test_round_end_shows_the_breakdown_then_deals(tmp_path):

@@ -19,7 +19,8 @@ Stages (one at a time):
   goes back to PICK; B long asks for a hint: its capture is selected when
   it plays this card, else PICK shows it on its card.
 - COVER: pass-and-play with several people: the hand is hidden until the
-  next player presses A.
+  next player presses A, COVER_MS after it was hidden at the soonest (an A
+  of the player before, pressed twice, does not show it).
 - THINK: a computer seat is choosing (shown for at least THINK_MS).
 - SHOW: a move about to be played: the card in the band, the cards it
   takes highlighted on the table; SHOW_MS (A / B skip).
@@ -58,6 +59,7 @@ THINK_MS = const(400)
 SHOW_MS = const(1500)  # a computer's move
 HUMAN_SHOW_MS = const(600)  # the player's own move
 ANNOUNCE_MS = const(1200)
+COVER_MS = const(800)
 
 
 class Screen(keys.Screen):
@@ -100,6 +102,7 @@ class Screen(keys.Screen):
         self.peek = 0
         if turn == _TURN_COVER:
             self.stage = COVER
+            self.t0 = now
         elif turn == _TURN_PICK:
             self.stage = PICK
             hand = self.hand()
@@ -270,7 +273,8 @@ class Screen(keys.Screen):
             elif k == keys.B and not ev & keys.REPEAT:
                 self.stage = PICK
         elif st == COVER:
-            if k == keys.A and not ev & keys.REPEAT:
+            shown = keys.ticks_diff(app.now, self.t0)
+            if k == keys.A and not ev & keys.REPEAT and shown >= COVER_MS:
                 app.turns.uncover()
                 self.stage = PICK
                 self.cur = 0
