@@ -588,7 +588,9 @@ def test_history_edit_recounts_everything_after(tmp_path, capsys):
     k.press(entry_keys(E2, k.sheet.fields(), 2, old=E1))
     assert k.sheet.rounds == [E2, E1, E3, E2]
     # ADA's win is BO's now: said on the totals (it went by unsaid)
-    assert k.app.screen_mod == "scorekeeper" and k.text() == "Winner changed"
+    # with the new result: later rounds may start a new match on the totals
+    said = ["Winner changed", "BO wins", "6-14"]
+    assert k.app.screen_mod == "scorekeeper" and k.text().split("\n") == said
     k.press("A")
     assert k.text().split("\n")[-1] == "BO wins"
     k.press("down")  # History, recounted: 0-7 5-7 6-7 6-14 (BO wins at 14)

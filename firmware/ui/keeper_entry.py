@@ -70,9 +70,24 @@ UNSET = -2  # a choice step's value before the keeper picks one
 
 
 def _winners(sh):
-    # the winners of the matches won, in order (an edit may move where a
-    # match ends, or start one: no winner changes by that)
-    return [m["winner"] for m in sh.recount() if m["over"]]
+    # (winner, totals) of the matches won, in order (an edit may move where
+    # a match ends, or start one: no winner changes by that)
+    return [(m["winner"], m["totals"]) for m in sh.recount() if m["over"]]
+
+
+def _new_winner(sh, before, after):
+    """The note of an edit that changed a match's winner: "Winner
+    changed", then the first such match's new result ("BO wins", "14-6"),
+    which the totals no longer show when later rounds start a new match."""
+    lines = [tr(lang.SK_NEW_WINNER)]
+    for i in range(len(after)):
+        w, t = after[i]
+        if i >= len(before) or before[i][0] != w:
+            if w is not None:
+                lines.append(tr(lang.WINS) % sh.names[w])
+                lines.append("-".join(str(x) for x in t))
+            break
+    return lines
 
 
 def _only(v):
@@ -305,12 +320,14 @@ class Screen(keys.Screen):
         app = self.app
         sh = self.sh
         e = self.entry()
-        moved = False  # an edit whose recount gives a match another winner
+        moved = None  # an edit whose recount gives a match another winner: its note
         if self.idx >= 0:
             j = self.idx
             won = _winners(sh)
             err = app.commit_sheet(sh, "edit", j, e)
-            moved = not err and _winners(sh) != won
+            now = _winners(sh)
+            if not err and [w for w, _ in now] != [w for w, _ in won]:
+                moved = _new_winner(sh, won, now)
         else:
             j = len(sh.rounds)
             err = app.commit_sheet(sh, "add", -1, e)
@@ -330,7 +347,7 @@ class Screen(keys.Screen):
                 )
             )
         if moved:  # said, on the totals it changed
-            app.go("scorekeeper", "Screen", (sh, [tr(lang.SK_NEW_WINNER)]))
+            app.go("scorekeeper", "Screen", (sh, moved))
         elif self.idx >= 0 and not note:
             app.go("scorekeeper", "History", (sh, self.idx))
         else:
