@@ -67,6 +67,8 @@ def entry_keys(e, fields, n, old=None):
     vals = {}
     for f, total in (("t", 40), ("d", 10)):
         v = list(start[f])
+        if f == "d" and old is None:  # no more denari than cards (E._fit)
+            E._fit(v, vals["t"], total)
         for i in range(n - 1):
             keys += _ud(e[f][i] - v[i]) + ["A"]
             v[i] = e[f][i]
@@ -406,8 +408,9 @@ def test_three_sides_never_leave_the_last_a_count_below_zero(tmp_path):
     k.press("down")  # fewer is allowed: A then says the counts are short
     assert k.screen.v["t"] == [27, 11, 1]
     k.press("up left")  # back on BO, whose A goes on to the denari
-    k.press("A" + " up" * 12)  # denari: ADA from 4, BO and CY 3
-    assert k.screen.v["d"] == [7, 3, 0] and min(k.screen.v["d"]) >= 0
+    # denari: ADA 4, BO 4 and CY 2 (4 3 3 fitted to CY's 2 cards), ADA up
+    k.press("A" + " up" * 12)
+    assert k.screen.v["d"] == [6, 4, 0] and min(k.screen.v["d"]) >= 0
     assert "counts are" not in k.text()
 
 
@@ -472,7 +475,9 @@ def test_objections(tmp_path):
     assert k.screen.step() == "t" and k.screen.cur == 1
     k.press("down " * 11 + "A")
     assert k.screen.v["t"] == [14, 2, 24] and k.screen.step() == "d"
-    k.press("A up A")  # coins: P2 4, so P3 2
+    # coins: 4 3 3 fitted to the cards, 4 2 4; P2 4, so P3 2
+    assert k.screen.v["d"] == [4, 2, 4]
+    k.press("A up up A")
     assert k.screen.v["d"] == [4, 4, 2]
     assert k.screen.step() == "d" and k.text().split("\n")[-1] == "Denari > cards"
     assert k.screen.cur == 1  # on the side to fix
@@ -562,6 +567,23 @@ def test_teams(tmp_path):
 
 
 # --- history, undo, edit -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("t,d", [([0, 40], [0, 10]), ([3, 37], [3, 7]), ([40, 0], [10, 0])])
+def test_denari_open_within_the_cards_taken(tmp_path, t, d):
+    # a side that took no card opened with 5 denari, which A refused
+    # ("Denari > cards") until the keeper moved them by hand
+    k = new_sheet(tmp_path, names=["ADA", "BO"])
+    k.press(["A"] + _ud(t[0] - 20) + ["A"])
+    assert k.screen.step() == "d" and k.screen.v["t"] == t
+    assert k.screen.v["d"] == d and not k.screen.objection()
+
+
+def test_denari_open_within_the_cards_of_three_sides(tmp_path):
+    k = new_sheet(tmp_path, players=1, names=["ADA", "BO", "CY"])
+    k.press(["A"] + _ud(-14) + ["A"] + _ud(-13) + ["A"])
+    assert k.screen.step() == "d" and k.screen.v["t"] == [0, 0, 40]
+    assert k.screen.v["d"] == [0, 0, 10] and not k.screen.objection()
 
 
 def test_history_of_a_new_sheet_says_there_are_no_rounds(tmp_path):

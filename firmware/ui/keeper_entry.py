@@ -90,6 +90,22 @@ def _new_winner(sh, before, after):
     return lines
 
 
+def _fit(d, t, total):
+    """Change the denari `d` in place so that no side has more than its
+    cards `t`, still `total` in all: the excess to the last sides with
+    room, as the last side takes what is left (5 / 5 becomes 0 / 10 when
+    the first side took no card)."""
+    left = total
+    for i in range(len(d)):
+        if d[i] > t[i]:
+            d[i] = t[i]
+        left -= d[i]
+    for i in range(len(d) - 1, -1, -1):
+        k = min(left, t[i] - d[i])
+        d[i] += k
+        left -= k
+
+
 def _only(v):
     """The one side with a count above 0, else UNSET."""
     side = UNSET
@@ -228,8 +244,9 @@ class Screen(keys.Screen):
     def enter_step(self):
         """Defaults of the step just reached, only where the counts leave
         no doubt: the settebello and the re bello to the one side that took
-        denari, the primiera to the one side that took cards. Otherwise nothing is
-        chosen (UNSET): the keeper picks, and A objects until then."""
+        denari, the primiera to the one side that took cards, and no more
+        denari than cards (_fit). Otherwise nothing is chosen (UNSET): the
+        keeper picks, and A objects until then."""
         f = self.step()
         self.cur = 0
         self.cards = False
@@ -239,6 +256,8 @@ class Screen(keys.Screen):
             self.v[f] = _only(self.v["d"])
         elif f == "p":
             self.v["p"] = _only(self.v["t"])
+        elif f == "d":
+            _fit(self.v["d"], self.v["t"], TOTAL["d"])
 
     def objection(self):
         """What is wrong with the steps so far ("" when nothing)."""
