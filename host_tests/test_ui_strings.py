@@ -371,8 +371,8 @@ def test_summary_fits(walker):
 def test_primiera_labels_clear_the_cards(tmp_path, monkeypatch, code, w, h, players):
     # the round's primiera page: each side's label ("P2", "1+3", with 6
     # players "1+3+5"), its best card of each suit, its total; no text
-    # under a card (the cards are drawn after the label), nothing off the
-    # screen
+    # under a card (the cards are drawn after the label) or touching one,
+    # nothing off the screen
     from ui import gfx
 
     cards = []
@@ -402,6 +402,8 @@ def test_primiera_labels_clear_the_cards(tmp_path, monkeypatch, code, w, h, play
         right = F.text_right(t, x)
         under = [c for c in cards if x < c[2] and c[0] <= right and y < c[3] and c[1] < y + 8]
         assert not under, (code, players, t, x, y, under)
+        if t in labels:  # 3 px clear of its first card at least (2 read as one)
+            assert min(c[0] for c in cards) - right > 3, (code, players, t)
 
 
 @pytest.mark.parametrize("code", ["en", "de"])

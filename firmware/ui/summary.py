@@ -177,8 +177,12 @@ class Screen(keys.Screen):
             return
         rowh = lay.ch + s + 1
         # the cards after the widest label: 3 characters ("P2", "1+3"), 5
-        # for teams of three ("1+3+5", 6 players), which the cards would cover
-        x0 = 8 * max(3, len(self.side_label(0))) + 2
+        # for teams of three ("1+3+5", 6 players), which the cards would
+        # cover, and a gap that keeps them apart (2 px read as one)
+        n = 3
+        for i in range(sc.sides):
+            n = max(n, len(self.side_label(i)))
+        x0 = 8 * n + 4
         for i in range(sc.sides):
             y = 10 + i * rowh
             lab = self.side_label(i)
