@@ -144,8 +144,9 @@ def save(name, obj, folder=""):
     """Save `obj` (JSON-able) as record `name` atomically; returns the bytes
     written. Raises OSError when the flash is full or read-only (the old
     copy is then kept, and no part of the new one; a .tmp written whole
-    before a later OSError is the copy `load` reads next), MemoryError
-    with the old copy kept and no .tmp (saved or not, never in doubt). A folder at the
+    before a later error is the copy `load` reads next), MemoryError
+    when the heap is short, before anything is written (what allocates
+    comes first). A folder at the
     .tmp name is moved aside as .bad first (else no save of this record
     would ever pass)."""
     import os
@@ -154,6 +155,11 @@ def save(name, obj, folder=""):
     tmp = p + ".tmp"
     bak = p + ".bak"
     data = encode(obj)
+    # what allocates comes before the write (opening the main copy to see
+    # it is there takes a file object: 1,280 bytes on littlefs), so that a
+    # MemoryError leaves no new .tmp that load() would read back
+    set_aside(name, folder)  # a copy load() could not read: to .bad, the .bak stays
+    main = _exists(p)
     try:
         f = open(tmp, "wb")
     except OSError:
@@ -171,20 +177,9 @@ def save(name, obj, folder=""):
         except OSError:
             pass
         raise
-    try:
-        set_aside(name, folder)  # a copy load() could not read: to .bad, the .bak stays
-        if _exists(p):
-            _replace(p, bak)
-        os.rename(tmp, p)
-    except MemoryError:
-        # (opening a file allocates): not saved, so nothing of it stays, or
-        # the next start would read the whole .tmp that the caller was told
-        # was not written; the old copy is the main one or the .bak
-        try:
-            os.remove(tmp)
-        except OSError:
-            pass
-        raise
+    if main:
+        _replace(p, bak)
+    os.rename(tmp, p)
     return len(data)
 
 
