@@ -68,12 +68,14 @@ _LOW = const(7)  # out of memory in a turn of the loop (App._low_memory)
 _SAVED = const(8)  # the game's whole record saved (turns.py)
 _NO_GAME = const(9)  # the start menu shows and no game was saved
 # what the menus, new games and the app's start (ui.palette) load and a
-# game does not use (the scorekeeper's sheet: its own scopa.scoring stays
-# alive with it, beside the one a round's end imports)
-_MENU_ONLY = ("config", "scopa.ruleopts", "scopa.cards", "scopa.explain", "ui.palette", "sheet")
+# game does not use
+_MENU_ONLY = ("config", "scopa.ruleopts", "scopa.cards", "scopa.explain", "ui.palette")
 _FREE = (
     ("consts",),  # _CONSTS: 352 B at the menu, 384 B at the peak
-    _MENU_ONLY,  # _GAME: 14432 B at the peak
+    # _GAME: 14432 B at the peak; and the scorekeeper's sheet, whose own
+    # scopa.scoring stays alive with it beside the one a round's end
+    # imports (not at _LOW: its screens, still shown, hold its classes)
+    _MENU_ONLY + ("sheet",),
     # _MENU: the computer players after a game (not in the measured match,
     # which never goes back to a menu; about what _SUMMARY saves), and the
     # table's pages should one be open as the table is left (App.unload)

@@ -586,6 +586,22 @@ def test_denari_open_within_the_cards_of_three_sides(tmp_path):
     assert k.screen.v["d"] == [0, 0, 10] and not k.screen.objection()
 
 
+def test_an_objection_after_low_memory_is_said_not_raised(tmp_path, capsys):
+    # the app's low-memory drops forgot the sheet module: the screens'
+    # `except sheet.EntryError` then named another class than the one the
+    # sheet raised, and the objection stopped the app
+    k = new_sheet(tmp_path, names=["ADA", "BO"])
+    k.app._low_memory()
+    assert "app: low memory" in capsys.readouterr().out
+    k.app.go("scorekeeper")  # the sheet read again from flash
+    k.app._switch()
+    assert k.sheet.names == ["ADA", "BO"]
+    k.press(["A", "A"] + ["down"] * 5 + ["A"])  # a round: cards 20-20, denari 0-10
+    assert k.screen.step() == "s" and k.screen.v["d"] == [0, 10]
+    k.press("up A")  # the settebello to ADA, who took no denari
+    assert k.screen.step() == "s" and k.text().split("\n")[-1] == "Has no denari"
+
+
 def test_history_of_a_new_sheet_says_there_are_no_rounds(tmp_path):
     k = new_sheet(tmp_path, names=["ADA", "BO"])
     k.press("down")
