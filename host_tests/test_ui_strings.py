@@ -402,7 +402,7 @@ def test_primiera_labels_clear_the_cards(tmp_path, monkeypatch, code, w, h, play
         right = F.text_right(t, x)
         under = [c for c in cards if x < c[2] and c[0] <= right and y < c[3] and c[1] < y + 8]
         assert not under, (code, players, t, x, y, under)
-        if t in labels:  # 3 px clear of its first card at least (2 read as one)
+        if t in labels:  # 4 px clear of its first card at least (2 read as one)
             assert min(c[0] for c in cards) - right > 3, (code, players, t)
 
 

@@ -373,6 +373,22 @@ def test_pass_and_play_an_a_pressed_twice_does_not_show_the_next_hand(tmp_path):
     assert a.screen.stage == TB.PICK and a.turns.viewer() == 1
 
 
+def test_pass_and_play_takes_an_a_after_a_week_on_the_hand_over(tmp_path):
+    # ticks_diff from the hand-over turns negative after 2**29 ms (6.2
+    # days): every A was then refused for as long again
+    g = Game(Rules("scopa", players=2), 7)
+    a, b = start(tmp_path, g, [app.HUMAN, app.HUMAN])
+    a.loop(5)
+    assert a.screen.stage == TB.COVER
+    for _ in range(7 * 24):
+        b.clock.advance(3600 * 1000)
+        a.loop(1)
+    press(a, b, "A")  # wakes the screen (a.dozing)
+    assert a.screen.stage == TB.COVER and not a.dozing
+    press(a, b, "A")
+    assert a.screen.stage == TB.PICK and a.turns.viewer() == 0
+
+
 def test_round_end_shows_the_breakdown_then_deals(tmp_path):
     g = Game(Rules("scopa"), 11)
     while True:

@@ -273,8 +273,8 @@ class Screen(keys.Screen):
             elif k == keys.B and not ev & keys.REPEAT:
                 self.stage = PICK
         elif st == COVER:
-            shown = keys.ticks_diff(app.now, self.t0)
-            if k == keys.A and not ev & keys.REPEAT and shown >= COVER_MS:
+            shown = keys.ticks_diff(app.now, self.t0)  # (< 0 after 2**29 ms: long shown)
+            if k == keys.A and not ev & keys.REPEAT and not 0 <= shown < COVER_MS:
                 app.turns.uncover()
                 self.stage = PICK
                 self.cur = 0
