@@ -220,7 +220,8 @@ def load(name, folder="", check=None):
     read, decoded or checked; why says "too large for the free memory") or
     there but unreadable (an OSError other than ENOENT: a folder in its
     place) counts as damage too, and a main copy is kept as .bad
-    (set_aside)."""
+    (set_aside). A copy read from the .tmp becomes the main copy (the
+    main one the .bak), as the cut save would have left them."""
     p = _path(folder, name)
     why = ""
     found = False
@@ -253,11 +254,28 @@ def load(name, folder="", check=None):
                     decode(data)
             except (ValueError, MemoryError, OSError) as e:
                 why += _bad(p, name, "", e)
+            _finish(p, name, folder)
         return obj, status, why
     return None, BAD if found else NONE, why
 
 
 _unreadable = []  # paths whose main copy load() could not read
+
+
+def _finish(p, name, folder):
+    # the renames of a save cut after its .tmp was written whole: done
+    # now, so that the next save, whose open() empties the .tmp before it
+    # writes, cannot lose the newest copy to a second cut; on a read-only
+    # flash or a short heap the .tmp stays, the copy read first
+    import os
+
+    try:
+        set_aside(name, folder)  # a damaged main copy: to .bad, the .bak stays
+        if _exists(p):
+            _replace(p, p + ".bak")
+        os.rename(p + ".tmp", p)
+    except (OSError, MemoryError):
+        pass
 
 
 def _read(p):

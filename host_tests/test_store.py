@@ -83,12 +83,14 @@ def test_power_cut_after_the_tmp_is_written_keeps_the_new_copy(tmp_path):
     assert store.load("game", d)[:2] == ({"n": 2}, store.TMP)
     store.save("game", {"n": 3}, d)
     assert store.load("game", d)[:2] == ({"n": 3}, store.OK)
-    assert store.load("game.bak", d)[:2] == ({"n": 1}, store.OK)
+    # the load finished the cut save's renames: its copy is the .bak now
+    assert store.load("game.bak", d)[:2] == ({"n": 2}, store.OK)
 
 
 def test_a_damaged_main_copy_beside_a_whole_tmp_is_set_aside(tmp_path):
-    # the .tmp is loaded, but the damaged main copy is said and, at the next
-    # save, kept as .bad: not moved over the good .bak
+    # the .tmp is loaded, but the damaged main copy is said and kept as
+    # .bad (the load finishes the cut save's renames): not moved over the
+    # good .bak
     d = str(tmp_path)
     store.save("game", {"n": 1}, d)
     store.save("game", {"n": 2}, d)
@@ -96,9 +98,10 @@ def test_a_damaged_main_copy_beside_a_whole_tmp_is_set_aside(tmp_path):
     (tmp_path / "game.tmp").write_bytes(store.encode({"n": 3}))
     obj, status, why = store.load("game", d)
     assert (obj, status) == ({"n": 3}, store.TMP) and "game: truncated" in why
-    store.save("game", {"n": 4}, d)
-    assert store.load("game.bak", d)[:2] == ({"n": 1}, store.OK)
     assert (tmp_path / "game.bad").exists()
+    assert store.load("game.bak", d)[:2] == ({"n": 1}, store.OK)
+    store.save("game", {"n": 4}, d)
+    assert store.load("game.bak", d)[:2] == ({"n": 3}, store.OK)
 
 
 def test_power_cut_while_writing_tmp(tmp_path):
@@ -161,36 +164,62 @@ def test_no_memory_to_open_the_main_copy_writes_nothing(tmp_path, monkeypatch):
     assert store.load("g", d) == ({"a": 2}, store.OK, "")
 
 
-def test_no_memory_keeps_a_whole_tmp_of_an_earlier_save(tmp_path, monkeypatch):
-    # a power cut left the newest copy whole in the .tmp; saving it again
-    # (as sheet.load does) runs out of memory: that .tmp stays the copy
-    # load reads, and a rename's MemoryError after the write leaves the
-    # new .tmp as an OSError does (a verifier's cases: removing the .tmp
-    # then lost the newest copy, or both with a folder at the .bak's name)
+def test_no_memory_after_the_write_leaves_the_new_tmp(tmp_path, monkeypatch):
+    # a rename's MemoryError after the write: the whole new .tmp stays, the
+    # copy load reads next, as after an OSError (removing it, a first mend,
+    # lost both copies with a folder at the .bak's name)
     import os
 
     d = str(tmp_path)
     store.save("g", {"a": 1}, d)
-    (tmp_path / "g.tmp").write_bytes(store.encode({"a": 2}))
+    (tmp_path / "g.bak").mkdir()
+    (tmp_path / "g.bak" / "x").write_text("x")
 
     def no_memory(*a):
         raise MemoryError
 
-    monkeypatch.setattr(store, "_exists", no_memory)
-    with pytest.raises(MemoryError):
-        store.save("g", {"a": 2}, d)
-    monkeypatch.undo()
-    assert store.load("g", d) == ({"a": 2}, store.TMP, "")
-    (tmp_path / "g.bak").mkdir()
-    (tmp_path / "g.bak" / "x").write_text("x")
     real = os.rename
     monkeypatch.setattr(
         os, "rename", lambda a, b: no_memory() if a.endswith(".tmp") else real(a, b)
     )
     with pytest.raises(MemoryError):
-        store.save("g", {"a": 3}, d)
+        store.save("g", {"a": 2}, d)
     monkeypatch.undo()
-    assert store.load("g", d)[:2] == ({"a": 3}, store.TMP)
+    assert store.load("g", d)[:2] == ({"a": 2}, store.TMP)
+
+
+class Cut(BaseException):
+    pass
+
+
+@pytest.mark.parametrize("main", [None, b"junk", {"a": 1}])
+def test_a_second_cut_cannot_lose_a_whole_tmp(tmp_path, monkeypatch, main):
+    # a save cut before its renames left the newest copy whole in the
+    # .tmp; the next save (sheet.load saves such a copy again at once)
+    # emptied it as it opened it, and a second cut there lost it: nothing
+    # at all when there was no other good copy (a verifier's case)
+    import builtins
+
+    d = str(tmp_path)
+    if main is not None:
+        data = main if isinstance(main, bytes) else store.encode(main)
+        (tmp_path / "g").write_bytes(data)
+    (tmp_path / "g.tmp").write_bytes(store.encode({"a": 2}))
+    assert store.load("g", d)[:2] == ({"a": 2}, store.TMP)
+    real = builtins.open
+
+    def cut_open(path, mode="r", *a):
+        if "w" in mode:
+            real(path, mode, *a).close()  # emptied, then the power goes
+            raise Cut
+        return real(path, mode, *a)
+
+    monkeypatch.setattr(builtins, "open", cut_open)
+    with pytest.raises(Cut):
+        store.save("g", {"a": 2}, d)
+    monkeypatch.undo()
+    store._unreadable.clear()  # (a restart)
+    assert store.load("g", d)[0] == {"a": 2}
 
 
 def test_remove(tmp_path):
