@@ -220,8 +220,9 @@ def load(name, folder="", check=None):
     read, decoded or checked; why says "too large for the free memory") or
     there but unreadable (an OSError other than ENOENT: a folder in its
     place) counts as damage too, and a main copy is kept as .bad
-    (set_aside). A copy read from the .tmp becomes the main copy (the
-    main one the .bak), as the cut save would have left them."""
+    (set_aside). A copy read from the .tmp becomes the main copy, as the
+    cut save would have left it (the main one the .bak, or .bad when
+    damaged; on a read-only flash or a short heap nothing moves)."""
     p = _path(folder, name)
     why = ""
     found = False

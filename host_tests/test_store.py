@@ -222,6 +222,51 @@ def test_a_second_cut_cannot_lose_a_whole_tmp(tmp_path, monkeypatch, main):
     assert store.load("g", d)[0] == {"a": 2}
 
 
+@pytest.mark.parametrize("main", ["damaged", "bak_folder"])
+def test_a_finished_tmp_leaves_no_journal_of_no_record(tmp_path, main):
+    # a round's record cut before its renames, beside a damaged main copy
+    # (or a folder at the .bak's name): the first start read the .tmp and
+    # finished its renames; the journal, of the old main copy, then
+    # followed no record, and the second start said "Last plays lost" on
+    # a whole game (a verifier's case)
+    from scopa import replay
+
+    d = str(tmp_path)
+    g, lv = config.new_game(config.default_settings(), 12345)
+    lv = [config.HUMAN] + [config.MEDIUM] * (len(lv) - 1)
+
+    def play(n):
+        out = []
+        for _ in range(n):
+            if g.round_over:
+                g.next_round()
+            c, t = g.legal_moves()[0]
+            g.play(c, t)
+            out.append(g.last_index())
+        return out
+
+    def record():
+        return store.encode({"code": replay.encode(g), "levels": lv})
+
+    play(3)
+    if main == "damaged":
+        (tmp_path / "game.sav.bak").write_bytes(record())
+    else:
+        (tmp_path / "game.sav.bak").mkdir()
+        (tmp_path / "game.sav.bak" / "x").write_text("x")
+    play(3)
+    r0 = replay.encode(g)
+    (tmp_path / "game.sav").write_bytes(record()[:-5] if main == "damaged" else record())
+    for i, v in enumerate(play(3)):
+        store.append("game.jrn", i + 1, v, store.checksum(r0.encode()), d)
+    (tmp_path / "game.sav.tmp").write_bytes(record())
+    want = replay.encode(g)
+    for start in (1, 2):
+        store._unreadable.clear()
+        got, _, note = config.load_game(d)
+        assert replay.encode(got) == want and note == "", (start, note)
+
+
 def test_remove(tmp_path):
     d = str(tmp_path)
     store.save("game", {"n": 1}, d)
