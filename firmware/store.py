@@ -145,15 +145,15 @@ def save(name, obj, folder=""):
     written. Raises OSError when the flash is full or read-only (the old
     copy is then kept, and no part of the new one; a .tmp written whole
     before a later error is the copy `load` reads next), MemoryError
-    when the heap is short, before anything is written (what allocates
-    comes first). A folder at the
+    when the heap is short, before anything is written (opening a file,
+    which allocates most, comes first; one in a later rename leaves the
+    whole .tmp, as an OSError does). A folder at the
     .tmp name is moved aside as .bad first (else no save of this record
     would ever pass)."""
     import os
 
     p = _path(folder, name)
     tmp = p + ".tmp"
-    bak = p + ".bak"
     data = encode(obj)
     # what allocates comes before the write (opening the main copy to see
     # it is there takes a file object: 1,280 bytes on littlefs), so that a
@@ -177,9 +177,7 @@ def save(name, obj, folder=""):
         except OSError:
             pass
         raise
-    if main:
-        _replace(p, bak)
-    os.rename(tmp, p)
+    _renames(p, main)
     return len(data)
 
 
@@ -263,18 +261,24 @@ def load(name, folder="", check=None):
 _unreadable = []  # paths whose main copy load() could not read
 
 
+def _renames(p, main):
+    # a save's last steps, its .tmp whole: the main copy (when `main`, it
+    # is there) to the .bak, the .tmp to the main copy
+    import os
+
+    if main:
+        _replace(p, p + ".bak")
+    os.rename(p + ".tmp", p)
+
+
 def _finish(p, name, folder):
     # the renames of a save cut after its .tmp was written whole: done
     # now, so that the next save, whose open() empties the .tmp before it
     # writes, cannot lose the newest copy to a second cut; on a read-only
     # flash or a short heap the .tmp stays, the copy read first
-    import os
-
     try:
         set_aside(name, folder)  # a damaged main copy: to .bad, the .bak stays
-        if _exists(p):
-            _replace(p, p + ".bak")
-        os.rename(p + ".tmp", p)
+        _renames(p, _exists(p))
     except (OSError, MemoryError):
         pass
 
