@@ -297,20 +297,20 @@ def load_game(folder=""):
         return None, [], ""
     levels = obj["levels"]
     note = lang.tr(lang.SAVE_RESTORED) if status == store.BAK else ""
-    if status == store.TMP:
-        # store.load finished the cut save's renames (the main copy now
-        # the .bak); the journal follows that older record, as after
-        # Turns.save_game: beside it, or a later start would find it of no
-        # record (the old main set aside as damaged) and say plays lost
-        try:
-            store.rotate(JOURNAL, folder)
-        except (OSError, MemoryError):
-            pass
     # then the plays journalled after the record (Turns.save_game); from the
     # .bak, first its journal's .bak, which leads to the damaged record
     code = obj["code"]
     for name in (JOURNAL + ".bak", JOURNAL) if status == store.BAK else (JOURNAL,):
         lines, damaged = journal(name, store.checksum(code.encode()), folder)
+        if damaged is None and status == store.TMP:
+            # store.load finished the cut save's renames (the main copy
+            # now the .bak): a journal of the older record goes beside it,
+            # as after Turns.save_game, or a later start would find it of
+            # no record (the old main set aside as damaged): plays lost
+            try:
+                store.rotate(JOURNAL, folder)
+            except (OSError, MemoryError):
+                pass
         if damaged is None:
             # its first line is not of this record: of the record before
             # (game.sav.bak; a cut between game.sav and the journal's

@@ -267,6 +267,28 @@ def test_a_finished_tmp_leaves_no_journal_of_no_record(tmp_path, main):
         assert replay.encode(got) == want and note == "", (start, note)
 
 
+def test_a_tmp_the_journal_follows_keeps_its_plays(tmp_path):
+    # a .tmp copy of the very record the journal follows (a new user's
+    # case): the journal was moved aside with it, and its plays were lost
+    from scopa import replay
+
+    d = str(tmp_path)
+    g, lv = config.new_game(config.default_settings(), 12345)
+    lv = [config.HUMAN] + [config.MEDIUM] * (len(lv) - 1)
+    rec = store.encode({"code": replay.encode(g), "levels": lv})
+    (tmp_path / "game.sav").write_bytes(rec)
+    base = store.checksum(replay.encode(g).encode())
+    for i in range(5):
+        c, t = g.legal_moves()[0]
+        g.play(c, t)
+        store.append("game.jrn", i + 1, g.last_index(), base, d)
+    (tmp_path / "game.sav.tmp").write_bytes(rec)
+    for start in (1, 2):
+        store._unreadable.clear()
+        got, _, note = config.load_game(d)
+        assert got.moves_played() == 5 and note == "", (start, note)
+
+
 def test_remove(tmp_path):
     d = str(tmp_path)
     store.save("game", {"n": 1}, d)
