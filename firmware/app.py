@@ -45,6 +45,7 @@ CONFIG = "board.json"
 
 TICK_MS = const(10)  # main loop period when nothing happens
 FRAME_MS = const(30)  # at most one redraw per FRAME_MS
+SAVE_MS = const(1000)  # a changed setting is saved when no other change follows for this long
 
 _PLAY = ("table", "summary")  # the screens of a game in progress
 
@@ -190,6 +191,7 @@ class App:
         self._fns = None
         self._last = 0  # the board's ticks at the last step
         self._short = 0  # steps in a row that ran out of memory
+        self._changed = -1  # self.now at the last setting changed and not saved, else -1
         self.settings, self.note = _config().load_settings(folder)
         if self.note:
             # a damaged settings.sav: the copy in use saved again (the damaged
@@ -200,11 +202,15 @@ class App:
     # Settings -------------------------------------------------------------
 
     def save_settings(self):
+        """Write the settings to flash now (store.save); on an OSError
+        (flash full) the menu notes that they were not saved."""
         import store
 
         try:
             store.save(SETTINGS, self.settings, self.folder)
+            self._changed = -1
         except OSError as e:
+            self._changed = -1  # not again at every turn: the note says so
             print("store: settings not saved:", e)
             import lang
 
@@ -213,10 +219,14 @@ class App:
     def set_setting(self, key, value):
         """Set setting `key` (int), or New game choice `key` of
         settings["cfg"]; a language or contrast takes effect at once.
-        Saved by save_settings."""
+        Saved SAVE_MS after the last change (step), so that a power cut
+        loses none that was shown for a second, and keys held to run
+        through the choices write once; or at once by save_settings."""
         s = self.settings
         if key not in s:
             s = s["cfg"]
+        if s.get(key) == value:
+            return
         if key == "lang":
             import lang
 
@@ -226,6 +236,7 @@ class App:
                 print("lang: no strings:", e)
                 return
         s[key] = value
+        self._changed = self.now
         if key == "contrast":
             self.apply_contrast()
 
@@ -524,6 +535,8 @@ class App:
         if self.asleep:
             return 4 * TICK_MS
         try:
+            if self._changed >= 0 and ticks_diff(now, self._changed) >= SAVE_MS:
+                self.save_settings()
             if self._next is None:
                 self.screen.tick(now)
             if self._next is not None:

@@ -554,6 +554,30 @@ def test_settings_persist(tmp_path):
     lang.load("en")
 
 
+def test_a_setting_is_saved_a_second_after_it_changes(tmp_path, monkeypatch):
+    # Settings, the language run right, right, left, and no B: a power cut
+    # on the Settings screen after a second keeps the change, and the keys
+    # that ran through the choices wrote the settings once
+    import store
+
+    names = []
+    real = store.save
+
+    def save(name, *args):
+        names.append(name)
+        return real(name, *args)
+
+    monkeypatch.setattr(store, "save", save)
+    a, b = run(F.keys("DDARRL"), tmp_path, 100)  # the last key at 0.62 s
+    assert type(a.screen).__name__ == "Settings" and a.settings["lang"] == 1
+    assert names == []  # not yet: the keys may go on
+    a.loop(110)  # 1.1 s more
+    assert type(a.screen).__name__ == "Settings" and names == [app.SETTINGS]
+    a2, b2 = run(F.keys(""), tmp_path, 5)  # the power cut: a new start
+    assert a2.settings["lang"] == 1 and lang.code == "it"
+    lang.load("en")
+
+
 # ---------------------------------------------------------------------------
 # On the MicroPython unix port, compiled to .mpy
 
