@@ -67,21 +67,27 @@ def entry_keys(e, fields, n, old=None):
     vals = {}
     for f, total in (("t", 40), ("d", 10)):
         v = list(start[f])
-        if f == "d" and old is None:  # no more denari than cards (E._fit)
-            E._fit(v, vals["t"], total)
+        if f == "d" and (old is None or any(v[i] > vals["t"][i] for i in range(n))):
+            E._fit(v, vals["t"], total)  # no more denari than cards (an edit's too)
         for i in range(n - 1):
             keys += _ud(e[f][i] - v[i]) + ["A"]
             v[i] = e[f][i]
             v[n - 1] = total - sum(v[: n - 1])
         assert v == e[f], "the last side is what is left: %r" % (e[f],)
         vals[f] = v
-    s0 = old["s"] if old is not None else _only(vals["d"])
+
+    def kept(x, f, counts):
+        # an edit's old side, unless the counts typed rule it out (no
+        # denari, no cards on it: the step opens as a new round's)
+        return x is not None and not (0 <= x[f] < n and counts[x[f]] == 0)
+
+    s0 = old["s"] if kept(old, "s", vals["d"]) else _only(vals["d"])
     keys += _pick(e["s"], s0, n) + ["A"]
 
     def prim(x):
         return n + 1 if "pc" in x else (x["p"] if x["p"] >= 0 else n)
 
-    p0 = prim(old) if old is not None else _only(vals["t"])
+    p0 = prim(old) if kept(old, "p", vals["t"]) else _only(vals["t"])
     keys += _pick(prim(e), p0, n + 2) + ["A"]
     if "pc" in e:
         opc = old["pc"] if old is not None and "pc" in old else [[-1] * 4 for _ in range(n)]
@@ -98,7 +104,7 @@ def entry_keys(e, fields, n, old=None):
         return v if v >= 0 else n
 
     if "rb" in fields:  # a side, as the settebello: someone holds it
-        rb0 = old["rb"] if old is not None and old.get("rb", -1) >= 0 else _only(vals["d"])
+        rb0 = old["rb"] if kept(old, "rb", vals["d"]) and old["rb"] >= 0 else _only(vals["d"])
         keys += _pick(e["rb"], rb0, n) + ["A"]
     if "np" in fields:
         onp = start.get("np") or [0] * n
@@ -639,6 +645,40 @@ def test_history_edit_recounts_everything_after(tmp_path, capsys):
     k.press("up up up A A")
     k.press(entry_keys(E2, k.sheet.fields(), 2, old=E2))
     assert type(k.screen).__name__ == "History" and k.screen.sel == 0
+
+
+def test_an_edit_opens_the_steps_its_new_counts_rule_out_as_a_new_round(tmp_path):
+    # round 1 edited from 22-18 cards to 0-40: its old denari (6-4), its
+    # settebello and primiera (the first side's) cannot be any more; they
+    # opened on the old values and A objected at each until moved by hand
+    k = new_sheet(tmp_path, names=["ADA", "BO"])
+    k.add(E1)
+    k.press("down up A A")  # History, round 1's review, edit it
+    assert k.screen.step() == "t" and k.screen.v["t"] == [22, 18]
+    k.press(["down"] * 22 + ["A"])
+    assert k.screen.step() == "d" and k.screen.v["d"] == [0, 10] and not k.screen.objection()
+    k.press("A")
+    assert k.screen.step() == "s" and k.screen.v["s"] == 1 and not k.screen.objection()
+    k.press("A")
+    assert k.screen.step() == "p" and k.screen.v["p"] == 1 and not k.screen.objection()
+    k.press("A")
+    assert k.screen.step() == "sc" and k.screen.v["sc"] == [1, 0]  # what is still possible stays
+    # back to the cards, 1-39: the denari 0-10 still fit, BO's settebello
+    # and primiera still stand: nothing reopens
+    k.press("B B B B up A")
+    assert k.screen.step() == "d" and k.screen.v["d"] == [0, 10]
+    k.press("A")
+    assert k.screen.step() == "s" and k.screen.v["s"] == 1
+
+
+def test_an_edit_keys_of_entry_keys_type_a_round_its_counts_reopen(tmp_path):
+    # entry_keys (the simulator's evening too) models the reopened steps
+    k = new_sheet(tmp_path, names=["ADA", "BO"])
+    k.add(E1)
+    k.press("down up A A")
+    e = {"t": [0, 40], "d": [0, 10], "s": 1, "p": 1, "sc": [0, 2]}
+    k.press(entry_keys(e, k.sheet.fields(), 2, old=E1))
+    assert k.sheet.rounds == [e]
 
 
 @pytest.mark.parametrize("colour", [False, True])

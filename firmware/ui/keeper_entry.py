@@ -16,7 +16,10 @@ objects when the counts do not add up.
 The settebello's and the primiera's steps open on a side only when the
 counts leave no other; else nothing is chosen ("Pick with < >"): LEFT /
 RIGHT pick the side on that hand, UP / DOWN the first / last choice, and
-A objects until a pick.
+A objects until a pick. An edited round's steps open on its old values,
+except one that the counts typed since rule out (denari past a side's
+cards, the settebello, re bello or primiera on a side with no denari or
+cards): that step opens as a new round's.
 
 arg: ``(sheet, i)`` enters a new round (i = -1) or edits round i;
 ``(sheet, i, True)`` shows round i's review first (from the history),
@@ -246,18 +249,39 @@ class Screen(keys.Screen):
         no doubt: the settebello and the re bello to the one side that took
         denari, the primiera to the one side that took cards, and no more
         denari than cards (_fit). Otherwise nothing is chosen (UNSET): the
-        keeper picks, and A objects until then."""
+        keeper picks, and A objects until then. A value the keeper gave
+        (an edited round's, or one typed before going back) stays, unless
+        the counts typed since rule it out (_ruled_out): then the step
+        opens as a new round's."""
         f = self.step()
         self.cur = 0
         self.cards = False
         if f in self.given:
-            return
+            if not self._ruled_out(f):
+                return
+            self.given.remove(f)
         if f in ("s", "rb"):  # denari both: the one side that took any
             self.v[f] = _only(self.v["d"])
         elif f == "p":
             self.v["p"] = _only(self.v["t"])
         elif f == "d":
             _fit(self.v["d"], self.v["t"], TOTAL["d"])
+
+    def _ruled_out(self, f):
+        """True when step `f`'s value cannot be with the counts: more
+        denari than cards on a side, the settebello or the re bello (both
+        denari) on a side with no denari, the primiera on a side with no
+        cards."""
+        v = self.v
+        n = self.n
+        if f == "d":
+            for i in range(n):
+                if v["d"][i] > v["t"][i]:
+                    return True
+        elif f in ("s", "rb", "p"):
+            side = v[f]
+            return 0 <= side < n and v["t" if f == "p" else "d"][side] == 0
+        return False
 
     def objection(self):
         """What is wrong with the steps so far ("" when nothing)."""
