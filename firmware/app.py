@@ -75,8 +75,9 @@ _FREE = (
     ("consts",),  # _CONSTS: 352 B at the menu, 384 B at the peak
     # _GAME: 14432 B at the peak; and the scorekeeper's sheet, whose own
     # scopa.scoring stays alive with it beside the one a round's end
-    # imports (not at _LOW: its screens, still shown, hold its classes)
-    _MENU_ONLY + ("sheet",),
+    # imports, and the list screens' class (not at _LOW: the screens
+    # shown hold their classes)
+    _MENU_ONLY + ("sheet", "ui.lists"),
     # _MENU: the computer players after a game (not in the measured match,
     # which never goes back to a menu; about what _SUMMARY saves), and the
     # table's pages should one be open as the table is left (App.unload)
@@ -366,8 +367,6 @@ class App:
             # off the table, the menus' code in a game.
             if old and old != module:
                 _drop("ui." + old)  # (the one drop not in _FREE: its name varies)
-            if module != "menu":
-                _drop("ui.menu")  # whose List the scorekeeper's set-up borrows
             _free(_GAME if module in _PLAY else _MENU)
             if module == "summary":
                 _free(_SUMMARY)

@@ -19,7 +19,7 @@ from lang import tr
 from scopa.rules import CIRULLA, SCOPA, TARGETS, Rules
 from ui import buttons as keys
 from ui import gfx
-from ui.menu import List, re_bello_cards
+from ui.lists import List, re_bello_cards
 
 # Scopone: the Scopone manual's deal, all 40 cards, 10 each (scientifico)
 GAMES = ("scopa", "scopone_scientifico", "cirulla")
