@@ -46,6 +46,7 @@ CLASH = const(5)  # the denari named (settebello, re bello, napola, grande,
 COUNT = const(6)  # primiera: a side's best cards do not fit its cards and denari
 SEVEN = const(7)  # primiera: the 7 of denari is not the settebello's side's (`side`)
 NO_SEVEN = const(8)  # primiera: the 7 of a suit is in no side's (all 40 are taken)
+ALL = const(9)  # primiera: nobody's, while one side (`side`) took every card
 _SETTEBELLO = const(6)
 _SUITS = ("denari", "coppe", "spade", "bastoni")
 
@@ -148,6 +149,11 @@ class Sheet:
                 raise EntryError("who won the primiera?", "p")
             if p >= 0:
                 self._check_winner(e, p)
+            else:
+                took = [i for i in range(n) if e["t"][i]]
+                if len(took) == 1:  # every suit is that side's: its primiera
+                    msg = "%s took every card: the primiera is theirs" % self.names[took[0]]
+                    raise EntryError(msg, "p", ALL, took[0])
         self._check_denari(e, False)
         for k in ("rb", "gr"):
             v = e.get(k, -1)

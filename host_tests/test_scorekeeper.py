@@ -106,12 +106,17 @@ def entry_keys(e, fields, n, old=None):
     if "rb" in fields:  # a side, as the settebello: someone holds it
         rb0 = old["rb"] if kept(old, "rb", vals["d"]) and old["rb"] >= 0 else _only(vals["d"])
         keys += _pick(e["rb"], rb0, n) + ["A"]
+    # a new round: all ten denari are a run of ten and hold the grande
+    ten = [i for i in range(n) if vals["d"][i] == 10]
     if "np" in fields:
         onp = start.get("np") or [0] * n
+        if old is None:
+            onp = [10 if i in ten else 0 for i in range(n)]
         for i in range(n):
             keys += _ud(RUNS.index(e["np"][i]) - RUNS.index(onp[i])) + ["A"]
     if "gr" in fields:
-        keys += ["up"] * ((side(e["gr"]) - side(start.get("gr", -1))) % (n + 1)) + ["A"]
+        gr0 = start.get("gr", -1) if old is not None else (ten[0] if ten else -1)
+        keys += ["up"] * ((side(e["gr"]) - side(gr0)) % (n + 1)) + ["A"]
     return keys + ["A"]  # confirm on the review
 
 
@@ -669,6 +674,62 @@ def test_an_edit_opens_the_steps_its_new_counts_rule_out_as_a_new_round(tmp_path
     assert k.screen.step() == "d" and k.screen.v["d"] == [0, 10]
     k.press("A")
     assert k.screen.step() == "s" and k.screen.v["s"] == 1
+
+
+def test_an_edit_reopens_a_primiera_the_denari_rule_out(tmp_path):
+    # 22-18 cards, 6-4 denari, all ADA's, edited to 10-30 and 0-10: ADA
+    # can have no primiera (no denari); it opened on ADA ("Has no denari")
+    k = new_sheet(tmp_path, names=["ADA", "BO"])
+    k.add(E1)
+    k.press("down up A A")
+    k.press(["down"] * 12 + ["A"] + ["down"] * 6 + ["A"])
+    assert k.screen.step() == "s" and k.screen.v["d"] == [0, 10] and k.screen.v["s"] == 1
+    k.press("A")
+    assert k.screen.step() == "p" and k.screen.v["p"] == E.UNSET
+    assert k.text().split("\n")[-1] == "Pick with < >"
+
+
+def test_an_edit_reopens_a_primiera_by_the_cards_on_a_side_with_no_cards(tmp_path):
+    k = new_sheet(tmp_path, names=["ADA", "BO"])
+    pc = [
+        [C.parse(x) for x in ("7D", "6C", "1S", "7B")],
+        [C.parse("6D"), C.parse("7C"), C.parse("7S"), -1],
+    ]
+    k.add({"t": [25, 15], "d": [3, 7], "s": 0, "pc": pc, "sc": [0, 2]})
+    k.press("down up A A")
+    k.press(["down"] * 25 + ["A", "A", "A"])  # ADA took nothing: BO all
+    assert k.screen.step() == "p" and k.screen.v["p"] == 1 and not k.screen.cards
+    assert not k.screen.objection()
+    k.press("A A A A")
+    assert k.sheet.rounds[0] == {"t": [0, 40], "d": [0, 10], "s": 1, "p": 1, "sc": [0, 2]}
+
+
+def test_all_ten_denari_are_a_run_of_ten_and_the_grande(tmp_path):
+    # Cirulla: a side that took every denaro has the piccola of ten and the
+    # grande; the piccola opened on 0 ("Denari mismatch"), the grande on
+    # nobody; an edit that takes them away opens both again
+    k = new_sheet(tmp_path, game=2, names=["ADA", "BO"])
+    assert k.sheet.fields()[-2:] == ["np", "gr"]
+    k.press(["A"] + ["up"] * 20 + ["A", "A", "A", "A", "A", "A"])
+    assert k.screen.step() == "np" and k.screen.v["np"] == [10, 0]
+    k.press("A A")
+    assert k.screen.step() == "gr" and k.screen.v["gr"] == 0
+    k.press("A A")
+    e = k.sheet.rounds[0]
+    assert e["t"] == [40, 0] and e["np"] == [10, 0] and e["gr"] == 0
+    k.press("down up A A")  # edit: 30-10 cards, 2-8 denari
+    k.press(["down"] * 10 + ["A"] + ["down"] * 8 + ["A", "A", "A", "A", "A"])
+    assert k.screen.step() == "np" and k.screen.v["np"] == [0, 0]
+    k.press("A A")
+    assert k.screen.step() == "gr" and k.screen.v["gr"] == -1
+
+
+def test_nobodys_primiera_when_one_side_took_every_card_is_objected_to(tmp_path):
+    k = new_sheet(tmp_path, names=["ADA", "BO"])
+    k.press(["A"] + ["up"] * 20 + ["A", "A", "A"])
+    assert k.screen.step() == "p" and k.screen.v["p"] == 0
+    k.press("up up A")  # Nobody: it was taken
+    assert k.screen.step() == "p" and k.text().split("\n")[-1] == "ADA took all 40"
 
 
 def test_an_edit_keys_of_entry_keys_type_a_round_its_counts_reopen(tmp_path):

@@ -175,7 +175,8 @@ SK_REPLACE = const(141)  # New sheet on a sheet with rounds: ask first
 RANK_DONNA = const(142)  # the 9 with French faces (Q): "Queens"
 SK_TIE = const(143)  # the sheet: sides tied at or past the target
 SK_NEW_WINNER = const(144)  # an edit whose recount changes a match's winner
-N_STRINGS = const(145)
+SK_ALL_CARDS = const(145)  # the primiera's "Nobody" when one side took every card
+N_STRINGS = const(146)
 
 _blob = b""
 _offs = None

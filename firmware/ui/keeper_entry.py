@@ -18,8 +18,9 @@ counts leave no other; else nothing is chosen ("Pick with < >"): LEFT /
 RIGHT pick the side on that hand, UP / DOWN the first / last choice, and
 A objects until a pick. An edited round's steps open on its old values,
 except one that the counts typed since rule out (denari past a side's
-cards, the settebello, re bello or primiera on a side with no denari or
-cards): that step opens as a new round's.
+cards, the settebello, re bello, primiera, piccola or grande where the
+denari or cards taken cannot have it: what sheet.Sheet.check objects
+to): that step opens as a new round's.
 
 arg: ``(sheet, i)`` enters a new round (i = -1) or edits round i;
 ``(sheet, i, True)`` shows round i's review first (from the history),
@@ -249,10 +250,11 @@ class Screen(keys.Screen):
         no doubt: the settebello and the re bello to the one side that took
         denari, the primiera to the one side that took cards, and no more
         denari than cards (_fit). Otherwise nothing is chosen (UNSET): the
-        keeper picks, and A objects until then. A value the keeper gave
-        (an edited round's, or one typed before going back) stays, unless
-        the counts typed since rule it out (_ruled_out): then the step
-        opens as a new round's."""
+        keeper picks, and A objects until then. A side that took all ten
+        denari has the run of ten (napola, piccola) and the grande. A value
+        the keeper gave (an edited round's, or one typed before going back)
+        stays, unless the counts typed since rule it out (_ruled_out): then
+        the step opens as a new round's."""
         f = self.step()
         self.cur = 0
         self.cards = False
@@ -260,27 +262,27 @@ class Screen(keys.Screen):
             if not self._ruled_out(f):
                 return
             self.given.remove(f)
+        v = self.v
+        d = v["d"]
         if f in ("s", "rb"):  # denari both: the one side that took any
-            self.v[f] = _only(self.v["d"])
+            v[f] = _only(d)
         elif f == "p":
-            self.v["p"] = _only(self.v["t"])
+            v["p"] = _only(v["t"])
         elif f == "d":
-            _fit(self.v["d"], self.v["t"], TOTAL["d"])
+            _fit(d, v["t"], TOTAL["d"])
+        elif f == "np":  # all ten denari: a run of ten (napola, piccola)
+            v["np"] = [10 if x == 10 else 0 for x in d]
+        elif f == "gr":  # all ten denari: the grande too
+            v["gr"] = d.index(10) if 10 in d else -1
 
     def _ruled_out(self, f):
-        """True when step `f`'s value cannot be with the counts: more
-        denari than cards on a side, the settebello or the re bello (both
-        denari) on a side with no denari, the primiera on a side with no
-        cards."""
-        v = self.v
-        n = self.n
-        if f == "d":
-            for i in range(n):
-                if v["d"][i] > v["t"][i]:
-                    return True
-        elif f in ("s", "rb", "p"):
-            side = v[f]
-            return 0 <= side < n and v["t" if f == "p" else "d"][side] == 0
+        """True when the sheet's check (sheet.Sheet.check) finds step `f`'s
+        value wrong: an edited round's value, or one typed before going
+        back, that the counts typed since rule out."""
+        try:
+            self.sh.check(self.entry())
+        except sheet.EntryError as x:
+            return ("p" if x.key == "pc" else x.key) == f
         return False
 
     def objection(self):
@@ -299,6 +301,8 @@ class Screen(keys.Screen):
                 return tr(lang.SK_SUM) % (x.got, x.want)
             if x.kind == sheet.SEVEN:
                 return tr(lang.SK_SEVEN) % self.sh.names[x.side]
+            if x.kind == sheet.ALL:
+                return tr(lang.SK_ALL_CARDS) % self.sh.names[x.side]
             if x.kind == sheet.TWICE:  # which card: "7C twice"
                 return tr(lang.SK_TWICE) % gfx.card_text(x.got, self.app.french())
             if x.kind in ERRORS:
