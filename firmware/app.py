@@ -202,9 +202,12 @@ class App:
 
     # Settings -------------------------------------------------------------
 
-    def save_settings(self):
-        """Write the settings to flash now (store.save); on an OSError
-        (flash full) the menu notes that they were not saved."""
+    def save_settings(self, changed=False):
+        """Write the settings to flash now (store.save); with `changed`
+        only when a change is not saved yet. On an OSError (flash full)
+        the menu notes that they were not saved."""
+        if changed and self._changed < 0:
+            return
         import store
 
         try:

@@ -573,6 +573,9 @@ def test_a_setting_is_saved_a_second_after_it_changes(tmp_path, monkeypatch):
     assert names == []  # not yet: the keys may go on
     a.loop(110)  # 1.1 s more
     assert type(a.screen).__name__ == "Settings" and names == [app.SETTINGS]
+    b.buttons.push(F.keys("B"))  # nothing changed since: B writes nothing
+    a.loop(50)
+    assert type(a.screen).__name__ == "Screen" and names == [app.SETTINGS]
     a2, b2 = run(F.keys(""), tmp_path, 5)  # the power cut: a new start
     assert a2.settings["lang"] == 1 and lang.code == "it"
     lang.load("en")
