@@ -149,11 +149,6 @@ class Sheet:
                 raise EntryError("who won the primiera?", "p")
             if p >= 0:
                 self._check_winner(e, p)
-            else:
-                took = [i for i in range(n) if e["t"][i]]
-                if len(took) == 1:  # every suit is that side's: its primiera
-                    msg = "%s took every card: the primiera is theirs" % self.names[took[0]]
-                    raise EntryError(msg, "p", ALL, took[0])
         self._check_denari(e, False)
         for k in ("rb", "gr"):
             v = e.get(k, -1)
@@ -169,6 +164,18 @@ class Sheet:
                         "%s: a napola is 0 or 3 to its denari" % self.names[i], "np", CLASH, i
                     )
         self._check_denari(e, True)
+
+    def check_typed(self, e):
+        """check(e), and what a round typed now must keep besides, which
+        rounds saved by an earlier firmware may not (they still load and
+        count as they were typed): a primiera nobody won while one side
+        took every card, every suit (ALL). Raises EntryError."""
+        self.check(e)
+        if e.get("p", 0) == -1:
+            took = [i for i in range(self.rules.sides) if e["t"][i]]
+            if len(took) == 1:
+                msg = "%s took every card: the primiera is theirs" % self.names[took[0]]
+                raise EntryError(msg, "p", ALL, took[0])
 
     def _check_winner(self, e, p):
         # A primiera counts a card of each suit (primiera_missing_suit
@@ -241,12 +248,30 @@ class Sheet:
             last = "gr"
         return have, last
 
+    def _namer(self, e, i, v, late):
+        # the last step (of STEPS) whose value names denaro v for side i (_named)
+        key = "s"
+        pc = e.get("pc")
+        if pc is not None and pc[i][0] >= 0 and pc[i][0] % 10 + 1 == v:
+            key = "p"
+        if late:
+            rb = self.rules.re_bello
+            if e.get("rb", -1) == i and 0 <= rb < 10 and rb + 1 == v:
+                key = "rb"
+            np = e.get("np")
+            if np and v <= np[i]:
+                key = "np"
+            if e.get("gr", -1) == i and v >= 8:
+                key = "gr"
+        return key
+
     def _check_denari(self, e, late):
         # The denari named for each side are distinct cards that side took,
         # none better than its primiera's best denaro; with `late` (the steps
         # after the primiera too) the napola is the whole run of what is
         # named, and the re bello and grande go to the side named holding them.
         taken = []
+        owner = []  # the side that named each of taken
         fields = self.fields()
         pc = e.get("pc")
         np = e.get("np")
@@ -256,7 +281,13 @@ class Sheet:
             mine = []
             for v in have:
                 if v in taken:  # (the card: the denaro of rank v)
-                    raise EntryError("a denaro named for two sides", last, TWICE, i, v - 1)
+                    # the step to fix: the later of the two that name it
+                    j = owner[taken.index(v)]
+                    a = self._namer(e, i, v, late)
+                    b = self._namer(e, j, v, late)
+                    side = i if STEPS.index(a) >= STEPS.index(b) else j
+                    key = a if side == i else b
+                    raise EntryError("a denaro named for two sides", key, TWICE, side, v - 1)
                 if v not in mine:
                     mine.append(v)
             if len(mine) > e["d"][i]:
@@ -268,6 +299,7 @@ class Sheet:
                         msg = "%s: a denaro named better than the primiera's" % self.names[i]
                         raise EntryError(msg, last, CLASH, i)
             taken += mine
+            owner += [i] * len(mine)
         if not late:
             return
         for i in range(self.rules.sides):

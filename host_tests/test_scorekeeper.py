@@ -732,6 +732,37 @@ def test_nobodys_primiera_when_one_side_took_every_card_is_objected_to(tmp_path)
     assert k.screen.step() == "p" and k.text().split("\n")[-1] == "ADA took all 40"
 
 
+def test_a_later_steps_old_value_neither_blocks_nor_hides_a_step(tmp_path):
+    # napola per card: ADA's napola of 7 holds the 7 of denari; moving the
+    # settebello to BO said "7D twice" at the 7 bello step, whose way on
+    # (the napola step) could not be reached
+    k = new_sheet(tmp_path, names=["ADA", "BO"], napola=1)
+    old = {"t": [20, 20], "d": [8, 2], "s": 0, "p": 0, "sc": [0, 0], "np": [7, 0]}
+    k.add(old)
+    k.press("down up A A")
+    k.press("A A right A")
+    assert k.screen.step() == "p", k.text()
+    k.press("A A A")
+    assert k.screen.step() == "np" and k.screen.v["np"] == [0, 0]  # 7 without the 7D: no more
+    k.press("A A A")
+    assert k.sheet.rounds[0] == dict(old, s=1, np=[0, 0])
+
+
+def test_all_ten_denari_in_an_edit_reopen_the_piccola_behind_an_old_grande(tmp_path):
+    # Cirulla: BO's grande, edited to ADA taking all ten denari; the piccola
+    # opened on 0 (the check raised the old grande's error first, hiding
+    # the piccola's) and A on the grande said "Denari mismatch"
+    k = new_sheet(tmp_path, game=2, names=["ADA", "BO"])
+    k.add({"t": [20, 20], "d": [3, 7], "s": 1, "p": 1, "sc": [0, 0], "np": [0, 0], "gr": 1})
+    k.press("down up A A")
+    k.press(["A"] + ["up"] * 7 + ["A", "A", "up", "A", "A", "A"])
+    assert k.screen.step() == "np" and k.screen.v["np"] == [10, 0]
+    k.press("A A")
+    assert k.screen.step() == "gr" and k.screen.v["gr"] == 0
+    k.press("A A")
+    assert k.sheet.rounds[0]["np"] == [10, 0] and k.sheet.rounds[0]["gr"] == 0
+
+
 def test_an_edit_keys_of_entry_keys_type_a_round_its_counts_reopen(tmp_path):
     # entry_keys (the simulator's evening too) models the reopened steps
     k = new_sheet(tmp_path, names=["ADA", "BO"])

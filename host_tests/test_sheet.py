@@ -291,6 +291,37 @@ def test_from_obj_refuses_what_is_not_a_sheet():
             Sheet.from_obj(obj)
 
 
+def test_a_denaro_named_twice_is_the_later_steps_to_fix():
+    # BO's settebello and ADA's napola of 7 both name the 7 of denari: the
+    # napola (the later step) is the one to fix; the error named the
+    # settebello's step, where the screen then stopped on a right value
+    sh = Sheet(Rules("scopa", napola=1), ["Ada", "Bo"])
+    with pytest.raises(EntryError) as x:
+        sh.check(entry(t0=20, d0=8, s=1, p=0, np=[7, 0]))
+    assert (x.value.key, x.value.kind, x.value.side, x.value.got) == ("np", S.TWICE, 0, 6)
+    with pytest.raises(EntryError) as x:
+        sh.check(entry(t0=20, d0=2, s=0, p=1, np=[0, 7]))
+    assert (x.value.key, x.value.side) == ("np", 1)
+
+
+def test_a_round_typed_now_keeps_more_than_a_saved_one():
+    # a primiera nobody won while one side took every card: the screens
+    # object to it now (check_typed), but an earlier firmware saved such
+    # rounds, and a sheet holding one still loads and counts it as typed
+    # (it was refused as damaged, and set aside with the whole evening)
+    e = entry(t0=40, d0=10, p=-1)
+    sh = Sheet(Rules("scopa"), ["Ada", "Bo"])
+    sh.check(e)
+    with pytest.raises(EntryError) as x:
+        sh.check_typed(e)
+    assert (x.value.key, x.value.kind, x.value.side) == ("p", S.ALL, 0)
+    sh.check_typed(entry(t0=40, d0=10, p=0))
+    sh.check_typed(entry(t0=20, d0=5, p=-1))  # a tie: nobody's
+    obj = {"v": S.VERSION, "rules": Rules().code(), "names": ["Ada", "Bo"], "rounds": [e]}
+    back = Sheet.from_obj(obj)
+    assert back.rounds == [e] and back.points(e).primiera == [0, 0]  # as typed
+
+
 def test_trouble_of_nothing():
     assert S.trouble("") == 0
 

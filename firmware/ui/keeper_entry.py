@@ -19,7 +19,7 @@ RIGHT pick the side on that hand, UP / DOWN the first / last choice, and
 A objects until a pick. An edited round's steps open on its old values,
 except one that the counts typed since rule out (denari past a side's
 cards, the settebello, re bello, primiera, piccola or grande where the
-denari or cards taken cannot have it: what sheet.Sheet.check objects
+denari or cards taken cannot have it: what sheet.Sheet.check_typed objects
 to): that step opens as a new round's.
 
 arg: ``(sheet, i)`` enters a new round (i = -1) or edits round i;
@@ -174,8 +174,13 @@ class Screen(keys.Screen):
 
     # The entry ------------------------------------------------------------
 
-    def entry(self):
-        """The round as a sheet entry (dict)."""
+    def entry(self, upto=99):
+        """The round as a sheet entry (dict). The steps after step `upto`
+        (an index of self.steps; every step by default) among the scope, re bello, napola and
+        grande count none and name no card (0, nobody's), so that what the
+        check then objects to is a step's up to `upto`: a later step's old
+        value neither hides nor blocks it (the sheet's check raises some
+        later steps' errors first)."""
         v = self.v
         n = self.n
         e = {"t": list(v["t"]), "d": list(v["d"]), "s": v["s"], "sc": list(v["sc"])}
@@ -186,6 +191,11 @@ class Screen(keys.Screen):
         for f in ("rb", "np", "gr"):
             if f in self.steps:
                 e[f] = list(v[f]) if f == "np" else v[f]
+        for f in self.steps[upto + 1 :]:
+            if f in ("sc", "np"):
+                e[f] = [0] * n
+            elif f in ("rb", "gr"):
+                e[f] = -1
         return e
 
     def step(self):
@@ -277,10 +287,11 @@ class Screen(keys.Screen):
 
     def _ruled_out(self, f):
         """True when the sheet's check (sheet.Sheet.check) finds step `f`'s
-        value wrong: an edited round's value, or one typed before going
+        value wrong (sheet.Sheet.check_typed, the later steps naming no
+        card: entry): an edited round's value, or one typed before going
         back, that the counts typed since rule out."""
         try:
-            self.sh.check(self.entry())
+            self.sh.check_typed(self.entry(self.k))
         except sheet.EntryError as x:
             return ("p" if x.key == "pc" else x.key) == f
         return False
@@ -290,7 +301,7 @@ class Screen(keys.Screen):
         if self.v.get(self.step()) == UNSET:
             return tr(lang.SK_PICK)
         try:
-            self.sh.check(self.entry())
+            self.sh.check_typed(self.entry(self.k))
         except sheet.EntryError as x:
             key = "p" if x.key == "pc" else x.key
             if key in self.steps and self.steps.index(key) > self.k:
