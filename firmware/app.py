@@ -45,7 +45,7 @@ CONFIG = "board.json"
 
 TICK_MS = const(10)  # main loop period when nothing happens
 FRAME_MS = const(30)  # at most one redraw per FRAME_MS
-SAVE_MS = const(1000)  # a changed setting is saved when no other change follows for this long
+_SAVE_MS = const(1000)  # a changed setting is saved when no other change follows for this long
 
 _PLAY = ("table", "summary")  # the screens of a game in progress
 
@@ -76,7 +76,8 @@ _FREE = (
     # _GAME: 14432 B at the peak; and the scorekeeper's sheet, whose own
     # scopa.scoring stays alive with it beside the one a round's end
     # imports, and the list screens' class (not at _LOW: the screens
-    # shown hold their classes)
+    # shown hold their classes; ui.lists, 1.3 KB of .mpy, stays on the
+    # scorekeeper's other screens once its set-up was shown)
     _MENU_ONLY + ("sheet", "ui.lists"),
     # _MENU: the computer players after a game (not in the measured match,
     # which never goes back to a menu; about what _SUMMARY saves), and the
@@ -202,11 +203,13 @@ class App:
 
     # Settings -------------------------------------------------------------
 
-    def save_settings(self, changed=False):
-        """Write the settings to flash now (store.save); with `changed`
+    def save_settings(self, pending=False):
+        """Write the settings to flash now (store.save); with `pending`
         only when a change is not saved yet. On an OSError (flash full)
-        the menu notes that they were not saved."""
-        if changed and self._changed < 0:
+        the menu notes that they were not saved; a MemoryError (before
+        anything is written: store.save) is raised, the change still
+        pending."""
+        if pending and self._changed < 0:
             return
         import store
 
@@ -223,7 +226,7 @@ class App:
     def set_setting(self, key, value):
         """Set setting `key` (int), or New game choice `key` of
         settings["cfg"]; a language or contrast takes effect at once.
-        Saved SAVE_MS after the last change (step), so that a power cut
+        Saved _SAVE_MS after the last change (step), so that a power cut
         loses none that was shown for a second, and keys held to run
         through the choices write once; or at once by save_settings."""
         s = self.settings
@@ -537,7 +540,10 @@ class App:
         if self.asleep:
             return 4 * TICK_MS
         try:
-            if self._changed >= 0 and ticks_diff(now, self._changed) >= SAVE_MS:
+            if self._changed >= 0 and ticks_diff(now, self._changed) >= _SAVE_MS:
+                # short of memory, tried again _SAVE_MS later (not at every
+                # turn, which would stop the app: _short)
+                self._changed = now
                 self.save_settings()
             if self._next is None:
                 self.screen.tick(now)

@@ -573,11 +573,54 @@ def test_a_setting_is_saved_a_second_after_it_changes(tmp_path, monkeypatch):
     assert names == []  # not yet: the keys may go on
     a.loop(110)  # 1.1 s more
     assert type(a.screen).__name__ == "Settings" and names == [app.SETTINGS]
+    a2, b2 = run(F.keys(""), tmp_path, 5)  # the power cut: a new start
+    assert a2.settings["lang"] == 1 and lang.code == "it"
     b.buttons.push(F.keys("B"))  # nothing changed since: B writes nothing
     a.loop(50)
     assert type(a.screen).__name__ == "Screen" and names == [app.SETTINGS]
-    a2, b2 = run(F.keys(""), tmp_path, 5)  # the power cut: a new start
-    assert a2.settings["lang"] == 1 and lang.code == "it"
+    lang.load("en")
+
+
+def _saves(monkeypatch, fail=0):
+    """The names store.save is asked to write, in order; its first `fail`
+    calls raise MemoryError (before anything is written, as store.save)."""
+    import store
+
+    names = []
+    real = store.save
+
+    def save(name, *args):
+        names.append(name)
+        if len(names) <= fail:
+            raise MemoryError
+        return real(name, *args)
+
+    monkeypatch.setattr(store, "save", save)
+    return names
+
+
+def test_b_and_start_write_a_pending_change_at_once(tmp_path, monkeypatch):
+    # the timed save is a second away: B on Settings, Start on the options
+    # write the change as they leave (a power cut then loses nothing)
+    names = _saves(monkeypatch)
+    a, b = run(F.keys("DDARB"), tmp_path, 60)  # R at 0.38 s, B at 0.5 s
+    assert type(a.screen).__name__ == "Screen" and names == [app.SETTINGS]
+    assert run(F.keys(""), tmp_path, 5)[0].settings["lang"] == 1
+    lang.load("en")
+    names = _saves(monkeypatch)
+    # New game, Scopa for 2, up from Start to the last option, right, Start
+    a, b = run(F.keys("AAURDA"), tmp_path, 90)
+    assert a.screen_mod == "table" and names[0] == app.SETTINGS
+
+
+def test_a_timed_save_short_of_memory_is_tried_again_later(tmp_path, monkeypatch, capsys):
+    # store.save out of memory five times: the save was tried at every
+    # turn of the loop, and the fourth turn in a row stopped the app
+    names = _saves(monkeypatch, fail=5)
+    a, b = run(F.keys("DDAR"), tmp_path, 800)
+    assert type(a.screen).__name__ == "Settings" and names == [app.SETTINGS] * 6
+    assert "app: low memory" in capsys.readouterr().out
+    assert run(F.keys(""), tmp_path, 5)[0].settings["lang"] == 1
     lang.load("en")
 
 

@@ -244,7 +244,7 @@ class Options(List):
         from config import GAME_KEYS
 
         app = self.app
-        app.save_settings(True)
+        app.save_settings(pending=True)
         app.new_game()
         r = app.game.rules
         # for a text-only observer (the simulator's log)
@@ -296,7 +296,7 @@ class Settings(List):
             self.sel = sel
 
     def back(self):
-        self.app.save_settings(True)
+        self.app.save_settings(pending=True)
         List.back(self)
 
 
