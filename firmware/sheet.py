@@ -271,7 +271,6 @@ class Sheet:
         # after the primiera too) the napola is the whole run of what is
         # named, and the re bello and grande go to the side named holding them.
         taken = []
-        owner = []  # the side that named each of taken
         fields = self.fields()
         pc = e.get("pc")
         np = e.get("np")
@@ -282,7 +281,9 @@ class Sheet:
             for v in have:
                 if v in taken:  # (the card: the denaro of rank v)
                     # the step to fix: the later of the two that name it
-                    j = owner[taken.index(v)]
+                    j = 0
+                    while v not in self._named(e, j, late)[0]:
+                        j += 1
                     a = self._namer(e, i, v, late)
                     b = self._namer(e, j, v, late)
                     side = i if STEPS.index(a) >= STEPS.index(b) else j
@@ -299,7 +300,6 @@ class Sheet:
                         msg = "%s: a denaro named better than the primiera's" % self.names[i]
                         raise EntryError(msg, last, CLASH, i)
             taken += mine
-            owner += [i] * len(mine)
         if not late:
             return
         for i in range(self.rules.sides):

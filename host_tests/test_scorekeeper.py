@@ -61,7 +61,11 @@ def entry_keys(e, fields, n, old=None):
     """The keys (sim names: up down A...) that type entry `e` from the first
     step of the entry screen to the confirm on the review: a new round, or
     with `old` (the entry being edited) an edit. Sides that the screen
-    fills in (the last one of cards and denari) are not typed."""
+    fills in (the last one of cards and denari) are not typed. Of an edit's
+    steps that the new counts rule out (keeper_entry's _ruled_out, which
+    open as a new round's), only these are modelled: the denari past a
+    side's cards, the settebello and re bello on a side with no denari,
+    the primiera on a side with no denari or fewer than 3 other cards."""
     keys = []
     start = old if old is not None else blank(n)
     vals = {}
@@ -87,7 +91,9 @@ def entry_keys(e, fields, n, old=None):
     def prim(x):
         return n + 1 if "pc" in x else (x["p"] if x["p"] >= 0 else n)
 
-    p0 = prim(old) if kept(old, "p", vals["t"]) else _only(vals["t"])
+    # the primiera: a side with denari and 3 cards of the other suits
+    room = [vals["d"][i] and vals["t"][i] - vals["d"][i] >= 3 for i in range(n)]
+    p0 = prim(old) if kept(old, "p", room) else _only(vals["t"])
     keys += _pick(prim(e), p0, n + 2) + ["A"]
     if "pc" in e:
         opc = old["pc"] if old is not None and "pc" in old else [[-1] * 4 for _ in range(n)]
@@ -1258,6 +1264,7 @@ def test_formatted_keeper_strings_fit(code):
     assert len(tr(lang.SK_NAME) % 3) + 1 + 3 <= 16
     assert len(tr(lang.WINS) % "WWW") <= 16 and len(tr(lang.MATCH_TO) % "WWW") <= 16
     assert len(tr(lang.ROUND) % 99) + len(tr(lang.PRIMIERA)) <= 16  # entry title line
+    assert len(tr(lang.SK_ALL_CARDS) % "WWW") <= 16
 
 
 # --- the unix port ---------------------------------------------------------------

@@ -174,9 +174,9 @@ class Screen(keys.Screen):
 
     # The entry ------------------------------------------------------------
 
-    def entry(self, upto=99):
-        """The round as a sheet entry (dict). The steps after step `upto`
-        (an index of self.steps; every step by default) among the scope, re bello, napola and
+    def entry(self, upto=None):
+        """The round as a sheet entry (dict). With `upto` (an index of
+        self.steps) the steps after it among the scope, re bello, napola and
         grande count none and name no card (0, nobody's), so that what the
         check then objects to is a step's up to `upto`: a later step's old
         value neither hides nor blocks it (the sheet's check raises some
@@ -191,7 +191,7 @@ class Screen(keys.Screen):
         for f in ("rb", "np", "gr"):
             if f in self.steps:
                 e[f] = list(v[f]) if f == "np" else v[f]
-        for f in self.steps[upto + 1 :]:
+        for f in self.steps[upto + 1 :] if upto is not None else ():
             if f in ("sc", "np"):
                 e[f] = [0] * n
             elif f in ("rb", "gr"):
