@@ -170,7 +170,15 @@ class Sheet:
         rounds saved by an earlier firmware may not (they still load and
         count as they were typed): a primiera nobody won while one side
         took every card, every suit (ALL). Raises EntryError."""
-        self.check(e)
+        try:
+            self.check(e)
+        except EntryError as x:
+            if x.key in ("sc", "rb", "np", "gr"):
+                self._check_all(e)  # the primiera's step comes first
+            raise
+        self._check_all(e)
+
+    def _check_all(self, e):
         if e.get("p", 0) == -1:
             took = [i for i in range(self.rules.sides) if e["t"][i]]
             if len(took) == 1:

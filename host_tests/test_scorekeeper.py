@@ -769,6 +769,23 @@ def test_all_ten_denari_in_an_edit_reopen_the_piccola_behind_an_old_grande(tmp_p
     assert k.sheet.rounds[0]["np"] == [10, 0] and k.sheet.rounds[0]["gr"] == 0
 
 
+@pytest.mark.parametrize(
+    "opts,last", [({"napola": 1}, "np"), ({"rebello": 1}, "rb"), ({"game": 2}, "gr")]
+)
+def test_nobodys_primiera_is_objected_to_at_its_step_with_the_variants(tmp_path, opts, last):
+    # all 40 cards and 10 denari to ADA: the later steps, naming nothing
+    # while the primiera is checked, then raised their own errors first,
+    # which hid "ADA took all 40" until their step (the napola, re bello,
+    # grande) objected to it
+    k = new_sheet(tmp_path, names=["ADA", "BO"], **opts)
+    assert last in k.sheet.fields()
+    k.press(["A"] + ["up"] * 20 + ["A", "A", "A"])
+    k.press("up up A")  # Nobody
+    assert k.screen.step() == "p" and k.text().split("\n")[-1] == "ADA took all 40"
+    k.press("down down A")  # ADA's, as the counts opened it
+    assert k.screen.step() == "sc"
+
+
 def test_an_edit_keys_of_entry_keys_type_a_round_its_counts_reopen(tmp_path):
     # entry_keys (the simulator's evening too) models the reopened steps
     k = new_sheet(tmp_path, names=["ADA", "BO"])
