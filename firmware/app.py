@@ -8,8 +8,8 @@ button events into requests of the App, which alone changes the game and
 the settings and saves them: the game's turns through ``app.turns``
 (turns.py: ``turn``, ``computer_turn``, ``play``, ``uncover``, ``deal``),
 the rest through App methods (``set_setting``, ``save_settings``,
-``clear_note``, ``first_menu``, ``new_game``, ``commit_sheet``, ``go``,
-``unload``).
+``clear_note``, ``first_menu``, ``new_game``, ``commit_sheet``,
+``keep_round``, ``go``, ``unload``).
 A screen draws itself with ``draw(fb)``, which never changes state, and
 never imports this module. A screen's module is imported when it is shown
 and dropped from sys.modules when another module's screen replaces it;
@@ -194,6 +194,8 @@ class App:
         self._last = 0  # the board's ticks at the last step
         self._short = 0  # steps in a row that ran out of memory
         self._changed = -1  # self.now at the last setting changed and not saved, else -1
+        self._round = None  # the scorekeeper's round being typed (keep_round)
+        self._round_at = -1  # self.now at its last change not saved, else -1
         self.settings, self.note = _config().load_settings(folder)
         if self.note:
             # a damaged settings.sav: the copy in use saved again (the damaged
@@ -246,6 +248,17 @@ class App:
         self._changed = self.now
         if key == "contrast":
             self.apply_contrast()
+
+    def keep_round(self, draft):
+        """The scorekeeper's round being typed, `draft` (a dict, from
+        ui.keeper_entry), saved _SAVE_MS after its last change (step,
+        sheet.keep_draft), so that a power cut loses at most that second's
+        keys; None (the round confirmed or left): removed from flash now."""
+        self._round = draft
+        self._round_at = self.now
+        if draft is None:
+            self._round_at = -1
+            self.commit_sheet(None, "draft")
 
     def first_menu(self):
         """True the first time the start menu is built (its line is
@@ -337,11 +350,17 @@ class App:
         """Change sheet `sh` by `op` and save it (sheet.commit): "" or why
         it was not saved. `op` "load": the sheet on flash, ``(sheet or
         None, status, why)`` (sheet.load, which saves again a sheet read
-        from a backup copy)."""
+        from a backup copy); "draft": `sh` is the round being typed, saved
+        (None: removed; sheet.keep_draft); "kept": that round's draft on
+        flash, or None (sheet.kept_draft)."""
         import sheet
 
         if op == "load":
             return sheet.load(self.folder)
+        if op == "draft":
+            return sheet.keep_draft(sh, self.folder)
+        if op == "kept":
+            return sheet.kept_draft(self.folder)
         return sheet.commit(sh, self.folder, op, i, e)
 
     # Screens --------------------------------------------------------------
@@ -545,6 +564,10 @@ class App:
                 # turn, which would stop the app: _short)
                 self._changed = now
                 self.save_settings()
+            if self._round_at >= 0 and ticks_diff(now, self._round_at) >= _SAVE_MS:
+                self._round_at = now  # short of memory: tried again later
+                self.commit_sheet(self._round, "draft")
+                self._round_at = -1
             if self._next is None:
                 self.screen.tick(now)
             if self._next is not None:

@@ -33,6 +33,7 @@ from scopa.rules import CIRULLA
 
 MAX_SCOPE = 40
 FILE = "sheet.sav"  # the store record of the sheet on the device's flash
+DRAFT = "round.sav"  # the round being typed (keep_draft)
 VERSION = const(1)  # of to_obj(): bump when the entry format changes
 
 # EntryError kinds: what the screens say about a wrong entry.
@@ -542,6 +543,29 @@ def commit(sh, folder, op, i=-1, e=None):
     except MemoryError:
         sh.rounds = old
         raise
+
+
+def keep_draft(obj, folder=""):
+    """Save `obj` (a dict: ui.keeper_entry's draft of the round being
+    typed) as DRAFT; None: remove it (store.remove). An OSError (flash
+    full) is printed: the draft is a help, the sheet is what counts."""
+    import store
+
+    try:
+        if obj is None:
+            store.remove(DRAFT, folder)
+        else:
+            store.save(DRAFT, obj, folder)
+    except OSError as e:
+        print("sheet: round draft not written:", e)
+
+
+def kept_draft(folder=""):
+    """The draft keep_draft saved (a dict), or None (none, or damaged)."""
+    import store
+
+    obj = store.load(DRAFT, folder)[0]
+    return obj if isinstance(obj, dict) else None
 
 
 def load(folder=""):

@@ -24,7 +24,9 @@ to): that step opens as a new round's.
 
 arg: ``(sheet, i)`` enters a new round (i = -1) or edits round i;
 ``(sheet, i, True)`` shows round i's review first (from the history),
-where A edits it.
+where A edits it; ``(sheet, i, False, draft)`` goes on with a round
+typed before a power cut (`draft`, App.keep_round: every key's state is
+kept, saved a second after the last).
 """
 
 import lang
@@ -171,6 +173,44 @@ class Screen(keys.Screen):
         if self.view:
             self.k = len(self.steps) - 1
             self.review()
+        elif len(arg) > 3:
+            self._resume(arg[3])
+
+    def _resume(self, d):
+        # the draft's state, when it fits these steps (else a new start)
+        k = d.get("k")
+        v = d.get("v")
+        if not (isinstance(k, int) and 0 <= k < len(self.steps) and isinstance(v, dict)):
+            return
+        for f in self.steps[:-1]:
+            if f not in v:
+                return
+        self.k = k
+        self.v.update(v)
+        self.pc = d.get("pc", self.pc)
+        self.given = d.get("g", self.given)
+        self.cards = d.get("c", 0) == 1
+        self.cur = d.get("cur", 0)
+        if self.step() == REVIEW:
+            self.review()
+
+    def draft(self):
+        """What App.keep_round keeps of the round being typed (a dict):
+        the sheet it is for (its names, rules and rounds), the round (i),
+        the step, values, primiera cards and the steps chosen."""
+        sh = self.sh
+        return {
+            "names": sh.names,
+            "rules": sh.rules.code(),
+            "n": len(sh.rounds),
+            "i": self.idx,
+            "k": self.k,
+            "v": self.v,
+            "pc": self.pc,
+            "g": self.given,
+            "c": 1 if self.cards else 0,
+            "cur": self.cur,
+        }
 
     # The entry ------------------------------------------------------------
 
@@ -347,6 +387,8 @@ class Screen(keys.Screen):
 
     def leave(self):
         app = self.app
+        self.left = True
+        app.keep_round(None)
         if self.idx >= 0:
             app.go("scorekeeper", "History", (self.sh, self.idx))
         else:
@@ -389,6 +431,8 @@ class Screen(keys.Screen):
         else:
             j = len(sh.rounds)
             err = app.commit_sheet(sh, "add", -1, e)
+        self.left = True
+        app.keep_round(None)
         note = [tr(lang.NOT_SAVED)] if err else []
         rev = self.rev
         if rev is not None:
@@ -413,7 +457,15 @@ class Screen(keys.Screen):
 
     # Keys -----------------------------------------------------------------
 
+    left = False  # confirmed or left: nothing to keep
+
     def press(self, k, ev):
+        """A key, then the round as it now is kept (App.keep_round)."""
+        self._press(k, ev)
+        if not self.left and not self.view:
+            self.app.keep_round(self.draft())
+
+    def _press(self, k, ev):
         app = self.app
         rep = ev & keys.REPEAT
         app.dirty = True

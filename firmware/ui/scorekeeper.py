@@ -8,8 +8,9 @@ new sheet and the scorekeeper's menu ui/keeper_setup.py.
 The sheet (firmware/sheet.py) goes from screen to screen as the `arg` of
 ``app.go``: a Sheet, or ``(sheet, note)`` where note is a list of lines
 shown once. Opened from the start menu (no arg) the sheet is read from
-flash; a damaged file is reported and its last good copy used. Every
-change is written to flash at once (App.commit_sheet).
+flash; a damaged file is reported and its last good copy used; a round
+that was being typed when the power went (App.keep_round) is typed on.
+Every change is written to flash at once (App.commit_sheet).
 
 Keys on the totals: A enters the next round, UP / DOWN the history,
 B the scorekeeper's menu.
@@ -44,6 +45,27 @@ def open_sheet(app):
     return sh, note
 
 
+def _resume(app, sh):
+    # a round typed when the power went (App.keep_round): typed on, when
+    # it was typed on this sheet as it is now (not once it was confirmed)
+    d = app.commit_sheet(None, "kept")
+    if d is None:
+        return
+    i = d.get("i")
+    n = len(sh.rounds)
+    if (
+        d.get("n") == n
+        and d.get("names") == sh.names
+        and d.get("rules") == sh.rules.code()
+        and isinstance(i, int)
+        and -1 <= i < n
+    ):
+        print("sheet: the round being typed, typed on")
+        app.go("keeper_entry", "Screen", (sh, i, False, d))
+    else:
+        app.keep_round(None)
+
+
 def unpack(arg):
     """(sheet, note) of a screen's arg: a Sheet or (Sheet, note)."""
     if isinstance(arg, tuple):
@@ -65,6 +87,8 @@ class Screen(keys.Screen):
             self.sh, self.note = open_sheet(app)
             if self.sh is None and not self.note:
                 app.go("keeper_setup")
+            elif self.sh is not None and not self.note:
+                _resume(app, self.sh)
         self.ms = self.sh.recount() if self.sh is not None else []
 
     def press(self, k, ev):
