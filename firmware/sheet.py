@@ -547,25 +547,33 @@ def commit(sh, folder, op, i=-1, e=None):
 
 def keep_draft(obj, folder=""):
     """Save `obj` (a dict: ui.keeper_entry's draft of the round being
-    typed) as DRAFT; None: remove it (store.remove). An OSError (flash
-    full) is printed: the draft is a help, the sheet is what counts."""
+    typed) as DRAFT; None: remove it and a damaged copy set aside
+    (store.remove). An OSError (flash full) or a MemoryError is printed,
+    never raised: the draft is a help, the sheet is what counts (a round
+    confirmed must not be asked again for the draft's sake)."""
     import store
 
     try:
         if obj is None:
+            store.remove(DRAFT + ".bad", folder)
             store.remove(DRAFT, folder)
         else:
             store.save(DRAFT, obj, folder)
-    except OSError as e:
-        print("sheet: round draft not written:", e)
+    except (OSError, MemoryError) as e:
+        print("sheet: round draft not written:", repr(e))
 
 
 def kept_draft(folder=""):
-    """The draft keep_draft saved (a dict), or None (none, or damaged)."""
+    """The draft keep_draft saved (a dict), or None: none, or damaged
+    (then removed)."""
     import store
 
-    obj = store.load(DRAFT, folder)[0]
-    return obj if isinstance(obj, dict) else None
+    obj, status = store.load(DRAFT, folder)[:2]
+    if isinstance(obj, dict):
+        return obj
+    if status != store.NONE:
+        keep_draft(None, folder)
+    return None
 
 
 def load(folder=""):

@@ -334,7 +334,8 @@ def set_aside(name, folder=""):
 
 
 def remove(name, folder=""):
-    """Forget record `name` and its copies."""
+    """Forget record `name` and its copies, the oldest first (a cut
+    between leaves the newest)."""
     p = _path(folder, name)
-    for suffix in ("", ".tmp", ".bak"):
+    for suffix in (".bak", ".tmp", ""):
         _remove(p + suffix)

@@ -822,6 +822,79 @@ def test_a_round_draft_that_no_longer_fits_the_sheet_is_dropped(tmp_path):
     assert not (tmp_path / S.DRAFT).exists()
 
 
+def test_a_confirmed_edits_draft_is_dropped(tmp_path):
+    # a cut after an edit's confirm wrote the sheet, before its draft was
+    # removed: the edit's round is no longer the one it started from; it
+    # was typed on (and A wrote it again, undoing what was changed since)
+    k = new_sheet(tmp_path, names=["ADA", "BO"])
+    k.add(E1)
+    k.press("down up A A up up up")  # edit round 1: cards 25-15
+    d = k.screen.draft()
+    k.press("A A A A A A A")
+    assert k.sheet.rounds[0]["t"] == [25, 15] and not (tmp_path / S.DRAFT).exists()
+    store.save(S.DRAFT, d, str(tmp_path))
+    k2 = Keeper(tmp_path)
+    k2.app.loop(2)
+    assert k2.app.screen_mod == "scorekeeper" and not (tmp_path / S.DRAFT).exists()
+
+
+@pytest.mark.parametrize("bad", ["d", "g", "cur", "sc", "s", "damaged"])
+def test_a_draft_of_another_shape_or_damaged_opens_the_sheet(tmp_path, bad):
+    # a draft of another firmware's shape stopped the app at every start
+    # (a TypeError drawing or at the next key); a damaged one stayed
+    k = new_sheet(tmp_path, names=["ADA", "BO"])
+    k.press("A up up A")
+    d = k.screen.draft()
+    d["v"] = dict(d["v"])
+    if bad == "d":
+        d["v"]["d"] = 5
+    elif bad == "g":
+        d["g"] = None
+    elif bad == "cur":
+        d["cur"] = "x"
+    elif bad == "sc":
+        d["v"]["sc"] = [0]
+    elif bad == "s":
+        d["v"]["s"] = 7
+    store.save(S.DRAFT, d, str(tmp_path))
+    if bad == "damaged":
+        p = tmp_path / S.DRAFT
+        p.write_bytes(p.read_bytes()[:-3])
+    k2 = Keeper(tmp_path)
+    k2.app.loop(5)
+    assert k2.app.screen_mod == "scorekeeper" and type(k2.screen).__name__ == "Screen"
+    assert not [q.name for q in tmp_path.iterdir() if q.name.startswith(S.DRAFT)]
+    k2.press("A up A")  # a round as ever
+    assert k2.app.screen_mod == "keeper_entry" and k2.screen.step() == "d"
+
+
+def test_low_memory_removing_a_draft_adds_the_round_once(tmp_path, monkeypatch):
+    # the draft's removal short of memory after the round was written: it
+    # stopped the confirm there, and A again added the round a second time
+    k = new_sheet(tmp_path, names=["ADA", "BO"])
+    k.press("A")
+    k.app.loop(110)
+
+    def remove(name, folder=""):
+        raise MemoryError
+
+    monkeypatch.setattr(store, "remove", remove)
+    k.press(entry_keys(E1, k.sheet.fields(), 2))
+    assert k.app.screen_mod == "scorekeeper" and k.sheet.rounds == [E1]
+    assert S.load(str(tmp_path))[0].rounds == [E1]
+
+
+def test_a_round_the_flash_did_not_take_keeps_its_draft(tmp_path, monkeypatch):
+    # the sheet not written (flash full): the draft is the round's one
+    # copy on flash; it was removed all the same
+    k = new_sheet(tmp_path, names=["ADA", "BO"])
+    monkeypatch.setattr(S, "keep", lambda sh, folder="": "no room")
+    k.press(["A"] + entry_keys(E1, k.sheet.fields(), 2))
+    assert k.app.screen_mod == "scorekeeper" and "Not saved!" in k.text()
+    k.app.loop(110)
+    assert (tmp_path / S.DRAFT).exists()
+
+
 def test_b_out_of_a_round_drops_its_draft(tmp_path):
     k = new_sheet(tmp_path, names=["ADA", "BO"])
     k.press("A up")

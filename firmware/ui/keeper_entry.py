@@ -112,6 +112,14 @@ def _fit(d, t, total):
         left -= k
 
 
+def _ints(xs, lo, hi):
+    """True when every item of `xs` is an int from `lo` to `hi`."""
+    for x in xs:
+        if not isinstance(x, int) or not lo <= x <= hi:
+            return False
+    return True
+
+
 def _only(v):
     """The one side with a count above 0, else UNSET."""
     side = UNSET
@@ -173,26 +181,67 @@ class Screen(keys.Screen):
         if self.view:
             self.k = len(self.steps) - 1
             self.review()
-        elif len(arg) > 3:
-            self._resume(arg[3])
+        elif len(arg) > 3 and not self._resume(arg[3]):
+            self.leave()  # not this screen's shape: the sheet, the draft removed
 
     def _resume(self, d):
-        # the draft's state, when it fits these steps (else a new start)
+        # the draft's state, when it has the shape of this screen's (True;
+        # a damaged or another firmware's draft must not stop the app at
+        # every start)
+        n = self.n
         k = d.get("k")
         v = d.get("v")
-        if not (isinstance(k, int) and 0 <= k < len(self.steps) and isinstance(v, dict)):
-            return
+        pc = d.get("pc")
+        g = d.get("g")
+        cur = d.get("cur")
+        if not (
+            _ints([k, cur], 0, max(len(self.steps), 4 * n) - 1)
+            and k < len(self.steps)
+            and isinstance(v, dict)
+            and isinstance(pc, list)
+            and len(pc) == n
+            and isinstance(g, list)
+        ):
+            return False
         for f in self.steps[:-1]:
-            if f not in v:
-                return
+            x = v.get(f)
+            lo, hi = UNSET, n - 1  # s, rb: a side, or none chosen
+            if f in ("t", "d", "sc", "np"):
+                lo, hi = 0, TOTAL.get(f, 10 if f == "np" else sheet.MAX_SCOPE)
+                if not (isinstance(x, list) and len(x) == n):
+                    return False
+                x = x[:]
+            elif f == "p":
+                hi = n + 1  # nobody, by the cards
+            elif f == "gr":
+                lo = -1
+            if not _ints(x if isinstance(x, list) else [x], lo, hi):
+                return False
+        for c in pc:
+            if not (isinstance(c, list) and len(c) == 4 and _ints(c, -1, 39)):
+                return False
+        for f in g:
+            if f not in self.steps:
+                return False
+        old = (self.v, self.pc, self.given)
+        self.v, self.pc, self.given = dict(v), pc, g
+        self.cards = d.get("c") == 1 and self.step_of(k) == "p" and v["p"] == n + 1
+        if cur >= (4 * n if self.cards else n):
+            cur = 0
+        if self.step_of(k) == REVIEW:
+            try:
+                self.sh.check_typed(self.entry())
+            except sheet.EntryError:
+                self.v, self.pc, self.given = old
+                return False
         self.k = k
-        self.v.update(v)
-        self.pc = d.get("pc", self.pc)
-        self.given = d.get("g", self.given)
-        self.cards = d.get("c", 0) == 1
-        self.cur = d.get("cur", 0)
+        self.cur = cur
         if self.step() == REVIEW:
             self.review()
+        return True
+
+    def step_of(self, k):
+        return self.steps[k]
 
     def draft(self):
         """What App.keep_round keeps of the round being typed (a dict):
@@ -204,6 +253,7 @@ class Screen(keys.Screen):
             "rules": sh.rules.code(),
             "n": len(sh.rounds),
             "i": self.idx,
+            "e0": sh.rounds[self.idx] if self.idx >= 0 else None,
             "k": self.k,
             "v": self.v,
             "pc": self.pc,
@@ -432,7 +482,8 @@ class Screen(keys.Screen):
             j = len(sh.rounds)
             err = app.commit_sheet(sh, "add", -1, e)
         self.left = True
-        app.keep_round(None)
+        if not err:  # not written: the draft is the round's one copy on flash
+            app.keep_round(None)
         note = [tr(lang.NOT_SAVED)] if err else []
         rev = self.rev
         if rev is not None:

@@ -47,7 +47,9 @@ def open_sheet(app):
 
 def _resume(app, sh):
     # a round typed when the power went (App.keep_round): typed on, when
-    # it was typed on this sheet as it is now (not once it was confirmed)
+    # it was typed on this sheet as it is now (not once it was confirmed:
+    # a new round, the sheet then has one more; an edit, its round then
+    # differs from the one the edit started from)
     d = app.commit_sheet(None, "kept")
     if d is None:
         return
@@ -59,6 +61,7 @@ def _resume(app, sh):
         and d.get("rules") == sh.rules.code()
         and isinstance(i, int)
         and -1 <= i < n
+        and (i < 0 or d.get("e0") == sh.rounds[i])
     ):
         print("sheet: the round being typed, typed on")
         app.go("keeper_entry", "Screen", (sh, i, False, d))
