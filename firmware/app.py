@@ -361,7 +361,12 @@ class App:
             return sheet.keep_draft(sh, self.folder)
         if op == "kept":
             return sheet.kept_draft(self.folder)
-        return sheet.commit(sh, self.folder, op, i, e)
+        err = sheet.commit(sh, self.folder, op, i, e)
+        if not err:
+            # the sheet written: no round typed before outlives it (the
+            # round just confirmed, or one the flash did not take before)
+            self.keep_round(None)
+        return err
 
     # Screens --------------------------------------------------------------
 

@@ -838,7 +838,9 @@ def test_a_confirmed_edits_draft_is_dropped(tmp_path):
     assert k2.app.screen_mod == "scorekeeper" and not (tmp_path / S.DRAFT).exists()
 
 
-@pytest.mark.parametrize("bad", ["d", "g", "cur", "sc", "s", "damaged"])
+@pytest.mark.parametrize(
+    "bad", ["d", "g", "cur", "sc", "s", "damaged", "s_list", "sum", "bool", "pc_suit"]
+)
 def test_a_draft_of_another_shape_or_damaged_opens_the_sheet(tmp_path, bad):
     # a draft of another firmware's shape stopped the app at every start
     # (a TypeError drawing or at the next key); a damaged one stayed
@@ -856,6 +858,15 @@ def test_a_draft_of_another_shape_or_damaged_opens_the_sheet(tmp_path, bad):
         d["v"]["sc"] = [0]
     elif bad == "s":
         d["v"]["s"] = 7
+    elif bad == "s_list":  # a pick as a list, on its step: drawing it stopped the app
+        d["k"] = 2
+        d["v"]["s"] = []
+    elif bad == "sum":
+        d["v"]["t"] = [30, 30]
+    elif bad == "bool":
+        d["v"]["s"] = True
+    elif bad == "pc_suit":
+        d["pc"] = [[-1, 27, -1, -1], [-1, -1, -1, -1]]
     store.save(S.DRAFT, d, str(tmp_path))
     if bad == "damaged":
         p = tmp_path / S.DRAFT
@@ -893,6 +904,43 @@ def test_a_round_the_flash_did_not_take_keeps_its_draft(tmp_path, monkeypatch):
     assert k.app.screen_mod == "scorekeeper" and "Not saved!" in k.text()
     k.app.loop(110)
     assert (tmp_path / S.DRAFT).exists()
+
+
+def test_a_key_after_a_confirm_cut_short_goes_to_the_sheet(tmp_path, monkeypatch):
+    # short of memory after the round was written, before the screen left:
+    # A again added the round a second time
+    k = new_sheet(tmp_path, names=["ADA", "BO"])
+    calls = []
+
+    def short(*args):
+        calls.append(args)
+        if len(calls) == 1:
+            raise MemoryError
+
+    monkeypatch.setattr(E, "print", short, raising=False)
+    k.press(["A"] + entry_keys(E1, k.sheet.fields(), 2))
+    assert k.app.screen_mod == "keeper_entry" and k.sheet.rounds == [E1]
+    k.press("A")
+    assert k.app.screen_mod == "scorekeeper" and S.load(str(tmp_path))[0].rounds == [E1]
+
+
+def test_the_sheet_written_drops_an_older_draft(tmp_path, monkeypatch):
+    # a round the flash did not take kept its draft; the sheet written
+    # later (another round, an undo) left it, and the next start typed on
+    # a round the keeper had undone
+    k = new_sheet(tmp_path, names=["ADA", "BO"])
+    real = S.keep
+    monkeypatch.setattr(S, "keep", lambda sh, folder="": "no room")
+    k.press(["A"] + entry_keys(E1, k.sheet.fields(), 2))
+    k.app.loop(110)
+    assert (tmp_path / S.DRAFT).exists()
+    monkeypatch.setattr(S, "keep", real)
+    k.press("A B down A A")  # the note seen; the menu: Undo last, yes
+    assert k.sheet.rounds == [] and S.load(str(tmp_path))[0].rounds == []
+    assert not (tmp_path / S.DRAFT).exists()
+    k2 = Keeper(tmp_path)
+    k2.app.loop(2)
+    assert k2.app.screen_mod == "scorekeeper"
 
 
 def test_b_out_of_a_round_drops_its_draft(tmp_path):

@@ -113,9 +113,10 @@ def _fit(d, t, total):
 
 
 def _ints(xs, lo, hi):
-    """True when every item of `xs` is an int from `lo` to `hi`."""
+    """True when every item of `xs` is an int (not a bool, a list...)
+    from `lo` to `hi`."""
     for x in xs:
-        if not isinstance(x, int) or not lo <= x <= hi:
+        if type(x) is not int or not lo <= x <= hi:
             return False
     return True
 
@@ -205,21 +206,25 @@ class Screen(keys.Screen):
             return False
         for f in self.steps[:-1]:
             x = v.get(f)
-            lo, hi = UNSET, n - 1  # s, rb: a side, or none chosen
             if f in ("t", "d", "sc", "np"):
-                lo, hi = 0, TOTAL.get(f, 10 if f == "np" else sheet.MAX_SCOPE)
+                # as the screen keeps them: the cards and denari all there
                 if not (isinstance(x, list) and len(x) == n):
                     return False
-                x = x[:]
-            elif f == "p":
-                hi = n + 1  # nobody, by the cards
-            elif f == "gr":
-                lo = -1
-            if not _ints(x if isinstance(x, list) else [x], lo, hi):
-                return False
+                hi = TOTAL.get(f, sheet.MAX_SCOPE)
+                if not _ints(x, 0, hi) or (f in TOTAL and sum(x) != hi):
+                    return False
+                if f == "np":
+                    for r in x:
+                        if r not in NAPOLA_RUNS:
+                            return False
+            elif not _ints([x], -1 if f == "gr" else UNSET, n + 1 if f == "p" else n - 1):
+                return False  # a side, none chosen (UNSET), nobody, by the cards
         for c in pc:
             if not (isinstance(c, list) and len(c) == 4 and _ints(c, -1, 39)):
                 return False
+            for suit in range(4):
+                if c[suit] >= 0 and c[suit] // 10 != suit:
+                    return False
         for f in g:
             if f not in self.steps:
                 return False
@@ -481,9 +486,7 @@ class Screen(keys.Screen):
         else:
             j = len(sh.rounds)
             err = app.commit_sheet(sh, "add", -1, e)
-        self.left = True
-        if not err:  # not written: the draft is the round's one copy on flash
-            app.keep_round(None)
+        self.left = True  # (App.commit_sheet dropped the draft once written)
         note = [tr(lang.NOT_SAVED)] if err else []
         rev = self.rev
         if rev is not None:
@@ -511,7 +514,13 @@ class Screen(keys.Screen):
     left = False  # confirmed or left: nothing to keep
 
     def press(self, k, ev):
-        """A key, then the round as it now is kept (App.keep_round)."""
+        """A key, then the round as it now is kept (App.keep_round). Once
+        the round is confirmed or left a key goes to the sheet (a
+        MemoryError after the confirm's write stopped it short of
+        leaving: A again would add the round twice)."""
+        if self.left:
+            self.app.go("scorekeeper", "Screen", self.sh)
+            return
         self._press(k, ev)
         if not self.left and not self.view:
             self.app.keep_round(self.draft())
