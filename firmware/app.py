@@ -255,10 +255,11 @@ class App:
         sheet.keep_draft), so that a power cut loses at most that second's
         keys; None (the round confirmed or left): removed from flash now."""
         self._round = draft
-        self._round_at = self.now
         if draft is None:
             self._round_at = -1
             self.commit_sheet(None, "draft")
+        else:
+            self._round_at = self.now
 
     def first_menu(self):
         """True the first time the start menu is built (its line is

@@ -547,7 +547,7 @@ def commit(sh, folder, op, i=-1, e=None):
 
 def keep_draft(obj, folder=""):
     """Save `obj` (a dict: ui.keeper_entry's draft of the round being
-    typed) as DRAFT; None: remove it and a damaged copy set aside
+    typed) as DRAFT; None: remove it, a damaged copy set aside too
     (store.remove). An OSError (flash full) or a MemoryError is printed,
     never raised: the draft is a help, the sheet is what counts (a round
     confirmed must not be asked again for the draft's sake)."""
@@ -555,7 +555,6 @@ def keep_draft(obj, folder=""):
 
     try:
         if obj is None:
-            store.remove(DRAFT + ".bad", folder)
             store.remove(DRAFT, folder)
         else:
             store.save(DRAFT, obj, folder)

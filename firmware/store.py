@@ -335,7 +335,7 @@ def set_aside(name, folder=""):
 
 def remove(name, folder=""):
     """Forget record `name` and its copies, the oldest first (a cut
-    between leaves the newest)."""
+    between leaves the newest), a damaged one set aside (.bad) too."""
     p = _path(folder, name)
-    for suffix in (".bak", ".tmp", ""):
+    for suffix in (".bad", ".bak", ".tmp", ""):
         _remove(p + suffix)

@@ -228,12 +228,13 @@ class Screen(keys.Screen):
         for f in g:
             if f not in self.steps:
                 return False
+        f = self.steps[k]
         old = (self.v, self.pc, self.given)
         self.v, self.pc, self.given = dict(v), pc, g
-        self.cards = d.get("c") == 1 and self.step_of(k) == "p" and v["p"] == n + 1
+        self.cards = d.get("c") == 1 and f == "p" and v["p"] == n + 1
         if cur >= (4 * n if self.cards else n):
             cur = 0
-        if self.step_of(k) == REVIEW:
+        if f == REVIEW:
             try:
                 self.sh.check_typed(self.entry())
             except sheet.EntryError:
@@ -244,9 +245,6 @@ class Screen(keys.Screen):
         if self.step() == REVIEW:
             self.review()
         return True
-
-    def step_of(self, k):
-        return self.steps[k]
 
     def draft(self):
         """What App.keep_round keeps of the round being typed (a dict):

@@ -180,7 +180,6 @@ class Screen(List):
     def action(self, i):
         app = self.app
         sh = sheet.Sheet(self.rules(), self.names)
-        app.keep_round(None)  # a kept round is the old sheet's
         note = [tr(lang.NOT_SAVED)] if app.commit_sheet(sh, "save") else []
         print("sheet: new %s %s" % (sh.rules.code(), " ".join(sh.names)))
         app.go("scorekeeper", "Screen", (sh, note))
