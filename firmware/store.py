@@ -33,6 +33,8 @@ for a FAT filesystem.
 from micropython import const
 
 FORMAT = const(1)
+_HEAD = const(48)  # bytes read for a header line (one is at most 28)
+_BUF = const(256)  # bytes read at a time to check a record
 
 # load() results: what was read
 OK = const(0)  # the main copy
@@ -45,8 +47,12 @@ BAD = const(4)  # every copy damaged
 def checksum(data):
     """Adler-32 style checksum of `data` (bytes) as 8 hex digits; small
     ints only (every value stays below 2**16)."""
-    a = 1
-    b = 0
+    a, b = _adler(data, 1, 0)
+    return "%04x%04x" % (b, a)
+
+
+def _adler(data, a, b):
+    # checksum's sums (a, b) carried on over `data`
     for x in data:
         a += x
         if a >= 65521:
@@ -54,7 +60,7 @@ def checksum(data):
         b += a
         if b >= 65521:
             b -= 65521
-    return "%04x%04x" % (b, a)
+    return a, b
 
 
 def _path(folder, name):
@@ -102,11 +108,52 @@ def _exists(p):
 
 def encode(obj):
     """The bytes of a record holding `obj` (JSON-able)."""
+    return _head(obj) + b"".join(bytes(_bytes(x)) for x in _pieces(obj))
+
+
+def _head(obj):
+    # the header line of the record of obj (bytes): its body's length and
+    # checksum, counted over the pieces save() then writes
+    n = 0
+    a, b = 1, 0
+    for x in _pieces(obj):
+        x = _bytes(x)
+        n += len(x)
+        a, b = _adler(x, a, b)
+    return ("SCOPA %d %d %04x%04x\n" % (FORMAT, n, b, a)).encode()
+
+
+def _pieces(obj):
+    # the JSON text of obj as pieces (str), lists and dicts opened and
+    # closed here, so that no long text is made at once (json.dumps of a
+    # long sheet grew one string through the heap and ran it out)
     import json
 
-    body = json.dumps(obj).encode()
-    head = "SCOPA %d %d %s\n" % (FORMAT, len(body), checksum(body))
-    return head.encode() + body
+    if isinstance(obj, dict):
+        sep = "{"
+        for k in obj:
+            yield sep + json.dumps(k) + ": "
+            sep = ", "
+            yield from _pieces(obj[k])
+        yield "}" if sep == ", " else "{}"
+    elif isinstance(obj, (list, tuple)) or not isinstance(obj, str) and hasattr(obj, "__iter__"):
+        sep = "["
+        for x in obj:
+            yield sep
+            sep = ", "
+            yield from _pieces(x)
+        yield "]" if sep == ", " else "[]"
+    else:
+        yield json.dumps(obj)
+
+
+def _bytes(s):
+    # the UTF-8 bytes of str s: the str itself on MicroPython (a str is a
+    # buffer there: no copy)
+    try:
+        return memoryview(s)  # pyright: ignore[reportArgumentType]  (MicroPython)
+    except TypeError:  # CPython: a str is no buffer
+        return s.encode()
 
 
 def decode(data):
@@ -114,6 +161,18 @@ def decode(data):
     is wrong: not a record, another format version, truncated, damaged."""
     import json
 
+    nl, size, want = _header(data)
+    body = data[nl + 1 :]
+    _check(len(body), size, checksum(body).encode(), want)
+    try:
+        return json.loads(body)
+    except ValueError:
+        raise ValueError("damaged: not JSON") from None
+
+
+def _header(data):
+    # (end of the header line, body length, checksum) of a record
+    # starting with bytes `data`; ValueError as decode
     nl = data.find(b"\n")
     if nl < 0 or not data.startswith(b"SCOPA "):
         raise ValueError("not a saved record")
@@ -127,34 +186,70 @@ def decode(data):
         raise ValueError("bad header") from None
     if ver != FORMAT:
         raise ValueError("format %d, not %d" % (ver, FORMAT))
-    body = data[nl + 1 :]
-    if len(body) < size:
-        raise ValueError("truncated: %d of %d bytes" % (len(body), size))
-    if len(body) > size:
-        raise ValueError("%d bytes too many" % (len(body) - size))
-    if checksum(body).encode() != parts[3]:
+    return nl, size, parts[3]
+
+
+def _check(got, size, sum_, want):
+    # a body of `got` bytes and checksum sum_ against its header's
+    if got < size:
+        raise ValueError("truncated: %d of %d bytes" % (got, size))
+    if got > size:
+        raise ValueError("%d bytes too many" % (got - size))
+    if sum_ != want:
         raise ValueError("damaged: checksum")
+
+
+def _load(p):
+    # decode() of the file at path p read a little at a time, None when
+    # there is none: its body is checked through a small buffer, then
+    # parsed from the file (no copy of a long record on the heap). Raises
+    # ValueError (what decode says), OSError (there but unreadable: a
+    # folder in its place), MemoryError.
+    import json
+
     try:
-        return json.loads(body)
-    except ValueError:
-        raise ValueError("damaged: not JSON") from None
+        f = open(p, "rb")
+    except OSError:
+        if present(p):
+            raise
+        return None
+    with f:
+        nl, size, want = _header(f.read(_HEAD))
+        f.seek(nl + 1)
+        buf = bytearray(_BUF)
+        got = 0
+        a, b = 1, 0
+        while True:
+            k = f.readinto(buf)
+            if not k:
+                break
+            got += k
+            a, b = _adler(memoryview(buf)[:k], a, b)
+        _check(got, size, ("%04x%04x" % (b, a)).encode(), want)
+        f.seek(nl + 1)
+        try:
+            return json.load(f)
+        except ValueError:
+            raise ValueError("damaged: not JSON") from None
 
 
 def save(name, obj, folder=""):
-    """Save `obj` (JSON-able) as record `name` atomically; returns the bytes
-    written. Raises OSError when the flash is full or read-only (the old
-    copy is then kept, and no part of the new one; a .tmp written whole
-    before a later error is the copy `load` reads next), MemoryError
-    when the heap is short, before anything is written (opening a file,
-    which allocates most, comes first; one in a later rename leaves the
-    whole .tmp, as an OSError does). A folder at the
-    .tmp name is moved aside as .bad first (else no save of this record
-    would ever pass)."""
+    """Save `obj` (JSON-able; in place of a list, an object whose iteration
+    gives its items afresh each time: it is iterated twice, to count and to
+    write) as record `name` atomically, written a JSON value at a time (no
+    copy of a long record on the heap); returns the bytes written. Raises
+    OSError when the flash is full or read-only (the old copy is then kept,
+    and no part of the new one; a .tmp written whole before a later error
+    is the copy `load` reads next), MemoryError when the heap is short
+    (most before anything is written: the record is counted and the file
+    opened first; a part written is removed; one in a later rename leaves
+    the whole .tmp, as an OSError does). A folder at the .tmp name is
+    moved aside as .bad first (else no save of this record would pass)."""
     import os
 
     p = _path(folder, name)
     tmp = p + ".tmp"
-    data = encode(obj)
+    head = _head(obj)
     # what allocates comes before the write (opening the main copy to see
     # it is there takes a file object: 1,280 bytes on littlefs), so that a
     # MemoryError leaves no new .tmp that load() would read back
@@ -168,17 +263,23 @@ def save(name, obj, folder=""):
         _replace(tmp, p + ".bad")
         f = open(tmp, "wb")
     try:
+        n = len(head)
         with f:
-            f.write(data)
-    except OSError:
-        # the flash filled up: no part of a copy left to take its room
+            f.write(head)
+            for x in _pieces(obj):
+                x = _bytes(x)
+                f.write(x)
+                n += len(x)
+    except (OSError, MemoryError):
+        # the flash filled up, or a piece found no heap: no part of a copy
+        # left to take its room
         try:
             os.remove(tmp)
         except OSError:
             pass
         raise
     _renames(p, main)
-    return len(data)
+    return n
 
 
 def journal_line(base, n, value):
@@ -228,11 +329,9 @@ def load(name, folder="", check=None):
     # before its renames
     for suffix, status in ((".tmp", TMP), ("", OK), (".bak", BAK)):
         try:
-            data = _read(p + suffix)
-            if data is None:
+            obj = _load(p + suffix)
+            if obj is None:
                 continue
-            obj = decode(data)
-            data = None
             if check is not None:
                 check(obj)
         except (ValueError, MemoryError, OSError) as e:
@@ -248,9 +347,7 @@ def load(name, folder="", check=None):
             # is the main copy beside it damaged? (decoded only: `check`
             # may keep what it is given)
             try:
-                data = _read(p)
-                if data is not None:
-                    decode(data)
+                _load(p)
             except (ValueError, MemoryError, OSError) as e:
                 why += _bad(p, name, "", e)
             _finish(p, name, folder)
@@ -281,18 +378,6 @@ def _finish(p, name, folder):
         _renames(p, _exists(p))
     except (OSError, MemoryError):
         pass
-
-
-def _read(p):
-    # the file's bytes, None when there is none; OSError when it is there
-    # but cannot be read (a folder in its place): damage, not a missing copy
-    try:
-        with open(p, "rb") as f:
-            return f.read()
-    except OSError:
-        if present(p):
-            raise
-        return None
 
 
 def present(p):

@@ -98,7 +98,8 @@ class File:
 def open_(path, mode="r"):
     if "w" in mode or "a" in mode:
         _op()  # creating or truncating a file
-    return File(_open(path, mode))
+        return File(_open(path, mode))
+    return _open(path, mode)  # (reading cuts nothing)
 
 
 class Os:

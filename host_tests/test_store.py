@@ -477,3 +477,26 @@ def test_a_copy_larger_than_the_heap_is_damage_not_a_crash(run_mpy, tmp_path):
     assert out[1] == "({'n': 3}, 0)"
     assert (tmp_path / "game.bad").read_bytes() == big
     assert store.decode((tmp_path / "game.bak").read_bytes()) == {"n": 1}
+
+
+def test_a_record_short_of_memory_while_written_leaves_no_part(tmp_path, monkeypatch):
+    # the record is written a JSON value at a time: a MemoryError between
+    # two removes what was written, the old copy stays as it was
+    d = str(tmp_path)
+    store.save("game", {"n": 1}, d)
+    real = store._bytes
+    calls = []
+
+    def short(x):
+        calls.append(x)
+        if len(calls) == 14:  # (the count's pass has 11 pieces: the write's third)
+            raise MemoryError
+        return real(x)
+
+    monkeypatch.setattr(store, "_bytes", short)
+    with pytest.raises(MemoryError):
+        store.save("game", {"n": 2, "s": [1, 2, 3]}, d)
+    monkeypatch.undo()
+    assert len(calls) == 14
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game"]
+    assert store.load("game", d) == ({"n": 1}, store.OK, "")
