@@ -3,8 +3,10 @@
 Each round is typed in as counts per side; the points come from the
 engine's own scoring (scopa.scoring.score_counts) and the match end from
 its tie rules (scoring.match_result), so the sheet and the game agree.
-Rounds form one list for the evening; matches are found by recounting it
-from the start, so undoing or editing any round recounts everything after.
+Rounds form one list for the evening; matches are found by counting it
+from the start (the tally: counted once, kept per round, and counted
+again from a round undone or edited), so an edit recounts everything
+after it. A sheet holds MAX_ROUNDS rounds.
 
 A round entry is a dict (JSON-able, as saved):
 
@@ -26,15 +28,20 @@ A round entry is a dict (JSON-able, as saved):
   Re of denari, Cirulla's grande, -1)
 """
 
+from array import array
 from micropython import const
 
 from scopa import scoring
 from scopa.rules import CIRULLA
 
 MAX_SCOPE = 40
+# Rounds a sheet takes (a hundred evenings of five matches), so that the
+# longest sheet is read, counted and written in a known heap: the README's
+# benchmark of the scorekeeper (tools/bench_app.py) measures it
+MAX_ROUNDS = const(500)
 FILE = "sheet.sav"  # the store record of the sheet on the device's flash
 DRAFT = "round.sav"  # the round being typed (keep_draft)
-VERSION = const(1)  # of to_obj(): bump when the entry format changes
+VERSION = const(2)  # of to_obj(): bump when the format changes (1: a dict per round)
 
 # EntryError kinds: what the screens say about a wrong entry.
 BAD = const(0)  # malformed (not something the screens can produce)
@@ -48,7 +55,20 @@ COUNT = const(6)  # primiera: a side's best cards do not fit its cards and denar
 SEVEN = const(7)  # primiera: the 7 of denari is not the settebello's side's (`side`)
 NO_SEVEN = const(8)  # primiera: the 7 of a suit is in no side's (all 40 are taken)
 ALL = const(9)  # primiera: nobody's, while one side (`side`) took every card
+FULL = const(10)  # the sheet holds MAX_ROUNDS rounds (Sheet.add)
 _SETTEBELLO = const(6)
+# a round's record: which optional fields its entry holds
+_P = const(1)
+_PC = const(2)
+_RB = const(4)
+_NP = const(8)
+_GR = const(16)
+# a round's row in the tally: fields before the points per side
+_END = const(1)
+_FIN = const(2)
+_TOT = const(3)
+_NOBODY = const(9)  # _END of a match over that nobody won (sides < 9)
+_CHUNK = const(32)  # rounds a string of to_obj()
 _SUITS = ("denari", "coppe", "spade", "bastoni")
 
 # Steps of a round entry, in the order the screens ask them; an error's key
@@ -74,14 +94,28 @@ class EntryError(ValueError):
 
 class Sheet:
     """The sheet: `rules` (scopa.rules.Rules), `names` (one short name per
-    side), `rounds` (list of entries, see the module doc)."""
+    side), `rounds` (the entries, see the module doc: a read-only sequence
+    of dicts made when read; add, undo and edit change it).
+
+    In memory a round is a record of 5 + 8 * sides bytes and a row of
+    3 + sides shorts of the tally (its place in its match, how the match
+    stands after it), counted once: 31 bytes a round for two sides, where
+    a dict per round and a recount per screen took about 600 on a 64-bit
+    build."""
 
     def __init__(self, rules, names):
         if len(names) != rules.sides:
             raise ValueError("%d names for %d sides" % (len(names), rules.sides))
         self.rules = rules
         self.names = list(names)
-        self.rounds = []
+        n = rules.sides
+        self._w = 5 + 8 * n  # bytes of a round's record (_pack)
+        self._tw = _TOT + n  # shorts of its row in the tally (_row)
+        self._r = bytearray()  # the records
+        self._t = array("h")  # the tally
+        self._n = 0  # rounds
+        self._ok = 0  # rows of the tally counted
+        self.rounds = _Rounds(self)
 
     # Entries -----------------------------------------------------------
 
@@ -359,115 +393,348 @@ class Sheet:
     def add(self, e):
         """Confirm entry `e` as the next round (after a match is over, the
         next round starts a new match). Raises EntryError, and keeps the
-        sheet as it was, when it cannot be right."""
-        self.points(e)
-        self.rounds.append(e)
+        sheet as it was, when it cannot be right; MemoryError, the sheet
+        as it was too; EntryError FULL when it holds MAX_ROUNDS."""
+        sc = self.points(e)
+        n = self._n
+        if n >= MAX_ROUNDS:
+            raise EntryError("the sheet is full: %d rounds" % n, "", FULL)
+        self._pack(n, e)
+        self._n = n + 1
+        if self._ok == n:  # its row at once, from the score already worked out
+            self._row(n, sc)
 
     def undo(self):
         """Remove the last round and return it (None when there is none)."""
-        return self.rounds.pop() if self.rounds else None
+        if not self._n:
+            return None
+        e = self.rounds[-1]
+        self._n -= 1
+        self._ok = min(self._ok, self._n)
+        return e
 
     def edit(self, i, e):
         """Replace round `i` (0-based) by `e`; everything after is
         recounted. Raises EntryError or IndexError."""
-        if not 0 <= i < len(self.rounds):
+        if not 0 <= i < self._n:
             raise IndexError("no round %d" % (i + 1))
         self.points(e)
-        self.rounds[i] = e
+        self._pack(i, e)
+        self._ok = min(self._ok, i)
+
+    def mark(self, i=-1):
+        """What back() needs to undo the next add, undo or edit of round
+        `i` (a few bytes: the count of rounds, round i's record)."""
+        w = self._w
+        return self._n, i, bytes(self._r[i * w : (i + 1) * w]) if i >= 0 else None
+
+    def back(self, m):
+        """Put the sheet back as it was at mark() `m` (allocates nothing)."""
+        n, i, rec = m
+        if rec is not None:
+            self._r[i * self._w : (i + 1) * self._w] = rec
+            self._ok = min(self._ok, i)
+        self._n = n
+        self._ok = min(self._ok, n)
+
+    # Packing: one record of _w bytes per round in one bytearray -----------
+    # flags (_P "p", _PC "pc", _RB "rb", _NP "np", _GR "gr" in the entry),
+    # then t, d, sc (a byte per side each), s, p + 1, rb + 1, gr + 1, np
+    # (a byte per side), pc + 1 (four bytes per side).
+
+    def _pack(self, i, e):
+        n = self.rules.sides
+        w = self._w
+        r = self._r
+        if len(r) < (i + 1) * w:  # room for _CHUNK rounds more: grown seldom
+            r.extend(bytes((i + _CHUNK) * w - len(r)))
+        o = i * w
+        f = 0
+        for k, bit in (("p", _P), ("pc", _PC), ("rb", _RB), ("np", _NP), ("gr", _GR)):
+            if k in e:
+                f |= bit
+        if f & _PC:
+            f &= ~_P  # (the cards say who won it)
+        r[o] = f
+        for j, k in enumerate(("t", "d", "sc")):
+            v = e[k]
+            for x in range(n):
+                r[o + 1 + j * n + x] = v[x]
+        o += 1 + 3 * n
+        r[o] = e["s"]
+        r[o + 1] = e.get("p", -1) + 1 if f & _P else 0
+        r[o + 2] = e.get("rb", -1) + 1
+        r[o + 3] = e.get("gr", -1) + 1
+        np = e.get("np") or ()
+        pc = e.get("pc") if f & _PC else None
+        for x in range(n):
+            r[o + 4 + x] = np[x] if np else 0
+            for suit in range(4):
+                r[o + 4 + n + 4 * x + suit] = pc[x][suit] + 1 if pc else 0
+
+    def _unpack(self, i):
+        n = self.rules.sides
+        r = self._r
+        o = i * self._w
+        f = r[o]
+        e = {}
+        for j, k in enumerate(("t", "d", "sc")):
+            e[k] = list(r[o + 1 + j * n : o + 1 + (j + 1) * n])
+        o += 1 + 3 * n
+        e["s"] = r[o]
+        if f & _P:
+            e["p"] = r[o + 1] - 1
+        if f & _PC:
+            q = o + 4 + n
+            e["pc"] = [[r[q + 4 * x + s] - 1 for s in range(4)] for x in range(n)]
+        if f & _RB:
+            e["rb"] = r[o + 2] - 1
+        if f & _GR:
+            e["gr"] = r[o + 3] - 1
+        if f & _NP:
+            e["np"] = list(r[o + 4 : o + 4 + n])
+        return e
+
+    # Tally: one row of _tw shorts per round, counted when first asked -----
+    # (_sync): the round's number in its match (1, 2...), _END (-1: the
+    # match goes on; the winner; _NOBODY: over, nobody won), _FIN (1: the
+    # game is over with it), then the match totals after it, per side (its
+    # points are what the totals grew by).
+
+    def _sync(self):
+        # count the rows not counted yet (after an edit or undo, or a round
+        # added while the rows were behind); a MemoryError midway keeps
+        # those counted
+        k = self._n * self._tw
+        if len(self._t) < k:  # the rows at once: no array grown among the garbage
+            if self._t:
+                self._t.extend(array("h", bytes(2 * (k - len(self._t)))))
+            else:
+                self._t = array("h", bytes(2 * k))
+        while self._ok < self._n:
+            i = self._ok
+            self._row(i, self.points(self._unpack(i)))
+
+    def _before(self, i):
+        # (number, totals before it) of round i in its match, from the rows
+        # before it
+        if i:
+            p = (i - 1) * self._tw
+            t = self._t
+            if t[p + _END] == -1:
+                return t[p] + 1, list(t[p + _TOT : p + _TOT + self.rules.sides])
+        return 1, [0] * self.rules.sides
+
+    def _row(self, i, sc):
+        tw = self._tw
+        t = self._t
+        if len(t) < (i + 1) * tw:  # room for _CHUNK rounds more: grown seldom
+            t.extend(array("h", bytes(2 * ((i + _CHUNK) * tw - len(t)))))
+        j, before = self._before(i)
+        after, end, fin = self._result(i, before, sc)
+        o = i * tw
+        t[o] = j
+        t[o + _END] = end
+        t[o + _FIN] = fin
+        for x in range(len(after)):
+            t[o + _TOT + x] = after[x]
+        self._ok = i + 1
+
+    def _result(self, i, before, sc):
+        # (totals after, _END, _FIN) of a round scoring `sc` as round i, its
+        # match's totals `before` it
+        r = self.rules
+        n = r.sides
+        after = [before[x] + sc.total[x] for x in range(n)]
+        if sc.napoleone >= 0:
+            over, winner = True, sc.napoleone
+        else:
+            over, winner = scoring.match_result(r, after, sc.as_dict(), before)
+        if not over:
+            return after, -1, 0
+        if winner is None:
+            return after, _NOBODY, 0
+        wins = self._wins(i)
+        wins[winner] += 1
+        return after, winner, 1 if r.best_of == 1 or max(wins) * 2 > r.best_of else 0
+
+    def _wins(self, i):
+        # matches won per side in the game of round i by the rounds before
+        # it (back to the round that ended the game before)
+        wins = [0] * self.rules.sides
+        t = self._t
+        tw = self._tw
+        while i > 0 and not t[(i - 1) * tw + _FIN]:
+            i -= 1
+            end = t[i * tw + _END]
+            if 0 <= end < _NOBODY:
+                wins[end] += 1
+        return wins
+
+    def row(self, i):
+        """Round `i` (0-based) as the evening counts it: ``(no, points,
+        totals, won)``: the round's number in its match (from 1), its points
+        and the match totals after it (lists, per side), and the side that
+        won the match with it, else -1. Raises IndexError."""
+        if not 0 <= i < self._n:
+            raise IndexError("no round %d" % (i + 1))
+        self._sync()
+        o = i * self._tw
+        t = self._t
+        after = list(t[o + _TOT : o + _TOT + self.rules.sides])
+        pts = list(after)
+        if t[o] > 1:
+            for x in range(len(pts)):
+                pts[x] -= t[o - self._tw + _TOT + x]
+        end = t[o + _END]
+        return t[o], pts, after, end if end < _NOBODY else -1
+
+    def preview(self, e, i=-1):
+        """What entry `e` would make of round `i` (an edit; -1: the next
+        round): ``(score, totals, winner, no)``: its Score, the match totals
+        after it, the side that wins the match with it (None: the match
+        goes on, or nobody won it) and its number in the match. Raises
+        EntryError."""
+        sc = self.points(e)
+        self._sync()
+        if i < 0:
+            i = self._n
+        j, before = self._before(i)
+        after, end, _ = self._result(i, before, sc)
+        return sc, after, end if 0 <= end < _NOBODY else None, j
+
+    def match(self):
+        """The match in progress (or just finished), a dict: ``totals``,
+        ``over``, ``winner`` (side or None), ``game`` (0, 1...), ``wins``
+        (matches won per side in that game so far), ``finished`` (that
+        game is over), ``n`` (its rounds)."""
+        self._sync()
+        return self._match(self._n - 1)
+
+    def _match(self, i):
+        # the match whose last counted round is i (-1: none yet)
+        n = self.rules.sides
+        t = self._t
+        tw = self._tw
+        if i < 0:
+            end, fin, after, j = -1, 0, [0] * n, 0
+        else:
+            o = i * tw
+            end, fin, j = t[o + _END], t[o + _FIN], t[o]
+            after = list(t[o + _TOT : o + _TOT + n])
+        wins = self._wins(i) if i >= 0 else [0] * n
+        if 0 <= end < _NOBODY:
+            wins[end] += 1
+        game = 0
+        for k in range(i - j + 1):  # the games over before this match
+            game += t[k * tw + _FIN]
+        return {
+            "totals": after,
+            "over": end != -1,
+            "winner": end if 0 <= end < _NOBODY else None,
+            "game": game,
+            "wins": wins,
+            "finished": bool(fin),
+            "n": j,
+        }
+
+    def winners(self):
+        """``(winner, totals)`` of every match over, in order (winner None:
+        over with nobody winning)."""
+        self._sync()
+        t = self._t
+        tw = self._tw
+        n = self.rules.sides
+        out = []
+        for i in range(self._n):
+            end = t[i * tw + _END]
+            if end != -1:
+                o = i * tw + _TOT
+                out.append((end if end < _NOBODY else None, list(t[o : o + n])))
+        return out
 
     # Recount -------------------------------------------------------------
 
     def recount(self, scores=False):
-        """Walk the evening: returns a list of matches, each a dict with
-        ``rounds`` (list of (index, points, totals after): points is the
-        round's points per side, or with `scores` its Score), ``totals``,
-        ``over``, ``winner`` (side or None), ``game`` (0, 1...: with best
-        of three a game is up to three matches), ``wins`` (matches won per
-        side in that game so far) and ``finished`` (that game is over)."""
-        r = self.rules
-        n = r.sides
-        # A slot per round, made whole first: what the recount keeps of each
-        # round lies among its garbage, and after a collection in the middle
-        # of a long sheet no hole is left for a growing list.
-        matches: list = [None] * (len(self.rounds) + 1)
-        k = 0
-        game = 0
-        wins = [0] * n
-        cur = _match(n, game, wins)
-        for i, e in enumerate(self.rounds):
-            if cur["over"]:
-                matches[k] = cur
-                k += 1
-                if cur["finished"]:
-                    game += 1
-                    wins = [0] * n
-                cur = _match(n, game, wins)
-            sc = self.points(e)
-            before = cur["totals"]
-            after = [before[k] + sc.total[k] for k in range(n)]
-            cur["totals"] = after
-            cur["rounds"].append((i, sc if scores else sc.total, after))
-            if sc.napoleone >= 0:
-                over, winner = True, sc.napoleone
-            else:
-                over, winner = scoring.match_result(r, after, sc.as_dict(), before)
-            cur["over"], cur["winner"] = over, winner
-            if over and winner is not None:
-                wins = list(wins)
-                wins[winner] += 1
-                cur["wins"] = wins
-                cur["finished"] = r.best_of == 1 or max(wins) * 2 > r.best_of
-        matches[k] = cur
-        del matches[k + 1 :]
+        """Walk the evening: returns a list of matches, each a dict as
+        match() (without ``n``) with ``rounds``: a list of (index, points,
+        totals after), points the round's per side, or with `scores` its
+        Score (scored again: tools/scores.py). For the host's tools; the
+        screens ask row(), match() and winners(), which keep nothing per
+        round but the tally."""
+        self._sync()
+        matches = []
+        rs = []
+        for i in range(self._n):
+            _, pts, after, _ = self.row(i)
+            rs.append((i, self.points(self.rounds[i]) if scores else pts, after))
+            if i == self._n - 1 or self._t[(i + 1) * self._tw] == 1:
+                m = self._match(i)
+                del m["n"]
+                m["rounds"] = rs
+                matches.append(m)
+                rs = []
+        if not matches:
+            m = self._match(-1)
+            del m["n"]
+            m["rounds"] = []
+            matches.append(m)
         return matches
 
     def standing(self):
         """``(totals, over, winner, wins)`` of the match in progress (or
         just finished); wins counts matches won per side this evening."""
-        ms = self.recount()
         wins = [0] * self.rules.sides
-        for m in ms:
-            if m["over"] and m["winner"] is not None:
-                wins[m["winner"]] += 1
-        last = ms[-1]
-        return last["totals"], last["over"], last["winner"], wins
+        for w, _ in self.winners():
+            if w is not None:
+                wins[w] += 1
+        m = self.match()
+        return m["totals"], m["over"], m["winner"], wins
 
     def place(self, i):
         """``(match, round)`` of round `i` (0-based; len(rounds) for the
         next one): the match's number in the evening and the round's number
         in its match, both from 1."""
-        ms = self.recount()
-        for k, m in enumerate(ms):
-            for j, r in enumerate(m["rounds"]):
-                if r[0] == i:
-                    return k + 1, j + 1
-        last = ms[-1]
-        if last["over"]:
-            return len(ms) + 1, 1
-        return len(ms), len(last["rounds"]) + 1
+        self._sync()
+        t = self._t
+        tw = self._tw
+        k = 1
+        for r in range(min(i, self._n)):  # the matches over before it
+            if t[r * tw + _END] != -1:
+                k += 1
+        if i < self._n:
+            return k, t[i * tw]
+        return k, self._before(i)[0]
 
     # Saving ------------------------------------------------------------
 
-    def to_obj(self):
-        """JSON-able form (for store.save)."""
+    def to_obj(self, lazy=False):
+        """JSON-able form (for store.save): the rounds' records as strings
+        of hex digits, _CHUNK rounds a string (no long string to make or
+        read on a long sheet). With `lazy` the strings are made as they
+        are written (store.save iterates them), not all at once."""
+        h = _Hex(self)
         return {
             "v": VERSION,
             "rules": self.rules.code(),
             "names": self.names,
-            "rounds": self.rounds,
+            "rounds": h if lazy else list(h),
         }
 
     @classmethod
     def from_obj(cls, obj):
-        """Sheet from `to_obj()` output. Raises ValueError when it is not a
-        sheet (``format <v>, not <VERSION>`` for another version) or a round
-        in it cannot be right."""
+        """Sheet from `to_obj()` output, or an earlier firmware's (format 1:
+        a list of entries). Raises ValueError when it is not a sheet
+        (``format <v>, not <VERSION>`` for another version) or a round in
+        it cannot be right."""
+        from binascii import unhexlify
+
         from scopa.rules import Rules
 
         if not isinstance(obj, dict) or "v" not in obj:
             raise ValueError("not a score sheet")
         v = obj["v"]
-        if v != VERSION:
+        if v not in (1, VERSION) or isinstance(v, bool):
             raise ValueError("format %s, not %d" % (v, VERSION))
         names = obj.get("names")
         rounds = obj.get("rounds")
@@ -477,26 +744,76 @@ class Sheet:
             if not isinstance(x, str):
                 raise ValueError("not a score sheet")
         s = cls(Rules.from_code(obj.get("rules")), names)
-        for e in rounds:
-            if not isinstance(e, dict):
-                raise ValueError("round %d: not an entry" % (len(s.rounds) + 1))
+        if v == 1:
+            for e in rounds:
+                if not isinstance(e, dict):
+                    raise ValueError("round %d: not an entry" % (s._n + 1))
+                try:
+                    s.add(e)
+                except (TypeError, KeyError, IndexError) as x:
+                    raise ValueError("round %d: %r" % (s._n + 1, x)) from None
+            return s
+        w = s._w
+        size = 0
+        for x in rounds:
+            if not isinstance(x, str) or len(x) % (2 * w):
+                raise ValueError("not a score sheet")
+            size += len(x) // 2
+        r = s._r = bytearray(size)
+        s._t = array("h", bytes(2 * size // w * s._tw))  # (its rows: made while there is room)
+        o = 0
+        for x in rounds:
             try:
-                s.add(e)
-            except (TypeError, KeyError, IndexError) as x:
-                raise ValueError("round %d: %r" % (len(s.rounds) + 1, x)) from None
+                r[o : o + len(x) // 2] = unhexlify(x)
+            except ValueError:
+                raise ValueError("not a score sheet") from None
+            o += len(x) // 2
+        s._n = size // w
+        try:
+            s._sync()
+        except EntryError as x:
+            raise ValueError("round %d: %s" % (s._ok + 1, x)) from None
+        except (TypeError, KeyError, IndexError) as x:
+            raise ValueError("round %d: %r" % (s._ok + 1, x)) from None
         return s
 
 
-def _match(n, game, wins):
-    return {
-        "rounds": [],
-        "totals": [0] * n,
-        "over": False,
-        "winner": None,
-        "game": game,
-        "wins": wins,
-        "finished": False,
-    }
+class _Hex:
+    # Sheet.to_obj's rounds: each iteration makes the strings afresh
+    def __init__(self, sh):
+        self.sh = sh
+
+    def __iter__(self):
+        from binascii import hexlify
+
+        sh = self.sh
+        w = sh._w
+        for i in range(0, sh._n, _CHUNK):
+            yield hexlify(bytes(sh._r[i * w : min(i + _CHUNK, sh._n) * w])).decode()
+
+
+class _Rounds:
+    # Sheet.rounds: the rounds as entries (dicts), read from their records
+    def __init__(self, sh):
+        self.sh = sh
+
+    def __len__(self):
+        return self.sh._n
+
+    def __getitem__(self, i):
+        n = self.sh._n
+        if i < 0:
+            i += n
+        if not 0 <= i < n:
+            raise IndexError("no round")
+        return self.sh._unpack(i)
+
+    def __iter__(self):
+        for i in range(self.sh._n):
+            yield self.sh._unpack(i)
+
+    def __eq__(self, other):
+        return list(self) == list(other)
 
 
 # On the device's flash -------------------------------------------------------
@@ -508,7 +825,7 @@ def save(sh, folder=""):
     Raises OSError when the flash is full or read-only."""
     import store
 
-    store.save(FILE, sh.to_obj(), folder)
+    store.save(FILE, sh.to_obj(lazy=True), folder)
 
 
 def keep(sh, folder=""):
@@ -530,7 +847,7 @@ def commit(sh, folder, op, i=-1, e=None):
     so that the screen that asked can stay as it is and ask again."""
     import gc
 
-    old = list(sh.rounds)
+    old = sh.mark(i if op == "edit" else -1)
     try:
         if op == "add":
             sh.add(e)
@@ -541,7 +858,7 @@ def commit(sh, folder, op, i=-1, e=None):
         gc.collect()
         return keep(sh, folder)
     except MemoryError:
-        sh.rounds = old
+        sh.back(old)
         raise
 
 
@@ -588,7 +905,8 @@ def load(folder=""):
     (store.set_aside)."""
     import store
 
-    obj, status, why = store.load(FILE, folder, Sheet.from_obj)
+    made = []  # the sheet of the copy read, built once (a round is scored)
+    obj, status, why = store.load(FILE, folder, lambda o: made.append(Sheet.from_obj(o)))
     if obj is None:
         if status == store.BAD:
             try:
@@ -596,7 +914,8 @@ def load(folder=""):
             except OSError as e:
                 why += "not set aside: %s; " % e
         return None, status, why
-    sh = Sheet.from_obj(obj)
+    obj = None
+    sh = made[-1]
     if status != store.OK:
         try:
             save(sh, folder)

@@ -206,7 +206,8 @@ def kit(tmp_path_factory, mpy_firmware):
     base.mkdir()
     sh = base_sheet()
     first = S.Sheet(sh.rules, sh.names)
-    first.rounds = sh.rounds[:2]
+    for e in list(sh.rounds)[:2]:
+        first.add(e)
     S.save(first, str(base))
     S.save(sh, str(base))
     return {"dir": d, "fw": mpy_firmware, "base": base, "sheet": sh}

@@ -358,9 +358,9 @@ def test_rounds_by_keys_totals_and_winner(tmp_path, capsys):
     k = new_sheet(tmp_path, names=["ADA", "BO"])
     k.add(E1)
     assert k.text() == "ADA BO\nRound 2 /11\nA:round B:menu"
-    assert k.screen.ms[-1]["totals"] == [5, 0]
+    assert k.screen.m["totals"] == [5, 0]
     k.add(E2).add(E3)
-    assert k.screen.ms[-1]["totals"] == [6, 7]
+    assert k.screen.m["totals"] == [6, 7]
     k.add(E1)  # 11 - 7: ADA wins
     assert k.sheet.rounds == [E1, E2, E3, E1]
     assert k.text().split("\n")[-1] == "ADA wins"
@@ -370,7 +370,7 @@ def test_rounds_by_keys_totals_and_winner(tmp_path, capsys):
     # what was written is what is shown
     assert S.load(str(tmp_path))[0].to_obj() == k.sheet.to_obj()
     k.add(E2)  # the next match
-    assert k.screen.ms[-1]["totals"] == [0, 7] and len(k.screen.ms) == 2
+    assert k.screen.m["totals"] == [0, 7] and len(k.sheet.recount()) == 2
     assert k.text() == "ADA BO\nRound 2 /11\nA:round B:menu"
 
 
@@ -552,7 +552,7 @@ def test_variants_ask_their_fields(tmp_path):
     k.press("down down")  # scrolls
     assert k.text().split("\n")[4:6] == ["Re bello 0 1", "Napola 5 0"]
     k.press("A")
-    assert k.sheet.rounds == [e] and k.screen.ms[-1]["totals"] == [9, 2]
+    assert k.sheet.rounds == [e] and k.screen.m["totals"] == [9, 2]
 
 
 def test_cirulla_three_sides(tmp_path):
@@ -569,7 +569,7 @@ def test_cirulla_three_sides(tmp_path):
     k.add(e)
     assert k.sheet.rounds == [e]
     # ADA: cards coins settebello primiera 2 scope, piccola 3; BO: grande 5; CY: 1 scopa
-    assert k.screen.ms[-1]["totals"] == [9, 5, 1]
+    assert k.screen.m["totals"] == [9, 5, 1]
 
 
 def test_teams(tmp_path):
@@ -578,7 +578,7 @@ def test_teams(tmp_path):
     big = {"t": [30, 10], "d": [8, 2], "s": 0, "p": 0, "sc": [7, 0]}  # 11 - 0
     k.add(big)
     assert k.text().split("\n")[-1] == "Match to NOI"  # best of three: one match
-    assert k.screen.ms[-1]["wins"] == [1, 0]
+    assert k.screen.m["wins"] == [1, 0]
     k.add(big)
     assert k.text().split("\n")[-1] == "NOI wins"
 
@@ -632,7 +632,7 @@ def test_history_edit_recounts_everything_after(tmp_path, capsys):
     k = new_sheet(tmp_path, names=["ADA", "BO"])
     for e in (E1, E1, E3, E2):  # 5-0 10-0 11-0 (ADA wins); 0-7
         k.add(e)
-    assert len(k.screen.ms) == 2
+    assert len(k.sheet.recount()) == 2
     k.press("down")
     assert k.app.screen_mod == "scorekeeper" and type(k.screen).__name__ == "History"
     assert k.text().split("\n") == ["ADA BO", "1 5 0", "2 10 0", "3 11 0", "1 0 7"]
@@ -1068,7 +1068,9 @@ def test_history_keeps_each_rounds_points_inside_its_column(tmp_path, monkeypatc
     sh = _widest_sheet(players)
     if players == 3:  # the third side's ten a round beside the second's few
         e = {"t": [14, 13, 13], "d": [4, 3, 3], "s": 0, "p": 0, "sc": [0, 0, 10]}
-        sh.rounds = [dict(e) for _ in range(3)]
+        sh = S.Sheet(sh.rules, sh.names)
+        for _ in range(3):
+            sh.add(dict(e))
     k.app.go("scorekeeper", "History", (sh, 0))
     k.app._switch()
     k.app.dirty = True
@@ -1091,7 +1093,7 @@ def test_a_tie_at_the_target_says_play_on(tmp_path):
     k.add({"t": [20, 20], "d": [5, 5], "s": 0, "p": -1, "sc": [0, 11]})  # 11-11
     assert k.sheet.rounds[-1]["sc"] == [0, 11]
     lines = k.text().split("\n")
-    assert lines[-1] == "Tie: play on" and not k.screen.ms[-1]["over"], lines
+    assert lines[-1] == "Tie: play on" and not k.screen.m["over"], lines
 
 
 def test_a_restart_opens_the_sheet_it_was_left_on(tmp_path):
@@ -1164,7 +1166,7 @@ def test_undo_the_last_round(tmp_path, capsys):
     k.press("B")
     assert len(k.sheet.rounds) == 2
     k.press("B down A A")
-    assert k.sheet.rounds == [E1] and k.screen.ms[-1]["totals"] == [5, 0]
+    assert k.sheet.rounds == [E1] and k.screen.m["totals"] == [5, 0]
     assert S.load(str(tmp_path))[0].rounds == [E1]
     assert "sheet: undo round 2 -> 5 0" in capsys.readouterr().out
     k.press("B")
@@ -1342,7 +1344,7 @@ def _widest_sheet(players, game="scopa", **opts):
         elif f == "np":
             e[f] = [10] + [0] * (n - 1)
     for _ in range(11):  # 99+ points, ten rounds in one match (no target)
-        sh.rounds.append(dict(e))
+        sh.add(dict(e))
     return sh
 
 
@@ -1374,12 +1376,13 @@ def test_every_keeper_screen_fits(tmp_path, code, size):
         sh = _widest_sheet(players, game, **opts)
         n = sh.rules.sides
         w.show("scorekeeper", "Screen", sh)
-        sh.rounds = sh.rounds[:1]
+        while len(sh.rounds) > 1:
+            sh.undo()
         w.show("scorekeeper", "Screen", sh)  # a winner
-        sh.rounds = _widest_sheet(players, game, **opts).rounds
+        sh = _widest_sheet(players, game, **opts)
         w.show("keeper_setup", "Menu", sh)
         h = w.show("scorekeeper", "History", (sh, 0))
-        for i in range(len(h.rows)):
+        for i in range(len(sh.rounds)):
             h.sel = i
             h._scroll()
             w.draw("history")
@@ -1521,3 +1524,21 @@ def test_every_name_character_has_a_small_glyph():
         fb.fill(0)
         gfx.glyph(fb, ch, 0, 0, 1)
         assert any(fb.pixel(x, y) for x in range(3) for y in range(5)), ch
+
+
+# --- a long sheet ----------------------------------------------------------------
+
+
+def test_a_full_sheet_says_so_and_a_opens_the_menu(tmp_path):
+    sh = S.Sheet(Rules(), ["ADA", "BO"])
+    for i in range(S.MAX_ROUNDS - 1):
+        sh.add(E1 if i % 3 else E2)
+    S.save(sh, str(tmp_path))
+    k = Keeper(tmp_path).open()
+    assert k.text().split("\n")[-1] == "A:round B:menu"
+    k.add(E3)  # the last round the sheet takes
+    assert len(k.sheet.rounds) == S.MAX_ROUNDS
+    assert "Full! B:menu" in k.text().split("\n") and "A:round B:menu" not in k.text()
+    k.press("A")
+    assert k.app.screen_mod == "keeper_setup" and "New sheet" in k.text()
+    assert len(S.load(str(tmp_path))[0].rounds) == S.MAX_ROUNDS

@@ -1,6 +1,8 @@
 """The score sheet model: entries checked, points from the engine's
 scoring, undo, edit and recount, match ends with the tie rules."""
 
+import json
+
 import pytest
 
 import sheet as S
@@ -200,8 +202,9 @@ def test_save_load_and_the_previous_copy(tmp_path):
     assert S.keep(sh, d) == ""
     got, status, why = S.load(d)
     assert (got.to_obj(), status, why) == (sh.to_obj(), store.OK, "")
-    assert store.decode((tmp_path / S.FILE).read_bytes())["rounds"] == [entry()]
-    assert store.decode((tmp_path / (S.FILE + ".bak")).read_bytes())["rounds"] == []
+    for name, want in ((S.FILE, [entry()]), (S.FILE + ".bak", [])):
+        obj = store.decode((tmp_path / name).read_bytes())
+        assert Sheet.from_obj(obj).rounds == want
 
 
 def _damage(p, how):
@@ -221,7 +224,7 @@ def _damage(p, how):
         p.write_bytes(store.encode(obj).replace(b"SCOPA 1 ", b"SCOPA 2 ", 1))
     elif how == "future-sheet":
         obj = store.decode(data)
-        obj["v"] = 2
+        obj["v"] = S.VERSION + 1
         p.write_bytes(store.encode(obj))
     elif how == "older":
         p.write_bytes(store.encode({"code": "S1.abc"}).replace(b"SCOPA 1 ", b"SCOPA 0 ", 1))
@@ -229,7 +232,11 @@ def _damage(p, how):
         p.write_bytes(store.encode({"code": "S1.abc", "levels": [3, 1]}))
     elif how == "bad-round":
         obj = store.decode(data)
-        obj["rounds"][-1]["t"] = [39, 0]
+        # the last round's record (Sheet._pack): flags, then the cards
+        # taken per side, as hex digits: 39 and 0 cards
+        k = len(obj["rounds"][-1]) - 2 * Sheet(Rules.from_code(obj["rules"]), obj["names"])._w
+        x = obj["rounds"][-1]
+        obj["rounds"][-1] = x[: k + 2] + "2700" + x[k + 6 :]
         p.write_bytes(store.encode(obj))
     elif how == "empty":
         p.write_bytes(b"")
@@ -317,7 +324,7 @@ def test_a_round_typed_now_keeps_more_than_a_saved_one():
     assert (x.value.key, x.value.kind, x.value.side) == ("p", S.ALL, 0)
     sh.check_typed(entry(t0=40, d0=10, p=0))
     sh.check_typed(entry(t0=20, d0=5, p=-1))  # a tie: nobody's
-    obj = {"v": S.VERSION, "rules": Rules().code(), "names": ["Ada", "Bo"], "rounds": [e]}
+    obj = {"v": 1, "rules": Rules().code(), "names": ["Ada", "Bo"], "rounds": [e]}
     back = Sheet.from_obj(obj)
     assert back.rounds == [e] and back.points(e).primiera == [0, 0]  # as typed
 
@@ -346,3 +353,209 @@ def test_sheet_on_the_unix_port(run_mpy, tmp_path):
     out = run_mpy(code, cwd=tmp_path).split("\n")
     assert out[0] == "2 2 ([11, 0], True, 0, [1, 0]) [1, 0]"  # BAK, DAMAGED
     assert out[1] == "t 1 39 40"
+
+
+# ---------------------------------------------------------------------------
+# The tally (rounds packed, counted once) against the evening walked again
+
+
+def dealt_entry(sh, rng):
+    """A round of real cards for sheet `sh`: the 40 cards shared at random
+    among its sides (one side may take them all), each field as the cards
+    say, the primiera by who won it or by the best cards."""
+    from scopa import scoring
+
+    r = sh.rules
+    n = r.sides
+    piles = [[] for _ in range(n)]
+    lead = rng.randrange(n)
+    for c in range(40):
+        piles[lead if rng.random() < 0.3 else rng.randrange(n)].append(c)
+    e = {
+        "t": [len(p) for p in piles],
+        "d": [len([c for c in p if c < 10]) for p in piles],
+        "s": [i for i in range(n) if 6 in piles[i]][0],
+        "sc": [rng.randrange(4) for _ in range(n)],
+    }
+    prim = [scoring.primiera(p, r.primiera_zero) for p in piles]
+    if rng.random() < 0.5:
+        e["pc"] = [best for _, best in prim]
+    else:
+        vals = [v if v is not None else -1 for v, _ in prim]
+        top = max(vals)
+        e["p"] = vals.index(top) if top >= 0 and vals.count(top) == 1 else -1
+    fields = sh.fields()
+    if "rb" in fields:
+        e["rb"] = [i for i in range(n) if r.re_bello in piles[i]][0]
+    if "np" in fields:
+        e["np"] = [scoring.run_from_ace({c + 1 for c in p if c < 10}) for p in piles]
+    if "gr" in fields:
+        e["gr"] = next((i for i in range(n) if {7, 8, 9} <= set(piles[i])), -1)
+    return e
+
+
+def walked(sh):
+    """The evening of `sh` walked from its first round with its scoring
+    (Sheet.recount as it was before the tally): a list of matches, each
+    (rounds, totals, over, winner, game, wins, finished), rounds a list of
+    (points, totals after)."""
+    from scopa import scoring
+
+    r = sh.rules
+    n = r.sides
+    out = []
+    game = 0
+    wins = [0] * n
+    cur = None
+    for e in sh.rounds:
+        if cur is None or cur[2]:
+            if cur is not None and cur[6]:
+                game += 1
+                wins = [0] * n
+            cur = [[], [0] * n, False, None, game, list(wins), False]
+            out.append(cur)
+        sc = sh.points(e)
+        before = cur[1]
+        after = [before[k] + sc.total[k] for k in range(n)]
+        cur[1] = after
+        cur[0].append((sc.total, after))
+        if sc.napoleone >= 0:
+            over, winner = True, sc.napoleone
+        else:
+            over, winner = scoring.match_result(r, after, sc.as_dict(), before)
+        cur[2], cur[3] = over, winner
+        if over and winner is not None:
+            wins[winner] += 1
+            cur[5] = list(wins)
+            cur[6] = r.best_of == 1 or max(wins) * 2 > r.best_of
+    return out
+
+
+def _agrees(sh):
+    ev = walked(sh)
+    i = 0
+    for k, (rs, _, over, winner, _, _, _) in enumerate(ev):
+        for j, (pts, after) in enumerate(rs):
+            won = winner if over and j == len(rs) - 1 else -1
+            assert sh.row(i) == (j + 1, pts, after, won)
+            assert sh.place(i) == (k + 1, j + 1)
+            i += 1
+    assert sh.winners() == [(m[3], m[1]) for m in ev if m[2]]
+    ms = sh.recount()
+    keys = ("totals", "over", "winner", "game", "wins", "finished")
+    got = [tuple(m[k] for k in keys) for m in ms]
+    assert got == [tuple(m[1:]) for m in ev] or (not ev and got[0][0] == [0] * sh.rules.sides)
+    m = sh.match()
+    if ev:
+        last = ev[-1]
+        assert (m["totals"], m["over"], m["winner"], m["wins"], m["finished"], m["n"]) == (
+            last[1],
+            last[2],
+            last[3],
+            last[5],
+            last[6],
+            len(last[0]),
+        )
+    else:
+        assert (m["totals"], m["over"], m["n"]) == ([0] * sh.rules.sides, False, 0)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_the_tally_is_the_evening_walked_again(seed):
+    import random
+
+    import selfplay
+    from scopa import rng as R
+
+    rng = random.Random(seed)
+    game = ("scopa", "scopone", "cirulla")[seed % 3]
+    rules = selfplay.random_rules(R.Rng(seed), game, best_of=(1, 3)[seed % 2])
+    names = ["S%d" % i for i in range(rules.sides)]
+    sh = Sheet(rules, names)
+    saved = []
+    for step in range(120):
+        op = rng.random()
+        if op < 0.7 or not len(sh.rounds):
+            e = dealt_entry(sh, rng)
+            # what the round would make of the sheet, asked before it is added
+            sc, after, winner, no = sh.preview(e)
+            sh.add(e)
+            saved.append(e)
+            row = sh.row(len(sh.rounds) - 1)
+            assert (no, sc.total, after, winner if winner is not None else -1) == row
+        elif op < 0.85:
+            assert sh.undo() == saved.pop()
+        else:
+            i = rng.randrange(len(sh.rounds))
+            e = dealt_entry(sh, rng)
+            sc, after, winner, no = sh.preview(e, i)
+            sh.edit(i, e)
+            saved[i] = e
+            assert (no, sc.total, after, winner if winner is not None else -1) == sh.row(i)
+        if step % 7 == 0:
+            _agrees(sh)
+    assert sh.rounds == saved
+    _agrees(sh)
+    back = Sheet.from_obj(json.loads(json.dumps(sh.to_obj())))
+    assert back.rounds == saved
+    _agrees(back)
+
+
+@pytest.mark.parametrize("op", ["add", "undo", "edit"])
+def test_a_change_short_of_memory_leaves_the_sheet_as_it_was(tmp_path, monkeypatch, op):
+    sh = Sheet(Rules("scopa"), ["A", "B"])
+    for e in (entry(sc=(3, 0)), entry(sc=(4, 0)), entry(t0=10, d0=2, s=1, p=1, sc=(0, 2))):
+        sh.add(e)
+    before = list(sh.rounds)
+    rows = [sh.row(i) for i in range(3)]
+
+    def short(*a):
+        raise MemoryError
+
+    monkeypatch.setattr(store, "save", short)
+    with pytest.raises(MemoryError):
+        S.commit(sh, str(tmp_path), op, 0, entry(t0=30, d0=9, sc=(5, 0)))
+    assert sh.rounds == before and [sh.row(i) for i in range(3)] == rows
+    _agrees(sh)
+
+
+def test_a_full_sheet_takes_no_round_but_an_edit():
+    sh = Sheet(Rules("scopa"), ["A", "B"])
+    for i in range(S.MAX_ROUNDS):
+        sh.add(entry(sc=(i % 3, 0)))
+    with pytest.raises(EntryError) as x:
+        sh.add(entry())
+    assert x.value.kind == S.FULL and len(sh.rounds) == S.MAX_ROUNDS
+    sh.edit(0, entry(sc=(7, 0)))  # 11 - 0: the first match ends there
+    assert sh.row(0)[3] == 0 and sh.row(1)[0] == 1 and sh.place(1) == (2, 1)
+    sh.undo()
+    sh.add(entry())
+    _agrees(sh)
+
+
+def test_an_earlier_firmwares_sheet_loads_and_is_written_as_records(tmp_path):
+    d = str(tmp_path)
+    sh = Sheet(Rules("scopa", napola=True), ["Ada", "Bo"])
+    rounds = [entry(sc=(i % 2, 0), np=[0, 0]) for i in range(40)]
+    rounds[5] = entry(d0=4, s=1, p=-1, sc=(0, 1), np=[0, 0])
+    old = {"v": 1, "rules": sh.rules.code(), "names": sh.names, "rounds": rounds}
+    store.save(S.FILE, old, d)
+    got, status, why = S.load(d)
+    assert (got.rounds, status, why) == (rounds, store.OK, "")
+    S.save(got, d)
+    obj = store.decode((tmp_path / S.FILE).read_bytes())
+    assert obj["v"] == S.VERSION == 2 and obj["names"] == ["Ada", "Bo"]
+    w = 5 + 8 * 2  # bytes of a round of two sides
+    assert [len(x) for x in obj["rounds"]] == [2 * w * 32, 2 * w * 8]
+    assert S.load(d)[0].rounds == rounds
+
+
+@pytest.mark.parametrize(
+    "rounds",
+    ["0116", ["01"], ["zz" * 21], [5], ["0116110604" + "00" * 16]],
+    ids=["a string", "short", "not hex", "a number", "a bad round"],
+)
+def test_records_that_are_not_rounds_are_refused(rounds):
+    obj = {"v": S.VERSION, "rules": Rules().code(), "names": ["A", "B"], "rounds": rounds}
+    with pytest.raises(ValueError):
+        Sheet.from_obj(obj)

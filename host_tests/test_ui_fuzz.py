@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 import app
+import sheet as S
 import ui_fakeboard as F
 from invariants import Watch
 
@@ -226,31 +227,37 @@ LONG_SHEET = """
 import gc
 import sheet as S
 from scopa.rules import Rules
-from ui import scorekeeper
+from ui import gfx, scorekeeper
 
 
 class App:  # what History asks of the app
     w = 128
     h = 64
+    pal = gfx.Palette(False)
 
 
 sh = S.Sheet(Rules("scopa"), ["P1", "P2"])
 e = {{"t": [22, 18], "d": [6, 4], "s": 0, "p": 0, "sc": [1, 0]}}  # 5 - 0: 3 rounds a match
 for _ in range({n}):
-    sh.rounds.append(e)
+    sh.add(e)
 gc.collect()
-h = scorekeeper.History(App(), (sh, 0))
-print("rows", len(h.rows), "matches", len(sh.recount()))
+h = scorekeeper.History(App(), (sh, {n}))
+h.draw(framebuf.FrameBuffer(bytearray(1024), 128, 64, framebuf.MONO_VLSB))
+print("sel", h.sel, "last", sh.row({n} - 1), "matches", len(sh.winners()))
 """
 
 
 @pytest.mark.mpy
-def test_history_of_a_long_sheet_in_a_small_heap(run_mpy, mpy_firmware):
-    # What the 100k-press fuzz found at a 2 MiB heap: the recount keeps a
+def test_history_of_the_longest_sheet_in_a_small_heap(run_mpy, mpy_firmware):
+    assert S.MAX_ROUNDS == 500
+    # What the 100k-press fuzz found at a 2 MiB heap: the recount kept a
     # little of each round among a few KiB of its garbage, so a collection
-    # in the middle of it leaves the heap in small holes; a list grown by
-    # append then found none (MemoryError with most of the heap free). Here
-    # 300 rounds: about 60 KiB live, and a list grown by append failed even
-    # in a 1 MiB heap.
-    out = run_mpy(LONG_SHEET.format(n=300), heapsize="256K", path=(mpy_firmware,))
-    assert out.split() == ["rows", "300", "matches", "100"]
+    # in the middle of it left the heap in small holes; a list grown by
+    # append then found none (MemoryError with most of the heap free, 300
+    # rounds in a 1 MiB heap). A round is now a record and a row of the
+    # sheet's tally, counted once: the longest sheet, its History drawn,
+    # in an eighth of that heap.
+    out = run_mpy(
+        "import framebuf\n" + LONG_SHEET.format(n=500), heapsize="128K", path=(mpy_firmware,)
+    )
+    assert out.split("\n")[0] == "sel 499 last (2, [5, 0], [10, 0], -1) matches 166"

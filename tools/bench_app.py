@@ -19,6 +19,11 @@ it is not used. The 32-bit columns: the same match on a 32-bit MicroPython
 (the WebAssembly port, host_tests/wasm.py), whose heap grows on demand (no
 smallest heap there). A benchmark, not a test (host_tests/test_app.py checks the
 match in TEST_HEAP with the same script): the README shows its latest output.
+
+A second table: the scorekeeper with a sheet of 0, 100 and sheet.MAX_ROUNDS
+- 1 rounds on the flash (2-player Scopa): opened from the start menu, a
+round typed by keys and confirmed (the sheet written), its history shown;
+the peak of live data on both ports and the smallest heap, as above.
 """
 
 import argparse
@@ -328,6 +333,159 @@ def play_wasm(
     return parse(out), secs
 
 
+# The scorekeeper with a sheet of N rounds on the flash: the start menu's
+# Scorekeeper, the totals (the sheet read and counted), a round typed and
+# confirmed (the sheet written), the history; live heap after a collection
+# at every screen change, as APP_MATCH measures.
+KEEPER_KEYS = "DA" + "A" + "UUAUAUAUAUAAA" + "U"  # E1 of host_tests/test_scorekeeper.py
+KEEPER_TOP = 220  # KiB: the smallest heap is looked for from here down
+APP_KEEPER = """
+import gc
+import sys
+import bench_board
+
+bench_board.KEYS = {keys!r}
+bench_board.LOOP = "D"
+gc.collect()
+print("heap_board", gc.mem_alloc())
+import app
+
+peak = [0, "", 0, 0]  # bytes, the screen shown, at the menu, done
+
+
+def until(a):
+    s = a.screen
+    shown = "%s.%s" % (a.screen_mod, type(s).__name__)
+    if shown != peak[1]:
+        peak[1] = shown
+        gc.collect()
+        m = gc.mem_alloc()
+        if not peak[2]:
+            peak[2] = m
+        if m > peak[0]:
+            peak[0] = m
+    if shown == "scorekeeper.History" and len(s.sh.rounds) == {rounds} + 1:
+        peak[3] = 1
+    return peak[3]
+
+
+a = app.run(bench_board, max_steps={max_steps}, until=until)
+print("heap_menu", peak[2])
+print("heap_peak", peak[0])
+print("keeper_done", peak[3])
+"""
+
+
+# APP_KEEPER on the 32-bit WebAssembly port, in steps (as APP_MATCH_WASM).
+APP_KEEPER_WASM = """
+import gc
+import sys
+import bench_board
+
+bench_board.KEYS = {keys!r}
+bench_board.LOOP = "D"
+gc.collect()
+peak = [0, "", 0, 0]  # bytes, the screen shown, at the menu, done
+S = [None, 0, 0]  # the app, loop turns, measure
+
+
+def until(a):
+    S[1] += 1
+    s = a.screen
+    shown = "%s.%s" % (a.screen_mod, type(s).__name__)
+    if shown != peak[1]:
+        peak[1] = shown
+        S[2] = 1
+    if shown == "scorekeeper.History" and len(s.sh.rounds) == {rounds} + 1:
+        peak[3] = 1
+    return S[2] or peak[3] or S[1] >= {max_steps}
+
+
+def wasm_step():
+    if S[0] is None:
+        print("heap_board", gc.mem_alloc())
+        import app
+
+        S[0] = app.App(bench_board, "")
+        S[0].start()
+    a = S[0]
+    if S[2]:
+        S[2] = 0
+        m = gc.mem_alloc()
+        if not peak[2]:
+            peak[2] = m
+        if m > peak[0]:
+            peak[0] = m
+        a.clock.sleep_ms(sys.modules["app"].TICK_MS)  # skipped by the stop
+    if peak[3] or S[1] >= {max_steps}:
+        print("heap_menu", peak[2])
+        print("heap_peak", peak[0])
+        print("keeper_done", peak[3])
+        return False
+    a.loop(None, until)
+    gc.collect()
+    return True
+"""
+
+
+def keeper_sheet(folder, rounds):
+    """Write to `folder` a 2-player Scopa sheet of `rounds` rounds (the
+    firmware's own sheet.py, on CPython): ADA and BO, five-round matches."""
+    mpy.setup_cpython_path()
+    import sheet
+    from scopa.rules import Rules
+
+    sh = sheet.Sheet(Rules(), ["ADA", "BO"])
+    e1 = {"t": [22, 18], "d": [6, 4], "s": 0, "p": 0, "sc": [0, 0]}  # 4 - 0
+    e2 = {"t": [10, 30], "d": [2, 8], "s": 1, "p": 1, "sc": [0, 0]}  # 0 - 4
+    for i in range(rounds):
+        sh.add(e1 if i % 2 else e2)
+    sheet.save(sh, str(folder))
+
+
+def keeper(fw, rounds, heapsize="128K", timeout=600):
+    """The scorekeeper's run (APP_KEEPER) on a sheet of `rounds` rounds in
+    `heapsize`: (parsed lines, done). Raises mpy.MicroPythonError when the
+    app stops on an error."""
+    code = APP_KEEPER.format(keys=KEEPER_KEYS, rounds=rounds, max_steps=20000)
+    with tempfile.TemporaryDirectory(prefix="bench_app_") as tmp:
+        board = board_dir(Path(tmp) / "board")
+        flash = Path(tmp) / "flash"
+        flash.mkdir()
+        keeper_sheet(flash, rounds)
+        out = mpy.run_mpy(code, heapsize=heapsize, path=(board, fw), timeout=timeout, cwd=flash)
+    res = parse(out)
+    return res, "keeper_done 1" in out
+
+
+def keeper_wasm(fw, rounds, timeout=900):
+    """`keeper` on the 32-bit WebAssembly port (its heap grows: the live
+    heap only). Raises wasm.WasmError when the app stops on an error."""
+    code = APP_KEEPER_WASM.format(keys=KEEPER_KEYS, rounds=rounds, max_steps=20000)
+    with tempfile.TemporaryDirectory(prefix="bench_app_") as tmp:
+        board = board_dir(Path(tmp) / "board", wasm.WASM_MPY_CROSS_ARGS)
+        flash = Path(tmp) / "flash"
+        flash.mkdir()
+        keeper_sheet(flash, rounds)
+        out = wasm.run_wasm(code, path=(board, fw), timeout=timeout, cwd=flash)
+    return parse(out), "keeper_done 1" in out
+
+
+def keeper_smallest(fw, rounds, top=160):
+    """Smallest heap (KiB) from which the scorekeeper's run completes in
+    every heap up to `top` (as smallest_heap)."""
+    k = top
+    while k > 16:
+        try:
+            ok = keeper(fw, rounds, "%dK" % k)[1]
+        except mpy.MicroPythonError:
+            ok = False
+        if not ok:
+            break
+        k -= 1
+    return k + 1
+
+
 def whole_record_bytes(code, levels):
     """What saving the whole record after every play (the scheme before the
     journal) writes over the match of replay code `code`: the sum of the
@@ -453,6 +611,20 @@ def _main(argv=None):
                 "",
             )
         native = native_code(Path(tmp) / "armv6m", fw32)
+        mpy.setup_cpython_path()
+        import sheet
+
+        sheets = (0, 100, sheet.MAX_ROUNDS - 1)  # the last: a full sheet once typed
+        kept = []
+        for n in sheets:
+            res, done = keeper(fw, n, "256K")
+            res32, done32 = keeper_wasm(fw32, n)
+            if not (done and done32):
+                print("bench_app: the scorekeeper with %d rounds did not complete" % n)
+                return 1
+            kept.append(
+                (res["heap_peak"][0], res32["heap_peak"][0], keeper_smallest(fw, n, KEEPER_TOP))
+            )
     rows = [
         "heap in use before the app (the unix port, the board), bytes",
         "heap in use at the start menu, bytes",
@@ -482,6 +654,25 @@ def _main(argv=None):
         print("%-66s %18s %8s %20s %8s" % ("", *head))
         for i, name in enumerate(rows):
             print("%-66s %18s %8s %20s %8s" % (name, *cells(i)))
+    print()
+    rows = [
+        "peak live heap, bytes (unix port, 64-bit)",
+        "the same on the wasm port (32-bit), bytes",
+        "smallest -X heapsize from which it completes, KiB (64-bit)",
+    ]
+    head = ["a sheet of %d rounds, one more typed" % n for n in sheets]
+    if a.markdown:
+        print(
+            "| the scorekeeper: opened from the menu, a round typed and confirmed, the"
+            " history (.mpy) | %s |" % " | ".join(head)
+        )
+        print("|---|" + "---:|" * len(sheets))
+        for i, name in enumerate(rows):
+            print("| %s | %s |" % (name, " | ".join(str(k[i]) for k in kept)))
+    else:
+        print("%-60s %s" % ("scorekeeper", "  ".join("%d rounds" % n for n in sheets)))
+        for i, name in enumerate(rows):
+            print("%-60s %s" % (name, "  ".join(str(k[i]) for k in kept)))
     print()
     print(
         "On a board with a native emitter the search's hottest modules are native code"

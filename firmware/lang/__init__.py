@@ -176,7 +176,8 @@ RANK_DONNA = const(142)  # the 9 with French faces (Q): "Queens"
 SK_TIE = const(143)  # the sheet: sides tied at or past the target
 SK_NEW_WINNER = const(144)  # an edit whose recount changes a match's winner
 SK_ALL_CARDS = const(145)  # the primiera's "Nobody" when one side took every card
-N_STRINGS = const(146)
+SK_FULL = const(146)  # the sheet holds sheet.MAX_ROUNDS: the totals' key line
+N_STRINGS = const(147)
 
 _blob = b""
 _offs = None

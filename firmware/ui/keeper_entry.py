@@ -75,12 +75,6 @@ ERRORS = {
 UNSET = -2  # a choice step's value before the keeper picks one
 
 
-def _winners(sh):
-    # (winner, totals) of the matches won, in order (an edit may move where
-    # a match ends, or start one: no winner changes by that)
-    return [(m["winner"], m["totals"]) for m in sh.recount() if m["over"]]
-
-
 def _new_winner(sh, before, after):
     """The note of an edit that changed a match's winner: "Winner
     changed", then the first such match's new result ("BO wins", "14-6"),
@@ -451,23 +445,9 @@ class Screen(keys.Screen):
         """Work out the round's points and the match after it."""
         sh = self.sh
         e = self.entry()
-        tmp = sheet.Sheet(sh.rules, sh.names)
-        tmp.rounds = list(sh.rounds)
-        if self.idx >= 0:
-            tmp.rounds[self.idx] = e
-            j = self.idx
-        else:
-            tmp.rounds.append(e)
-            j = len(tmp.rounds) - 1
         self.top = 0
-        sc = sh.points(e)
-        for m in tmp.recount():
-            rs = m["rounds"]
-            for q in range(len(rs)):
-                if rs[q][0] == j:
-                    over = m["over"] and q == len(rs) - 1
-                    self.rev = (sc, rs[q][2], m["winner"] if over else None)
-                    self.round = q + 1
+        sc, after, winner, self.round = sh.preview(e, self.idx)
+        self.rev = (sc, after, winner)
 
     def confirm(self):
         app = self.app
@@ -476,9 +456,9 @@ class Screen(keys.Screen):
         moved = None  # an edit whose recount gives a match another winner: its note
         if self.idx >= 0:
             j = self.idx
-            won = _winners(sh)
+            won = sh.winners()
             err = app.commit_sheet(sh, "edit", j, e)
-            now = _winners(sh)
+            now = sh.winners()
             if not err and [w for w, _ in now] != [w for w, _ in won]:
                 moved = _new_winner(sh, won, now)
         else:

@@ -13,7 +13,8 @@ that was being typed when the power went (App.keep_round) is typed on.
 Every change is written to flash at once (App.commit_sheet).
 
 Keys on the totals: A enters the next round, UP / DOWN the history,
-B the scorekeeper's menu.
+B the scorekeeper's menu. A sheet holds sheet.MAX_ROUNDS rounds: then A
+opens the menu too, for a New sheet.
 """
 
 from micropython import const
@@ -92,7 +93,7 @@ class Screen(keys.Screen):
                 app.go("keeper_setup")
             elif self.sh is not None and not self.note:
                 _resume(app, self.sh)
-        self.ms = self.sh.recount() if self.sh is not None else []
+        self.m = self.sh.match() if self.sh is not None else None
 
     def press(self, k, ev):
         app = self.app
@@ -105,7 +106,9 @@ class Screen(keys.Screen):
         sh = self.sh
         if sh is None:
             return
-        if k == keys.A:
+        if k == keys.A and len(sh.rounds) >= sheet.MAX_ROUNDS:
+            app.go("keeper_setup", "Menu", sh)  # (its New sheet)
+        elif k == keys.A:
             app.go("keeper_entry", "Screen", (sh, -1))
         elif k in (keys.UP, keys.DOWN):
             app.go("scorekeeper", "History", (sh, len(sh.rounds) - 1))
@@ -124,9 +127,9 @@ class Screen(keys.Screen):
                 y += 10
             return
         sh = self.sh
-        if sh is None:
+        m = self.m
+        if sh is None or m is None:
             return
-        m = self.ms[-1]
         n = sh.rules.sides
         cw = w // n
         for i in range(n):
@@ -148,11 +151,14 @@ class Screen(keys.Screen):
             if m["over"] and m["winner"] == i:
                 fb.rect(tx - 3, 8, tw + 6, 5 * s + 6, p.FG)
         y = h - 18
-        if m["over"]:  # what A does now, as the table says it
+        full = len(sh.rounds) >= sheet.MAX_ROUNDS  # no round more: A, B the menu
+        if full:
+            gfx.centre(fb, tr(lang.SK_FULL), y, p.FG, w)
+        elif m["over"]:  # what A does now, as the table says it
             t = tr(lang.NEW_MATCH if m["finished"] else lang.NEXT_MATCH)
             gfx.centre(fb, t, y, p.FG, w)
         else:
-            gfx.text(fb, tr(lang.ROUND) % (len(m["rounds"]) + 1), 0, y, p.FG)
+            gfx.text(fb, tr(lang.ROUND) % (m["n"] + 1), 0, y, p.FG)
             t = "/%d" % sh.rules.target
             gfx.text(fb, t, w - 8 * len(t) - 1, y, p.FG)
         y = h - 8
@@ -161,7 +167,7 @@ class Screen(keys.Screen):
             t = tr(lang.WINS) % who if m["finished"] else tr(lang.MATCH_TO) % who
             fb.fill_rect(0, y - 1, w, 9, p.FG)
             gfx.centre(fb, t, y, p.BG, w)
-        else:
+        elif not full:
             tot = m["totals"]
             top = max(tot)
             tied = top >= sh.rules.target and tot.count(top) > 1  # another round
@@ -182,18 +188,7 @@ class History(keys.Screen):
     def __init__(self, app, arg):
         self.app = app
         self.sh, sel = arg
-        # (round index, its number in the match, points, totals after,
-        # the match's winner on its last round else -1), one per round,
-        # the list made whole first (see Sheet.recount).
-        self.rows: list = [None] * len(self.sh.rounds)
-        r = 0
-        for m in self.sh.recount():
-            last = len(m["rounds"]) - 1
-            for j, (i, pts, after) in enumerate(m["rounds"]):
-                won = m["winner"] if m["over"] and j == last else -1
-                self.rows[r] = (i, j + 1, pts, after, won)
-                r += 1
-        self.sel = max(0, min(sel, len(self.rows) - 1))
+        self.sel = max(0, min(sel, len(self.sh.rounds) - 1))
         self.top = 0
         self._scroll()
 
@@ -209,7 +204,7 @@ class History(keys.Screen):
 
     def press(self, k, ev):
         app = self.app
-        n = len(self.rows)
+        n = len(self.sh.rounds)
         if k == keys.UP and n:
             self.sel = (self.sel - 1) % n
         elif k == keys.DOWN and n:
@@ -217,7 +212,7 @@ class History(keys.Screen):
         elif ev & (keys.REPEAT | keys.LONG):
             return
         elif k == keys.A and n:
-            app.go("keeper_entry", "Screen", (self.sh, self.rows[self.sel][0], True))
+            app.go("keeper_entry", "Screen", (self.sh, self.sel, True))
         elif k == keys.B:
             app.go("scorekeeper", "Screen", self.sh)
         else:
@@ -239,13 +234,14 @@ class History(keys.Screen):
             name = self.sh.names[i]
             gfx.text(fb, name, x - 8 * len(name), 0, p.FG)
         fb.hline(0, ROW_H - 1, w, p.FG)
-        if not self.rows:
+        n = len(self.sh.rounds)
+        if not n:
             gfx.centre(fb, tr(lang.SK_NO_ROUNDS), (app.h + ROW_H) // 2 - 4, p.FG, w)
         for j in range(self.visible()):
             r = self.top + j
-            if r >= len(self.rows):
+            if r >= n:
                 break
-            i, no, pts, totals, won = self.rows[r]
+            no, pts, totals, won = self.sh.row(r)
             y = ROW_H + 1 + j * ROW_H
             fg = p.FG
             bg = p.BG
