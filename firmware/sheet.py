@@ -902,11 +902,15 @@ def load(folder=""):
     damaged). A sheet read from the .tmp or .bak copy is saved again at
     once, so that the next save keeps it as its previous copy; with no
     good copy the damaged main one is set aside as sheet.sav.bad at once
-    (store.set_aside)."""
+    (store.set_aside). Raises MemoryError when the heap is short, every
+    copy left as it is: a sheet of MAX_ROUNDS fits the app's heap, so
+    short of memory now is not damage."""
     import store
 
     made = []  # the sheet of the copy read, built once (a round is scored)
-    obj, status, why = store.load(FILE, folder, lambda o: made.append(Sheet.from_obj(o)))
+    obj, status, why = store.load(
+        FILE, folder, lambda o: made.append(Sheet.from_obj(o)), spare=True
+    )
     if obj is None:
         if status == store.BAD:
             try:

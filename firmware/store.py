@@ -307,7 +307,7 @@ def rotate(name, folder=""):
         _replace(p, p + ".bak")  # (a .bak that stays: the journal goes, its record is whole)
 
 
-def load(name, folder="", check=None):
+def load(name, folder="", check=None, spare=False):
     """Load record `name`: returns ``(obj, status, why)``. status is TMP,
     OK or BAK (obj read from that copy, tried in this order: a whole .tmp
     is a save cut between its write and its renames, newer than the main
@@ -321,7 +321,9 @@ def load(name, folder="", check=None):
     place) counts as damage too, and a main copy is kept as .bad
     (set_aside). A copy read from the .tmp becomes the main copy, as the
     cut save would have left it (the main one the .bak, or .bad when
-    damaged; on a read-only flash or a short heap nothing moves)."""
+    damaged; on a read-only flash or a short heap nothing moves). With
+    `spare` a MemoryError is raised instead, every copy left as it is (a
+    record that never outgrows the heap: short of memory is not damage)."""
     p = _path(folder, name)
     why = ""
     found = False
@@ -335,6 +337,8 @@ def load(name, folder="", check=None):
             if check is not None:
                 check(obj)
         except (ValueError, MemoryError, OSError) as e:
+            if spare and isinstance(e, MemoryError):
+                raise
             # (a copy larger than the free heap or that cannot be read:
             # damage too, another copy is tried and this one is kept, as
             # .bad for the main copy)

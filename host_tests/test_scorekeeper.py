@@ -1542,3 +1542,24 @@ def test_a_full_sheet_says_so_and_a_opens_the_menu(tmp_path):
     k.press("A")
     assert k.app.screen_mod == "keeper_setup" and "New sheet" in k.text()
     assert len(S.load(str(tmp_path))[0].rounds) == S.MAX_ROUNDS
+
+
+def test_a_sheet_that_does_not_fit_the_heap_is_left_as_it_is(tmp_path, monkeypatch, capsys):
+    k = new_sheet(tmp_path).add(E1)
+    k.press("B down down down A")  # the scorekeeper's menu, Main menu
+    assert k.app.screen_mod == "menu"
+    files = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+
+    def short(obj):
+        raise MemoryError
+
+    monkeypatch.setattr(S.Sheet, "from_obj", short)
+    k.press("down A")
+    assert k.text() == "Out of memory"
+    assert "sheet: not read: out of memory" in capsys.readouterr().out
+    k.press("A")  # back to the start menu, not to a new sheet over it
+    assert k.app.screen_mod == "menu"
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == files
+    monkeypatch.undo()
+    k.press("down A")
+    assert k.app.screen_mod == "scorekeeper" and k.sheet.rounds == [E1]

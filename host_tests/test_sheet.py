@@ -559,3 +559,22 @@ def test_records_that_are_not_rounds_are_refused(rounds):
     obj = {"v": S.VERSION, "rules": Rules().code(), "names": ["A", "B"], "rounds": rounds}
     with pytest.raises(ValueError):
         Sheet.from_obj(obj)
+
+
+def test_a_sheet_short_of_memory_is_no_damage(tmp_path, monkeypatch):
+    d = str(tmp_path)
+    sh = Sheet(Rules("scopa"), ["A", "B"])
+    sh.add(entry())
+    S.save(sh, d)
+    S.save(sh, d)
+    files = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+
+    def short(obj):
+        raise MemoryError
+
+    monkeypatch.setattr(Sheet, "from_obj", short)
+    with pytest.raises(MemoryError):
+        S.load(d)
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == files
+    monkeypatch.undo()
+    assert S.load(d)[0].rounds == [entry()]

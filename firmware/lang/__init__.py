@@ -177,7 +177,8 @@ SK_TIE = const(143)  # the sheet: sides tied at or past the target
 SK_NEW_WINNER = const(144)  # an edit whose recount changes a match's winner
 SK_ALL_CARDS = const(145)  # the primiera's "Nobody" when one side took every card
 SK_FULL = const(146)  # the sheet holds sheet.MAX_ROUNDS: the totals' key line
-N_STRINGS = const(147)
+SK_NO_MEMORY = const(147)  # the sheet could not be read for want of heap
+N_STRINGS = const(148)
 
 _blob = b""
 _offs = None

@@ -14,7 +14,9 @@ Every change is written to flash at once (App.commit_sheet).
 
 Keys on the totals: A enters the next round, UP / DOWN the history,
 B the scorekeeper's menu. A sheet holds sheet.MAX_ROUNDS rounds: then A
-opens the menu too, for a New sheet.
+opens the menu too, for a New sheet. A sheet that cannot be read for want
+of heap is said so and left on flash as it is; a key goes to the start
+menu.
 """
 
 from micropython import const
@@ -83,23 +85,35 @@ class Screen(keys.Screen):
     READABLE = True  # idle: dimmed, never off (App.stays_readable)
     SKIP = keys.REPEAT | keys.LONG
 
+    short = False  # the sheet could not be read for want of heap: B, A to the menu
+
     def __init__(self, app, arg=None):
         self.app = app
-        if isinstance(arg, sheet.Sheet) or isinstance(arg, tuple):
-            self.sh, self.note = unpack(arg)
-        else:
-            self.sh, self.note = open_sheet(app)
-            if self.sh is None and not self.note:
-                app.go("keeper_setup")
-            elif self.sh is not None and not self.note:
-                _resume(app, self.sh)
-        self.m = self.sh.match() if self.sh is not None else None
+        try:
+            if isinstance(arg, sheet.Sheet) or isinstance(arg, tuple):
+                self.sh, self.note = unpack(arg)
+            else:
+                self.sh, self.note = open_sheet(app)
+                if self.sh is None and not self.note:
+                    app.go("keeper_setup")
+                elif self.sh is not None and not self.note:
+                    _resume(app, self.sh)
+            self.m = self.sh.match() if self.sh is not None else None
+        except MemoryError:
+            # (not damage: the sheet stays on flash as it is, for the next
+            # opening; a new one set up now would replace it)
+            print("sheet: not read: out of memory")
+            self.sh = self.m = None
+            self.note = [tr(lang.SK_NO_MEMORY)]
+            self.short = True
 
     def press(self, k, ev):
         app = self.app
         if self.note:
             self.note = []
-            if self.sh is None:
+            if self.short:
+                app.go("menu")
+            elif self.sh is None:
                 app.go("keeper_setup")
             app.dirty = True
             return
