@@ -1563,3 +1563,23 @@ def test_a_sheet_that_does_not_fit_the_heap_is_left_as_it_is(tmp_path, monkeypat
     monkeypatch.undo()
     k.press("down A")
     assert k.app.screen_mod == "scorekeeper" and k.sheet.rounds == [E1]
+
+
+def test_a_round_typed_when_the_power_goes_is_typed_on_after_a_note(tmp_path):
+    # the sheet read back with a note (its main copy damaged, a whole .tmp
+    # beside it): the round being typed opens once the note is read (it
+    # waited for the next opening, and A meanwhile typed a new round over it)
+    k = new_sheet(tmp_path, names=["ADA", "BO"])
+    k.add(E3)
+    k.press("A up up A down A")  # 22-18 cards, 4-6 denari
+    k.app.loop(110)  # 1.1 s: kept
+    main = tmp_path / S.FILE
+    (tmp_path / (S.FILE + ".tmp")).write_bytes(main.read_bytes())
+    main.write_bytes(main.read_bytes()[:-3])
+    k2 = Keeper(tmp_path)
+    k2.app.loop(2)
+    assert k2.app.screen_mod == "scorekeeper" and k2.text().startswith("Backup loaded")
+    k2.press("A")
+    s = k2.screen
+    assert k2.app.screen_mod == "keeper_entry" and s.idx == -1 and s.step() == "s"
+    assert s.v["t"] == [22, 18] and s.v["d"] == [4, 6]

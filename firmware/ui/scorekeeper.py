@@ -9,7 +9,8 @@ The sheet (firmware/sheet.py) goes from screen to screen as the `arg` of
 ``app.go``: a Sheet, or ``(sheet, note)`` where note is a list of lines
 shown once. Opened from the start menu (no arg) the sheet is read from
 flash; a damaged file is reported and its last good copy used; a round
-that was being typed when the power went (App.keep_round) is typed on.
+that was being typed when the power went (App.keep_round) is typed on
+(after the note, when there is one).
 Every change is written to flash at once (App.commit_sheet).
 
 Keys on the totals: A enters the next round, UP / DOWN the history,
@@ -86,6 +87,7 @@ class Screen(keys.Screen):
     SKIP = keys.REPEAT | keys.LONG
 
     short = False  # the sheet could not be read for want of heap: B, A to the menu
+    read = False  # the sheet was read from flash with a note: a kept round after it
 
     def __init__(self, app, arg=None):
         self.app = app
@@ -98,6 +100,8 @@ class Screen(keys.Screen):
                     app.go("keeper_setup")
                 elif self.sh is not None and not self.note:
                     _resume(app, self.sh)
+                else:
+                    self.read = self.sh is not None
             self.m = self.sh.match() if self.sh is not None else None
         except MemoryError:
             # (not damage: the sheet stays on flash as it is, for the next
@@ -115,6 +119,8 @@ class Screen(keys.Screen):
                 app.go("menu")
             elif self.sh is None:
                 app.go("keeper_setup")
+            elif self.read:  # the round being typed, once the note is read
+                _resume(app, self.sh)
             app.dirty = True
             return
         sh = self.sh
