@@ -701,13 +701,20 @@ def test_play_with_an_empty_flash_folder_name_is_a_usage_error(tmp_path):
                 p.unlink()
 
 
-def test_firmware_stopped_by_a_signal_is_one_line():
+def test_firmware_stopped_by_a_signal_is_one_line(tmp_path):
     assert sim.firmware_stopped(9) == (
-        "the firmware stopped: killed by signal 9 (SIGKILL); its game was on a temporary "
-        "flash folder, now removed (--flash DIR keeps the game between runs)"
+        "the firmware stopped: killed by signal 9 (SIGKILL); its saves were on a temporary "
+        "flash folder, now removed (--flash DIR keeps them between runs)"
     )
-    assert sim.firmware_stopped(15, "/tmp/f").endswith(
-        "(SIGTERM); the game on /tmp/f is saved up to the last play"
+    f = str(tmp_path)
+    assert sim.firmware_stopped(15, f).endswith(f"(SIGTERM); on {f}: nothing saved yet")
+    (tmp_path / "sheet.sav").write_text("x")  # killed in the scorekeeper: not "the game"
+    assert sim.firmware_stopped(15, f).endswith(
+        f"on {f}: the score sheet up to the last round saved"
+    )
+    (tmp_path / "game.sav").write_text("x")
+    assert sim.firmware_stopped(15, f).endswith(
+        f"on {f}: the game up to the last play and the score sheet up to the last round saved"
     )
 
 
@@ -776,9 +783,9 @@ def test_a_stdin_that_is_no_terminal_is_one_line_and_exit_2(demo_dir, tmp_path, 
 
 @pytest.mark.mpy
 def test_play_says_the_game_is_saved_only_when_it_is(tmp_path):
-    def play(*args):
+    def play(*args, flash="flash"):
         proc = subprocess.run(
-            [str(mpy.ROOT / "tools" / "play"), "--flash", str(tmp_path / "flash"), *args],
+            [str(mpy.ROOT / "tools" / "play"), "--flash", str(tmp_path / flash), *args],
             stdin=subprocess.DEVNULL,
             capture_output=True,
             text=True,
@@ -793,6 +800,9 @@ def test_play_says_the_game_is_saved_only_when_it_is(tmp_path):
     last = play("--keys", "A A A wait:300", *png_dir)
     assert (tmp_path / "flash" / "game.sav").exists()
     assert last.endswith("the game is saved on its flash (tools/play resumes it).")
+    # the scorekeeper's sheet, no game: not "the simulator has stopped." alone
+    last = play("--keys", "down A A wait:300", *png_dir, flash="sheet")
+    assert last == "tools/play: the simulator has stopped; the score sheet is saved on its flash."
 
 
 @pytest.mark.mpy

@@ -704,18 +704,24 @@ wait:MS, shot:NAME; see boards/sim/board.py parse_script.
 
 def firmware_stopped(signum, flash=None):
     """One line: the firmware process ended by signal `signum` (an int),
-    and where its game is (the app saves after every play, on `flash` or
-    on a temporary flash folder that the run has removed)."""
+    and what it kept (the app saves a game after every play and the score
+    sheet after every round, on `flash` or on a temporary flash folder
+    that the run has removed)."""
     try:
         name = f"signal {signum} ({signal.Signals(signum).name})"
     except ValueError:
         name = f"signal {signum}"
     if flash:
-        where = f"the game on {flash} is saved up to the last play"
+        kept = []
+        if (Path(flash) / "game.sav").exists():
+            kept.append("the game up to the last play")
+        if (Path(flash) / "sheet.sav").exists():
+            kept.append("the score sheet up to the last round")
+        where = f"on {flash}: " + (" and ".join(kept) + " saved" if kept else "nothing saved yet")
     else:
         where = (
-            "its game was on a temporary flash folder, now removed "
-            "(--flash DIR keeps the game between runs)"
+            "its saves were on a temporary flash folder, now removed "
+            "(--flash DIR keeps them between runs)"
         )
     return f"the firmware stopped: killed by {name}; {where}"
 
