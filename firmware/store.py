@@ -353,6 +353,8 @@ def load(name, folder="", check=None, spare=False):
             try:
                 _load(p)
             except (ValueError, MemoryError, OSError) as e:
+                if spare and isinstance(e, MemoryError):
+                    raise
                 why += _bad(p, name, "", e)
             _finish(p, name, folder)
         return obj, status, why

@@ -578,3 +578,29 @@ def test_a_sheet_short_of_memory_is_no_damage(tmp_path, monkeypatch):
     assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == files
     monkeypatch.undo()
     assert S.load(d)[0].rounds == [entry()]
+
+
+def test_a_sheet_short_of_memory_beside_its_tmp_is_no_damage(tmp_path, monkeypatch):
+    # a save cut before its renames (a whole .tmp beside the main copy),
+    # and the heap short while the main copy is read to see if it is
+    # damaged: set aside as .bad, and the sheet said damaged (a tester's find)
+    d = str(tmp_path)
+    sh = Sheet(Rules("scopa"), ["A", "B"])
+    sh.add(entry())
+    S.save(sh, d)
+    S.save(sh, d)
+    (tmp_path / (S.FILE + ".tmp")).write_bytes((tmp_path / S.FILE).read_bytes())
+    files = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    real = store._load
+
+    def short(p):
+        if p.endswith(S.FILE):  # the main copy only
+            raise MemoryError
+        return real(p)
+
+    monkeypatch.setattr(store, "_load", short)
+    with pytest.raises(MemoryError):
+        S.load(d)
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == files
+    monkeypatch.undo()
+    assert S.load(d)[1:] == (store.TMP, "")
