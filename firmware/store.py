@@ -132,7 +132,7 @@ def _pieces(obj):
     if isinstance(obj, dict):
         sep = "{"
         for k in obj:
-            yield sep + json.dumps(k) + ": "
+            yield sep + json.dumps(k if isinstance(k, str) else str(k)) + ": "  # (as CPython's)
             sep = ", "
             yield from _pieces(obj[k])
         yield "}" if sep == ", " else "{}"
@@ -199,9 +199,13 @@ def _check(got, size, sum_, want):
         raise ValueError("damaged: checksum")
 
 
+class _Missing:  # _load's answer for a copy that is not there
+    pass
+
+
 def _load(p):
-    # decode() of the file at path p read a little at a time, None when
-    # there is none: its body is checked through a small buffer, then
+    # decode() of the file at path p read a little at a time, _Missing() when
+    # there is none (a record may hold null): its body is checked through a small buffer, then
     # parsed from the file (no copy of a long record on the heap). Raises
     # ValueError (what decode says), OSError (there but unreadable: a
     # folder in its place), MemoryError.
@@ -212,7 +216,7 @@ def _load(p):
     except OSError:
         if present(p):
             raise
-        return None
+        return _Missing()
     with f:
         nl, size, want = _header(f.read(_HEAD))
         f.seek(nl + 1)
@@ -332,7 +336,7 @@ def load(name, folder="", check=None, spare=False):
     for suffix, status in ((".tmp", TMP), ("", OK), (".bak", BAK)):
         try:
             obj = _load(p + suffix)
-            if obj is None:
+            if isinstance(obj, _Missing):
                 continue
             if check is not None:
                 check(obj)

@@ -500,3 +500,14 @@ def test_a_record_short_of_memory_while_written_leaves_no_part(tmp_path, monkeyp
     assert len(calls) == 14
     assert sorted(p.name for p in tmp_path.iterdir()) == ["game"]
     assert store.load("game", d) == ({"n": 1}, store.OK, "")
+
+
+def test_a_record_of_null_and_int_keys_read_back(tmp_path):
+    # a record holding null was taken for a missing copy (the .bak read
+    # instead), and an int key was written as no JSON (a tester's finds)
+    d = str(tmp_path)
+    store.save("r", {"x": 1}, d)
+    store.save("r", None, d)
+    assert store.load("r", d) == (None, store.OK, "")
+    store.save("r", {1: "x"}, d)
+    assert store.load("r", d) == ({"1": "x"}, store.OK, "")
