@@ -395,10 +395,13 @@ class Sheet:
         next round starts a new match). Raises EntryError, and keeps the
         sheet as it was, when it cannot be right; MemoryError, the sheet
         as it was too; EntryError FULL when it holds MAX_ROUNDS."""
+        if self._n >= MAX_ROUNDS:
+            raise EntryError("the sheet is full: %d rounds" % self._n, "", FULL)
+        self._add(e)
+
+    def _add(self, e):
         sc = self.points(e)
         n = self._n
-        if n >= MAX_ROUNDS:
-            raise EntryError("the sheet is full: %d rounds" % n, "", FULL)
         self._pack(n, e)
         self._n = n + 1
         if self._ok == n:  # its row at once, from the score already worked out
@@ -749,7 +752,7 @@ class Sheet:
                 if not isinstance(e, dict):
                     raise ValueError("round %d: not an entry" % (s._n + 1))
                 try:
-                    s.add(e)
+                    s._add(e)  # (an earlier firmware took more than MAX_ROUNDS)
                 except (TypeError, KeyError, IndexError) as x:
                     raise ValueError("round %d: %r" % (s._n + 1, x)) from None
             return s

@@ -604,3 +604,21 @@ def test_a_sheet_short_of_memory_beside_its_tmp_is_no_damage(tmp_path, monkeypat
     assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == files
     monkeypatch.undo()
     assert S.load(d)[1:] == (store.TMP, "")
+
+
+def test_an_earlier_firmwares_sheet_past_the_limit_loads(tmp_path):
+    # the previous firmware took any number of rounds (the web page's heap
+    # grows): such a sheet loads whole, and takes no round more (it was
+    # refused as damaged and set aside at round 501: a tester's find)
+    d = str(tmp_path)
+    rules = Rules("scopa")
+    rounds = [entry(sc=(i % 3, 0)) for i in range(S.MAX_ROUNDS + 3)]
+    store.save(S.FILE, {"v": 1, "rules": rules.code(), "names": ["A", "B"], "rounds": rounds}, d)
+    sh, status, why = S.load(d)
+    assert (len(sh.rounds), status, why) == (S.MAX_ROUNDS + 3, store.OK, "")
+    assert sh.rounds[-1] == rounds[-1]
+    with pytest.raises(EntryError) as x:
+        sh.add(entry())
+    assert x.value.kind == S.FULL
+    S.save(sh, d)
+    assert S.load(d)[0].rounds == rounds
