@@ -124,6 +124,14 @@ TRIES = bytearray((16, 16, 16, 16, 4, 16, 16, 1, 1, 1, 16, 16))
 PAIRS = bytearray((0, 0, 0, 0, 0, 0, 0, 3, 3, 3, 0, 0))
 _PAIRD = const(4)
 _PAIRM = const(250)
+# The search to the end of the round starts when its estimated work for one
+# candidate on one deal (_depth) is at most nodes // ENDW[f]. In Scopone a 10
+# a later start (12: at about 8 cards in the hands, not 12, with some 14
+# deals, not 3; the turn search until then) gave +0.048 +- 0.036 over 6000
+# paired deals (seeds 1 to 6: +0.07, +0.06, +0.07, +0.07, +0.01, +0.01;
+# docs/ai-results.md, twenty-third pass); in classico and scientifico it
+# lost (-0.11, -0.05).
+ENDW = bytearray((3, 3, 3, 3, 3, 3, 3, 3, 3, 12, 3, 3))
 # 1: the partners' plays are read as the medium player's (checked by
 # _consistent; their lacks from core.observe); 0: they are not, a partner
 # being a player of its own (a hard partner does not play as the medium
@@ -421,7 +429,7 @@ def decide(st, rules, seat, rng, nodes=None, mv=None):
     # else the other side plays the medium player's move
     unique = core.last_deal(st) and core.nun <= core.hand_size(st, (seat + 1) % core.players)
     _model = 0 if unique else MODEL[0]
-    if core.last_deal(st) and _depth(st, EXACT, nodes if unique else nodes // 3) > MAXD:
+    if core.last_deal(st) and _depth(st, EXACT, nodes if unique else nodes // ENDW[fam]) > MAXD:
         _maxd = MAXD  # to the end of the round
     else:
         lim = LINES[core.players]
