@@ -159,24 +159,39 @@ def _bytes(s):
 def decode(data):
     """The object in record `data` (bytes). Raises ValueError saying what
     is wrong: not a record, another format version, truncated, damaged."""
+    from io import BytesIO
+
+    return _read(BytesIO(data))
+
+
+class _Missing:  # _load's answer for a copy that is not there
+    pass
+
+
+def _load(p):
+    # decode() of the file at path p, _Missing() when there is none (a
+    # record may hold null). Raises ValueError (what decode says), OSError
+    # (there but unreadable: a folder in its place), MemoryError.
+    try:
+        f = open(p, "rb")
+    except OSError:
+        if present(p):
+            raise
+        return _Missing()
+    with f:
+        return _read(f)
+
+
+def _read(f):
+    # decode() of the record in file f: its body checked through a small
+    # buffer, then parsed from the file (no copy of a long record on the heap)
     import json
 
-    nl, size, want = _header(data)
-    body = data[nl + 1 :]
-    _check(len(body), size, checksum(body).encode(), want)
-    try:
-        return json.loads(body)
-    except ValueError:
-        raise ValueError("damaged: not JSON") from None
-
-
-def _header(data):
-    # (end of the header line, body length, checksum) of a record
-    # starting with bytes `data`; ValueError as decode
-    nl = data.find(b"\n")
-    if nl < 0 or not data.startswith(b"SCOPA "):
+    head = f.read(_HEAD)
+    nl = head.find(b"\n")
+    if nl < 0 or not head.startswith(b"SCOPA "):
         raise ValueError("not a saved record")
-    parts = data[:nl].split()
+    parts = head[:nl].split()
     if len(parts) != 4:
         raise ValueError("bad header")
     try:
@@ -186,55 +201,27 @@ def _header(data):
         raise ValueError("bad header") from None
     if ver != FORMAT:
         raise ValueError("format %d, not %d" % (ver, FORMAT))
-    return nl, size, parts[3]
-
-
-def _check(got, size, sum_, want):
-    # a body of `got` bytes and checksum sum_ against its header's
+    f.seek(nl + 1)
+    buf = bytearray(_BUF)
+    got = 0
+    a, b = 1, 0
+    while True:
+        k = f.readinto(buf)
+        if not k:
+            break
+        got += k
+        a, b = _adler(memoryview(buf)[:k], a, b)
     if got < size:
         raise ValueError("truncated: %d of %d bytes" % (got, size))
     if got > size:
         raise ValueError("%d bytes too many" % (got - size))
-    if sum_ != want:
+    if ("%04x%04x" % (b, a)).encode() != parts[3]:
         raise ValueError("damaged: checksum")
-
-
-class _Missing:  # _load's answer for a copy that is not there
-    pass
-
-
-def _load(p):
-    # decode() of the file at path p read a little at a time, _Missing() when
-    # there is none (a record may hold null): its body is checked through a small buffer, then
-    # parsed from the file (no copy of a long record on the heap). Raises
-    # ValueError (what decode says), OSError (there but unreadable: a
-    # folder in its place), MemoryError.
-    import json
-
+    f.seek(nl + 1)
     try:
-        f = open(p, "rb")
-    except OSError:
-        if present(p):
-            raise
-        return _Missing()
-    with f:
-        nl, size, want = _header(f.read(_HEAD))
-        f.seek(nl + 1)
-        buf = bytearray(_BUF)
-        got = 0
-        a, b = 1, 0
-        while True:
-            k = f.readinto(buf)
-            if not k:
-                break
-            got += k
-            a, b = _adler(memoryview(buf)[:k], a, b)
-        _check(got, size, ("%04x%04x" % (b, a)).encode(), want)
-        f.seek(nl + 1)
-        try:
-            return json.load(f)
-        except ValueError:
-            raise ValueError("damaged: not JSON") from None
+        return json.load(f)
+    except ValueError:
+        raise ValueError("damaged: not JSON") from None
 
 
 def save(name, obj, folder=""):
