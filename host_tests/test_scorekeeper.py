@@ -1539,9 +1539,14 @@ def test_a_full_sheet_says_so_and_a_opens_the_menu(tmp_path):
     k.add(E3)  # the last round the sheet takes
     assert len(k.sheet.rounds) == S.MAX_ROUNDS
     assert "Full! B:menu" in k.text().split("\n") and "A:round B:menu" not in k.text()
-    k.press("A")
-    assert k.app.screen_mod == "keeper_setup" and "New sheet" in k.text()
+    k.press("A")  # the menu, on New sheet
+    assert k.app.screen_mod == "keeper_setup"
+    assert k.screen.rows[k.screen.sel][0] == "New sheet"
     assert len(S.load(str(tmp_path))[0].rounds) == S.MAX_ROUNDS
+    k.press("A")  # Replace sheet? on Continue, as ever
+    assert type(k.screen).__name__ == "Replace" and k.screen.sel == 0
+    k.press("down A")
+    assert type(k.screen).__name__ == "Screen" and k.app.screen_mod == "keeper_setup"
 
 
 def test_a_sheet_that_does_not_fit_the_heap_is_left_as_it_is(tmp_path, monkeypatch, capsys):

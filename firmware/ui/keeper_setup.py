@@ -262,6 +262,9 @@ class Menu(List):
     def __init__(self, app, arg: "sheet.Sheet"):
         self.sh = arg
         List.__init__(self, app, arg)
+        if len(arg.rounds) >= sheet.MAX_ROUNDS:  # full: on New sheet, what A is for
+            self.sel = self.ids.index(lang.SK_NEW_SHEET)
+            self.scroll()
 
     def build(self):
         self.title = tr(lang.SCOREKEEPER)
