@@ -594,7 +594,8 @@ def run(
                 if why == "memory":
                     raise OutOfMemory(
                         f"the firmware ran out of memory in a heap of {heapsize or 'the default'}: "
-                        "give a larger --heapsize (the app needs about 128K on this 64-bit port)"
+                        "give a larger --heapsize (the app needs about 140K on this 64-bit port,"
+                        " 200K with a score sheet of 500 rounds)"
                     )
                 raise ValueError(why)
             result = Result(proc.returncode, stdout=proc.stdout, stderr=proc.stderr)
@@ -767,7 +768,7 @@ def heapsize_arg(text):
     if n < 16 * 1024:
         raise argparse.ArgumentTypeError(
             f"{text} is too small for MicroPython and the firmware: give at least 16K "
-            "(the app needs about 128K on this 64-bit port)"
+            "(the app needs about 140K on this 64-bit port, 200K with a score sheet of 500 rounds)"
         )
     return m.group(1) + m.group(2).upper()
 
