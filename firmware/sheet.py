@@ -35,7 +35,7 @@ from scopa import scoring
 from scopa.rules import CIRULLA
 
 MAX_SCOPE = 40
-# Rounds a sheet takes (a hundred evenings of five matches), so that the
+# Rounds a sheet takes (some twenty evenings of five matches), so that the
 # longest sheet is read, counted and written in a known heap: the README's
 # benchmark of the scorekeeper (tools/bench_app.py) measures it
 MAX_ROUNDS = const(500)
