@@ -39,7 +39,9 @@ def check_invariants(g):
 
 class Watch:
     """An App.loop until() hook: checks the game every `every` loop turns;
-    counts the checks and the games seen."""
+    counts the checks and the games seen (by seed and rules: an id() is
+    reused once its game is freed, so a count of ids varied from run to
+    run)."""
 
     def __init__(self, every=25):
         self.every = every
@@ -52,5 +54,5 @@ class Watch:
         if self.n % self.every == 0 and a.game is not None:
             check_invariants(a.game)
             self.checks += 1
-            self.games.add(id(a.game))
+            self.games.add((a.game.seed, a.game.rules.code()))
         return False
