@@ -67,7 +67,6 @@ _GR = const(16)
 _END = const(1)
 _FIN = const(2)
 _TOT = const(3)
-_NOBODY = const(9)  # _END of a match over that nobody won (sides < 9)
 _CHUNK = const(32)  # rounds a string of to_obj()
 _SUITS = ("denari", "coppe", "spade", "bastoni")
 
@@ -429,7 +428,7 @@ class Sheet:
         """What back() needs to undo the next add, undo or edit of round
         `i` (a few bytes: the count of rounds, round i's record)."""
         w = self._w
-        return self._n, i, bytes(self._r[i * w : (i + 1) * w]) if i >= 0 else None
+        return self._n, i, self._r[i * w : (i + 1) * w] if i >= 0 else None
 
     def back(self, m):
         """Put the sheet back as it was at mark() `m` (allocates nothing)."""
@@ -500,20 +499,16 @@ class Sheet:
 
     # Tally: one row of _tw shorts per round, counted when first asked -----
     # (_sync): the round's number in its match (1, 2...), _END (-1: the
-    # match goes on; the winner; _NOBODY: over, nobody won), _FIN (1: the
+    # match goes on; else its winner: scoring.match_result names one for
+    # every match over), _FIN (1: the
     # game is over with it), then the match totals after it, per side (its
     # points are what the totals grew by).
 
     def _sync(self):
         # count the rows not counted yet (after an edit or undo, or a round
         # added while the rows were behind); a MemoryError midway keeps
-        # those counted
-        k = self._n * self._tw
-        if len(self._t) < k:  # the rows at once: no array grown among the garbage
-            if self._t:
-                self._t.extend(array("h", bytes(2 * (k - len(self._t)))))
-            else:
-                self._t = array("h", bytes(2 * k))
+        # those counted (from_obj makes the rows of a sheet read at once,
+        # _row grows them by _CHUNK)
         while self._ok < self._n:
             i = self._ok
             self._row(i, self.points(self._unpack(i)))
@@ -553,10 +548,8 @@ class Sheet:
             over, winner = True, sc.napoleone
         else:
             over, winner = scoring.match_result(r, after, sc.as_dict(), before)
-        if not over:
+        if not over or winner is None:  # (a match over always has one)
             return after, -1, 0
-        if winner is None:
-            return after, _NOBODY, 0
         wins = self._wins(i)
         wins[winner] += 1
         return after, winner, 1 if r.best_of == 1 or max(wins) * 2 > r.best_of else 0
@@ -570,7 +563,7 @@ class Sheet:
         while i > 0 and not t[(i - 1) * tw + _FIN]:
             i -= 1
             end = t[i * tw + _END]
-            if 0 <= end < _NOBODY:
+            if end >= 0:
                 wins[end] += 1
         return wins
 
@@ -589,14 +582,13 @@ class Sheet:
         if t[o] > 1:
             for x in range(len(pts)):
                 pts[x] -= t[o - self._tw + _TOT + x]
-        end = t[o + _END]
-        return t[o], pts, after, end if end < _NOBODY else -1
+        return t[o], pts, after, t[o + _END]
 
     def preview(self, e, i=-1):
         """What entry `e` would make of round `i` (an edit; -1: the next
         round): ``(score, totals, winner, no)``: its Score, the match totals
         after it, the side that wins the match with it (None: the match
-        goes on, or nobody won it) and its number in the match. Raises
+        goes on) and its number in the match. Raises
         EntryError."""
         sc = self.points(e)
         self._sync()
@@ -604,7 +596,7 @@ class Sheet:
             i = self._n
         j, before = self._before(i)
         after, end, _ = self._result(i, before, sc)
-        return sc, after, end if 0 <= end < _NOBODY else None, j
+        return sc, after, end if end >= 0 else None, j
 
     def match(self):
         """The match in progress (or just finished), a dict: ``totals``,
@@ -626,7 +618,7 @@ class Sheet:
             end, fin, j = t[o + _END], t[o + _FIN], t[o]
             after = list(t[o + _TOT : o + _TOT + n])
         wins = self._wins(i) if i >= 0 else [0] * n
-        if 0 <= end < _NOBODY:
+        if end >= 0:
             wins[end] += 1
         game = 0
         for k in range(i - j + 1):  # the games over before this match
@@ -634,7 +626,7 @@ class Sheet:
         return {
             "totals": after,
             "over": end != -1,
-            "winner": end if 0 <= end < _NOBODY else None,
+            "winner": end if end >= 0 else None,
             "game": game,
             "wins": wins,
             "finished": bool(fin),
@@ -642,8 +634,7 @@ class Sheet:
         }
 
     def winners(self):
-        """``(winner, totals)`` of every match over, in order (winner None:
-        over with nobody winning)."""
+        """``(winner, totals)`` of every match over, in order."""
         self._sync()
         t = self._t
         tw = self._tw
@@ -653,7 +644,7 @@ class Sheet:
             end = t[i * tw + _END]
             if end != -1:
                 o = i * tw + _TOT
-                out.append((end if end < _NOBODY else None, list(t[o : o + n])))
+                out.append((end, list(t[o : o + n])))
         return out
 
     # Recount -------------------------------------------------------------
