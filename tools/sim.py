@@ -439,6 +439,12 @@ def _png_name(name):
     return re.sub(r"[^A-Za-z0-9_.-]", "_", name) or "shot"
 
 
+# what --heapsize needs, for the messages (tools/bench_app.py measures it)
+HEAP_NEEDED = (
+    "(the app needs about 140K on this 64-bit port, 200K with a score sheet of 500 rounds)"
+)
+
+
 def run(
     board="sim",
     keys=None,
@@ -594,8 +600,7 @@ def run(
                 if why == "memory":
                     raise OutOfMemory(
                         f"the firmware ran out of memory in a heap of {heapsize or 'the default'}: "
-                        "give a larger --heapsize (the app needs about 140K on this 64-bit port,"
-                        " 200K with a score sheet of 500 rounds)"
+                        "give a larger --heapsize " + HEAP_NEEDED
                     )
                 raise ValueError(why)
             result = Result(proc.returncode, stdout=proc.stdout, stderr=proc.stderr)
@@ -768,7 +773,7 @@ def heapsize_arg(text):
     if n < 16 * 1024:
         raise argparse.ArgumentTypeError(
             f"{text} is too small for MicroPython and the firmware: give at least 16K "
-            "(the app needs about 140K on this 64-bit port, 200K with a score sheet of 500 rounds)"
+            + HEAP_NEEDED
         )
     return m.group(1) + m.group(2).upper()
 
