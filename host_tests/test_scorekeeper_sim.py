@@ -252,15 +252,17 @@ def test_switched_off_in_the_middle_of_a_round(tmp_path, compiled):
     flash = tmp_path / "flash"
     keys = ["wait:300"] + setup_keys(["ADA", "BO"])
     keys += round_keys(R[0], "one") + round_keys(R[1], "two")
-    keys += ["A"] + entry_keys(R[2], FIELDS, 2)[:-4] + ["shot:typing", "quit"]
+    keys += ["A"] + entry_keys(R[2], FIELDS, 2)[:-4] + ["shot:typing", "off"]
     r = _sim(keys, flash, compiled)
     assert r.returncode == 0, r.stderr[-2000:]
     assert big_totals(dict(r.shots)["two"]) == [5, 6]
+    assert not (flash / S.DRAFT).exists()  # cut before its timed save
     # on again: the sheet it was left on (the round being typed is lost)
     r = _sim(["wait:300", "shot:back"], flash, compiled)
     assert r.returncode == 0, r.stderr[-2000:]
     assert big_totals(dict(r.shots)["back"]) == [5, 6]
     assert S.load(str(flash))[0].rounds == R[:2]
+
 
 
 def _frame(display):

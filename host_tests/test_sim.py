@@ -276,6 +276,7 @@ for bad in ("jump", "wait:x", "hold:up", "long:C"):
     except ValueError as e:
         print("error", e)
 print(board.parse_script("A quit B")[-1])
+print(board.parse_script("A off B")[-1])
 """,
     )
     lines = out.splitlines()
@@ -300,6 +301,7 @@ print(board.parse_script("A quit B")[-1])
     assert lines[16].startswith("error key script: bad number in 'hold:up'")
     assert lines[17] == "error key script: unknown key 'C'"
     assert lines[18] == "(260, 'end', None)"
+    assert lines[19:] == ["(260, 'off', None)"]
 
 
 # --- keys typed in the terminal ----------------------------------------------

@@ -67,6 +67,8 @@ try:
     import {entry}
 except KeyboardInterrupt:
     sys.exit(130)
+except SystemExit:
+    raise
 except MemoryError:
     with open({error!r}, "w") as f:
         f.write("memory")
@@ -79,6 +81,11 @@ except ValueError as e:
     with open({error!r}, "w") as f:
         f.write(str(e))
     sys.exit(2)
+except BaseException as e:
+    # a key script's off (board.PowerOff): the power cut, a normal end
+    if type(e).__name__ != "PowerOff":
+        raise
+    sys.exit(0)
 finally:
     if "board" in sys.modules:
         sys.modules["board"].restore()
@@ -704,7 +711,8 @@ while the app is busy, or whose repeats come bundled (ssh, mosh), may
 count more than once.
 
 key script words (--keys / --script): up down left right A B, long:B,
-wait:MS, shot:NAME; see boards/sim/board.py parse_script.
+wait:MS, shot:NAME, quit (as q), off (the power cut: nothing written on
+the way out); see boards/sim/board.py parse_script.
 """
 
 

@@ -120,10 +120,14 @@ def parse_script(text):
     - ``hold:right:1000``: hold for 1000 ms, then release.
     - ``wait:500``: nothing held for 500 ms.
     - ``shot:name``: screenshot of the screen at that moment.
-    - ``quit``: end here.
+    - ``quit``: end here, as the sim's q: the app writes what waits for a
+      timed save (the round being typed) on its way out.
+    - ``off``: the power goes off here: the process stops, nothing is
+      written on the way out (PowerOff).
 
     what/arg: ``"keys", mask`` (the held mask from t on), ``"shot", name``
-    and one final ``"end", None``. Raises ValueError on a bad token.
+    and one final ``"end", None`` or ``"off", None``. Raises ValueError on
+    a bad token.
     """
     return list(steps(text.split("\n")))
 
@@ -156,6 +160,9 @@ def steps(lines):
             elif token.lower() in ("quit", "q"):
                 yield (t, "end", None)
                 return
+            elif token.lower() == "off":
+                yield (t, "off", None)
+                return
             elif not rest:
                 spec, _, n = token.partition("*")
                 mask = _mask(spec)
@@ -167,6 +174,12 @@ def steps(lines):
             else:
                 raise ValueError("key script: bad token " + repr(token))
     yield (t + END_MS, "end", None)
+
+
+class PowerOff(BaseException):
+    """A key script's ``off``: the power cut. Raised from ScriptKeys.read;
+    not an Exception nor a SystemExit, so it passes the app's handlers and
+    nothing is written on the way out (app.run writes on a quit)."""
 
 
 class ScriptKeys:
@@ -204,6 +217,8 @@ class ScriptKeys:
             else:
                 self.out.end(now)
                 restore()
+                if what == "off":
+                    raise PowerOff
                 raise SystemExit(0)
         return self.mask
 
