@@ -261,6 +261,18 @@ class App:
         else:
             self._round_at = self.now
 
+    def flush(self):
+        """Write now what waits for its timed save (a setting changed, the
+        round being typed: set_setting, keep_round), as the app stops.
+        Never raises: what cannot be written is printed."""
+        try:
+            self.save_settings(pending=True)
+            if self._round_at >= 0:
+                self._round_at = -1
+                self.commit_sheet(self._round, "draft")
+        except MemoryError as e:
+            print("app: not saved on the way out:", repr(e))
+
     def first_menu(self):
         """True the first time the start menu is built (its line is
         printed once, for a text-only observer)."""
@@ -621,6 +633,9 @@ def run(board, max_steps=None, folder="", until=None):
     try:
         app.start()
         app.loop(max_steps, until)
+    except (SystemExit, KeyboardInterrupt):
+        app.flush()  # a quit (the sim's q, Ctrl-C): nothing left for a timed save
+        raise
     except Exception as e:  # a bug: said on the screen, then raised as always
         try:
             from ui import stopped

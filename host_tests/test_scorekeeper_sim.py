@@ -264,6 +264,18 @@ def test_switched_off_in_the_middle_of_a_round(tmp_path, compiled):
     assert S.load(str(flash))[0].rounds == R[:2]
 
 
+def test_quit_in_the_middle_of_a_round_keeps_it(tmp_path, compiled):
+    # the sim's q (a script's quit) at once after a key: the round being
+    # typed is written on the way out (it waited for its timed save, a
+    # second after the last key, and was lost: a new user's find)
+    flash = tmp_path / "flash"
+    keys = ["wait:300"] + setup_keys(["ADA", "BO"]) + round_keys(R[0], "one")
+    keys += ["A"] + entry_keys(R[1], FIELDS, 2)[:-4] + ["quit"]
+    r = _sim(keys, flash, compiled)
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert (flash / S.DRAFT).exists()
+    assert S.load(str(flash))[0].rounds == R[:1]
+
 
 def _frame(display):
     """A sim Frame (MONO_VLSB) of the CPython fake display's pixels."""
