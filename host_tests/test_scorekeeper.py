@@ -1564,9 +1564,10 @@ def test_a_sheet_that_does_not_fit_the_heap_is_left_as_it_is(tmp_path, monkeypat
     assert "sheet: not read: out of memory" in capsys.readouterr().out
     k.press("A")  # back to the start menu, not to a new sheet over it
     assert k.app.screen_mod == "menu"
+    assert k.screen.rows[k.screen.sel][0] == "Scorekeeper"  # where it was left
     assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == files
     monkeypatch.undo()
-    k.press("down A")
+    k.press("A")
     assert k.app.screen_mod == "scorekeeper" and k.sheet.rounds == [E1]
 
 

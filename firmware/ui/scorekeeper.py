@@ -115,8 +115,8 @@ class Screen(keys.Screen):
         app = self.app
         if self.note:
             self.note = []
-            if self.short:
-                app.go("menu")
+            if self.short:  # (the cursor on Scorekeeper, where it was left)
+                app.go("menu", "Screen", lang.SCOREKEEPER)
             elif self.sh is None:
                 app.go("keeper_setup")
             elif self.read:  # the round being typed, once the note is read
