@@ -102,6 +102,58 @@ for row in board.render_mono(buf, 6, 5):
 
 
 @pytest.mark.mpy
+def test_the_display_shows_without_allocating(run_mpy):
+    # show(), poweroff() and poweron() with the heap locked: as a device's,
+    # the display allocates nothing, so that the app's "Out of memory" note
+    # shows in what heap a long score sheet left (each output then writes
+    # a row or 256 bytes at a time)
+    out = run_board(
+        run_mpy,
+        """
+import micropython
+
+class Out:
+    def __init__(self):
+        self.k = 0
+        self.first = -1
+
+    def frame(self, w, h, mode, data):
+        self.k += 1
+        self.first = 1 if data[0] else 0  # lit or dark
+
+def steps(d, out, seen):
+    micropython.heap_lock()
+    try:
+        d.fill(1)
+        d.show()
+        d.show()  # the same frame: not again
+        seen[1] = out.k
+        seen[2] = out.first
+        d.poweroff()
+        seen[3] = out.k
+        seen[4] = out.first
+        d.fill(0)
+        d.show()  # off: kept for poweron
+        seen[5] = out.k
+        d.poweron()
+        seen[6] = out.k
+        seen[7] = out.first
+    finally:
+        micropython.heap_unlock()
+
+for colour in (False, True):
+    out = Out()
+    d = board.SimDisplay(240 if colour else 128, 135 if colour else 64, colour, out)
+    d.show()
+    seen = [out.k] + [-1] * 7
+    steps(d, out, seen)
+    print(colour, *seen)
+""",
+    )
+    assert out.splitlines() == ["False 1 2 1 3 0 3 4 0", "True 1 2 1 3 0 3 4 0"]
+
+
+@pytest.mark.mpy
 def test_half_blocks_of_text(run_mpy):
     out = run_board(
         run_mpy,

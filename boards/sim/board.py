@@ -440,13 +440,13 @@ class TerminalKeys:
 
 
 def render_mono(buf, width, height):
-    """Rows of half-block characters of a MONO_VLSB framebuf (no escapes).
+    """Rows of half-block characters of a MONO_VLSB framebuf (no escapes),
+    one at a time (a generator: one row's heap at once).
 
     One character per pixel column and two pixel rows: ' ' neither lit,
     '▀' the top one, '▄' the bottom one, '█' both.
     """
     chars = " ▀▄█"
-    rows = []
     for y in range(0, height, 2):
         page = (y >> 3) * width
         top = 1 << (y & 7)
@@ -455,15 +455,14 @@ def render_mono(buf, width, height):
         for x in range(width):
             v = buf[page + x]
             row.append(chars[(1 if v & top else 0) | (2 if v & bot else 0)])
-        rows.append("".join(row))
-    return rows
+        yield "".join(row)
 
 
 def render_braille(buf, width, height):
-    """Rows of braille characters of a MONO_VLSB framebuf (no escapes): one
-    character per 2 x 4 pixels, a dot per lit pixel (U+2800 + dot bits)."""
+    """Rows of braille characters of a MONO_VLSB framebuf (no escapes), one
+    at a time: one character per 2 x 4 pixels, a dot per lit pixel (U+2800
+    + dot bits)."""
     dots = ((0x01, 0x08), (0x02, 0x10), (0x04, 0x20), (0x40, 0x80))
-    rows = []
     for y in range(0, height, 4):
         row = []
         for x in range(0, width, 2):
@@ -478,8 +477,7 @@ def render_braille(buf, width, height):
                     if x + dx < width and buf[page + x + dx] & mask:
                         bits |= dots[dy][dx]
             row.append(chr(0x2800 + bits))
-        rows.append("".join(row))
-    return rows
+        yield "".join(row)
 
 
 def _rgb(v, cache):
@@ -520,7 +518,8 @@ def _row565(buf, width, height, k, y0):
 
 
 def render_rgb565(buf, width, height, k=1):
-    """Rows of '▀' with 24-bit colour escapes of an RGB565 framebuf.
+    """Rows of '▀' with 24-bit colour escapes of an RGB565 framebuf, one
+    at a time.
 
     Pixels are read in the ST7789's byte order (big-endian). The foreground
     colour is the top pixel, the background the bottom one; an escape is
@@ -530,7 +529,6 @@ def render_rgb565(buf, width, height, k=1):
     ceil(ceil(height / k) / 2) rows (k = 2: 240 x 135 in 120 x 34).
     """
     cache = {}
-    rows = []
     for y in range(0, height, 2 * k):
         row = []
         fg = bg = -1
@@ -547,8 +545,7 @@ def render_rgb565(buf, width, height, k=1):
                 bg = b
             row.append("▀")
         row.append(_RESET)
-        rows.append("".join(row))
-    return rows
+        yield "".join(row)
 
 
 # Colour screens in a terminal too small for them: drawn this many times
@@ -627,10 +624,7 @@ class Terminal:
                 self._draw(*self._frame, True)
 
     def frame(self, width, height, mode, data):
-        if data == self._last:
-            return
-        self._last = data
-        self._frame = (width, height, mode, data)
+        self._frame = (width, height, mode, data)  # (drawn again on a resize)
         self._draw(width, height, mode, data, False)
 
     def _draw(self, width, height, mode, data, resized):
@@ -642,12 +636,15 @@ class Terminal:
                     shrink = k
                     break
         self.hidden = False
+        on = off = ""  # each row between these
         if shrink:
             rows = render_rgb565(data, width, height, shrink)
         elif mode != "rgb565" and _fits(cols, lines, width, height):
-            rows = [_MONO_ON + r + _RESET for r in render_mono(data, width, height)]
+            rows = render_mono(data, width, height)
+            on, off = _MONO_ON, _RESET
         elif mode != "rgb565" and cols >= (width + 1) // 2 and lines >= (height + 3) // 4 + 1:
-            rows = [_MONO_ON + r + _RESET for r in render_braille(data, width, height)]
+            rows = render_braille(data, width, height)
+            on, off = _MONO_ON, _RESET
         else:
             need = "%dx%d" % (width, (height + 1) // 2 + 1)
             if mode != "rgb565":
@@ -664,13 +661,18 @@ class Terminal:
                 "q quits.",
             ]
         keys = _HELP if len(_HELP) < cols else _HELP_SHORT
-        rows.append(keys[: max(0, cols - 1)] + "\x1b[J")
         # (drawn again whole: the cursor hidden again, after a Ctrl-Z showed it;
         # no newline after the last line: a screen that fits exactly does not scroll)
         # (each row erased to its end: a line the app printed, e.g. its menu
         # line, does not stay beside a screen narrower than the terminal)
-        again = "\x1b[?25l\x1b[H\x1b[J" if resized else ""
-        sys.stdout.write(again + "\x1b[H" + "\x1b[K\n".join(rows))
+        # A row at a time: the heap of one row, not of the screen (several
+        # KB, 170 KB for the colour one), which a heap left short by the
+        # app (its "Out of memory" note) could not give.
+        write = sys.stdout.write
+        write(("\x1b[?25l\x1b[H\x1b[J" if resized else "") + "\x1b[H")
+        for r in rows:
+            write(on + r + off + "\x1b[K\n")
+        write(keys[: max(0, cols - 1)] + "\x1b[J")
 
     def shot(self, name):
         pass
@@ -693,7 +695,6 @@ class FrameSink:
     def __init__(self, path=None):
         self._drop = path == "/dev/null"  # long runs: no frames at all
         self._file = open(path, "w") if path and not self._drop else None
-        self._last = None
 
     def _line(self, text):
         if self._drop:
@@ -704,12 +705,22 @@ class FrameSink:
             self._file.flush()
 
     def frame(self, width, height, mode, data):
-        if data == self._last or self._drop:
+        if self._drop:
             return
-        self._last = data
         import binascii
 
-        self._line("FRAME %d %d %s %s" % (width, height, mode, binascii.hexlify(data).decode()))
+        # the hex 256 bytes at a time: a small heap's worth (a frame's whole
+        # hex is 2 KB, 130 KB for the colour screen)
+        f = self._file or sys.stdout
+        f.write("FRAME %d %d %s " % (width, height, mode))
+        dark = isinstance(data, _Dark)
+        mv = data if dark else memoryview(data)
+        for i in range(0, len(data), 256):
+            n = min(256, len(data) - i)
+            f.write("00" * n if dark else binascii.hexlify(mv[i : i + n]).decode())
+        f.write("\n")
+        if self._file:
+            self._file.flush()
 
     def shot(self, name):
         self._line("SHOT " + name)
@@ -724,6 +735,12 @@ class FrameSink:
 
 
 # --- the display -------------------------------------------------------------
+
+
+# what a SimDisplay's output shows (SimDisplay._sent)
+_FRESH = const(0)  # nothing yet
+_SHOWN = const(1)  # the frame shown
+_DARK = const(2)  # a dark screen (poweroff)
 
 
 class SimDisplay(framebuf.FrameBuffer):
@@ -745,11 +762,22 @@ class SimDisplay(framebuf.FrameBuffer):
         self.out = out
         self.level = 255
         self.on = True
-        self._shown = bytes(len(self.buffer))
+        # The frame shown, copied in place: show() allocates nothing, as a
+        # device's does not (the app's "Out of memory" note must show in
+        # what heap is left). _sent: what the output shows (_FRESH nothing
+        # yet, _SHOWN the frame, _DARK a dark screen); it gets a frame only
+        # when that changes.
+        self._shown = bytearray(len(self.buffer))
+        self._dark = _Dark(len(self.buffer))
+        self._sent = _FRESH
 
     def show(self):
-        self._shown = bytes(self.buffer)
+        if self._shown != self.buffer:
+            self._shown[:] = self.buffer
+        elif self._sent == _SHOWN or not self.on:
+            return
         if self.on:
+            self._sent = _SHOWN
             self.out.frame(self.width, self.height, self.mode, self._shown)
 
     def contrast(self, level):
@@ -757,11 +785,29 @@ class SimDisplay(framebuf.FrameBuffer):
 
     def poweroff(self):
         self.on = False
-        self.out.frame(self.width, self.height, self.mode, bytes(len(self.buffer)))
+        if self._sent != _DARK:
+            self._sent = _DARK
+            self.out.frame(self.width, self.height, self.mode, self._dark)
 
     def poweron(self):
         self.on = True
-        self.out.frame(self.width, self.height, self.mode, self._shown)
+        if self._sent != _SHOWN:
+            self._sent = _SHOWN
+            self.out.frame(self.width, self.height, self.mode, self._shown)
+
+
+class _Dark:
+    """A dark screen's bytes (every one 0) without a buffer of them: what
+    the renderers read of a frame (len, [i])."""
+
+    def __init__(self, n):
+        self.n = n
+
+    def __len__(self):
+        return self.n
+
+    def __getitem__(self, i):
+        return 0
 
 
 # --- setup -------------------------------------------------------------------
