@@ -435,11 +435,16 @@ class App:
         self.screen_mod = module
         self.dirty = True
         if name == "Screen" and module in ("menu", "scorekeeper"):
-            # where a restart opens: the sheet when it was left on it
-            sheet = 1 if module == "scorekeeper" else 0
+            # where a restart opens: the sheet when it was left on it (not
+            # its "Out of memory" note: the menu, else every start would
+            # fail at it)
+            sheet = 1 if module == "scorekeeper" and not getattr(self.screen, "short", False) else 0
             if self.settings.get("sheet", 0) != sheet:
                 self.settings["sheet"] = sheet
-                self.save_settings()
+                try:
+                    self.save_settings()
+                except MemoryError:  # (the screen is made: saved later)
+                    self._changed = self.now
 
     def start(self):
         """The first screen: the scorekeeper's sheet when it was the last
@@ -460,7 +465,25 @@ class App:
                 self.go("table")
         else:
             self.go("menu")
-        self._switch()
+        if _MPY and not game:  # (the game's modules, read in to look: _NO_GAME)
+            _free(_NO_GAME)
+            gc.collect()
+        try:
+            self._switch()
+        except MemoryError:
+            # the first screen does not fit (the scorekeeper's code and a
+            # long sheet, in a small heap): the menu, not a stop at every
+            # start; the sheet stays on flash as it is
+            if self.screen_mod:
+                raise
+            print("app: low memory at the start")
+            self._next = None
+            _free(_LOW)
+            gc.collect()
+            import lang
+
+            self.go("menu", "Screen", lang.SCOREKEEPER)
+            self._switch()
         if _MPY and self.screen_mod in _PLAY:
             _free(_GAME)
             gc.collect()

@@ -1562,6 +1562,7 @@ def test_a_sheet_that_does_not_fit_the_heap_is_left_as_it_is(tmp_path, monkeypat
     k.press("down A")
     assert k.text() == "Out of memory"
     assert "sheet: not read: out of memory" in capsys.readouterr().out
+    assert k.app.settings["sheet"] == 0  # a restart opens the menu, not the note
     k.press("A")  # back to the start menu, not to a new sheet over it
     assert k.app.screen_mod == "menu"
     assert k.screen.rows[k.screen.sel][0] == "Scorekeeper"  # where it was left
@@ -1569,6 +1570,74 @@ def test_a_sheet_that_does_not_fit_the_heap_is_left_as_it_is(tmp_path, monkeypat
     monkeypatch.undo()
     k.press("A")
     assert k.app.screen_mod == "scorekeeper" and k.sheet.rounds == [E1]
+
+
+def test_a_sheet_that_does_not_fit_the_heap_at_the_start(tmp_path, monkeypatch, capsys):
+    # the power goes while the sheet shows; on again, the sheet does not fit
+    # the heap: its note, then the start menu (on Scorekeeper), not the note
+    # again at every start
+    new_sheet(tmp_path).add(E1)
+    files = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    assert S.FILE in files
+
+    def short(obj):
+        raise MemoryError
+
+    monkeypatch.setattr(S.Sheet, "from_obj", short)
+    k = Keeper(tmp_path)
+    k.app.loop(2)
+    assert k.text() == "Out of memory" and k.app.settings["sheet"] == 0
+    k.press("A")
+    assert k.app.screen_mod == "menu" and k.screen.rows[k.screen.sel][0] == "Scorekeeper"
+    # (the settings were saved: the menu shows)
+    sheets = {p.name: p.read_bytes() for p in tmp_path.iterdir() if p.name.startswith("sheet")}
+    assert sheets == {n: b for n, b in files.items() if n.startswith("sheet")}
+    monkeypatch.undo()
+    k.press("A")
+    assert k.app.screen_mod == "scorekeeper" and k.sheet.rounds == [E1]
+
+
+def test_a_first_screen_that_does_not_fit_the_heap_gives_the_menu(tmp_path, monkeypatch, capsys):
+    # not even the scorekeeper's screen fits (its code, in a small heap): the
+    # start menu, rather than a stop at every start
+    from ui import scorekeeper
+
+    new_sheet(tmp_path).add(E1)
+
+    def short(self, app, arg=None):
+        raise MemoryError
+
+    monkeypatch.setattr(scorekeeper.Screen, "__init__", short)
+    k = Keeper(tmp_path)
+    assert "app: low memory at the start" in capsys.readouterr().out
+    k.app.loop(2)
+    assert k.app.screen_mod == "menu" and k.screen.rows[k.screen.sel][0] == "Scorekeeper"
+    assert k.app.settings["sheet"] == 0
+    monkeypatch.undo()
+    k.press("A")
+    assert k.app.screen_mod == "scorekeeper" and k.sheet.rounds == [E1]
+
+
+def test_where_a_restart_opens_is_saved_later_when_the_heap_is_short(tmp_path, monkeypatch):
+    # the sheet left for the start menu with no heap to save the settings
+    # (store.save raises MemoryError before it writes): the menu shows, and
+    # the settings are saved at a later turn
+    k = new_sheet(tmp_path).add(E1)
+    assert k.app.settings["sheet"] == 1
+    real = store.save
+
+    def short(name, obj, folder=""):
+        if name == app.SETTINGS:
+            raise MemoryError
+        return real(name, obj, folder)
+
+    monkeypatch.setattr(store, "save", short)
+    k.press("B down down down A")  # the scorekeeper's menu, Main menu
+    assert k.app.screen_mod == "menu"
+    assert store.load(app.SETTINGS, str(tmp_path))[0]["sheet"] == 1
+    monkeypatch.undo()
+    k.app.loop(150)  # (1.5 s: the timed save)
+    assert store.load(app.SETTINGS, str(tmp_path))[0]["sheet"] == 0
 
 
 def test_a_round_typed_when_the_power_goes_is_typed_on_after_a_note(tmp_path):
