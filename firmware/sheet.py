@@ -935,6 +935,8 @@ def trouble(why):
     if not why:
         return 0
     first = why.split(";")[0]
+    if first.endswith(": missing"):  # (removed by hand: nothing to say of it)
+        return 0
     if "truncated" in first:
         return CUT
     k = first.find("format ")

@@ -324,6 +324,10 @@ def load(name, folder="", check=None, spare=False):
         try:
             obj = _load(p + suffix)
             if isinstance(obj, _Missing):
+                if suffix == "" and not found:
+                    # (no save leaves a .bak without its main copy: one
+                    # removed by hand; said, as damage is)
+                    why = "%s: missing; " % name
                 continue
             if check is not None:
                 check(obj)
@@ -349,7 +353,7 @@ def load(name, folder="", check=None, spare=False):
                 why += _bad(p, name, "", e)
             _finish(p, name, folder)
         return obj, status, why
-    return None, BAD if found else NONE, why
+    return None, BAD if found else NONE, "" if not found else why
 
 
 _unreadable = []  # paths whose main copy load() could not read

@@ -1198,7 +1198,12 @@ def _saved_twice(tmp_path):
 
 @pytest.mark.parametrize(
     "how,why",
-    [("truncated", "File cut short"), ("random", "Kept as .bad"), ("future", "Newer version")],
+    [
+        ("truncated", "File cut short"),
+        ("random", "Kept as .bad"),
+        ("future", "Newer version"),
+        ("removed", ""),  # (by hand: only the backup is said)
+    ],
 )
 def test_damaged_sheet_uses_the_backup_and_says_so(tmp_path, how, why, capsys):
     _saved_twice(tmp_path)
@@ -1208,10 +1213,12 @@ def test_damaged_sheet_uses_the_backup_and_says_so(tmp_path, how, why, capsys):
         p.write_bytes(data[:-7])
     elif how == "random":
         p.write_bytes(bytes((x * 7 + 3) % 256 for x in range(len(data))))
-    else:
+    elif how == "future":
         p.write_bytes(data.replace(b"SCOPA 1 ", b"SCOPA 2 ", 1))
+    else:
+        p.unlink()
     k = Keeper(tmp_path).open()
-    assert k.text() == "Backup loaded\n" + why
+    assert k.text() == ("Backup loaded\n" + why).strip()
     assert "sheet: sheet.sav: " in capsys.readouterr().out
     k.press("A")  # any key: the sheet, as it was one round ago
     assert k.app.screen_mod == "scorekeeper" and k.sheet.rounds == [E1]

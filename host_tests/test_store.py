@@ -297,6 +297,18 @@ def test_remove(tmp_path):
     assert store.load("game", d) == (None, store.NONE, "")
 
 
+def test_a_main_copy_removed_by_hand_is_said(tmp_path):
+    # no save leaves a .bak without its main copy: the .bak is read, and
+    # why says the main copy is missing (the screens' "Backup loaded")
+    d = str(tmp_path)
+    store.save("game", {"n": 1}, d)
+    store.save("game", {"n": 2}, d)
+    (tmp_path / "game").unlink()
+    assert store.load("game", d) == ({"n": 1}, store.BAK, "game: missing; ")
+    (tmp_path / "game.bak").unlink()
+    assert store.load("game", d) == (None, store.NONE, "")
+
+
 def test_checksum_small_ints():
     assert store.checksum(b"") == "00000001"
     assert store.checksum(b"Wikipedia") == "11e60398"  # Adler-32's example
