@@ -114,6 +114,24 @@ def test_csv_on_stdout_and_best_of_three(tmp_path, capsys):
     assert [r["winner"] for r in rows] == ["ADA"] * 3
 
 
+def test_a_whole_tmp_beside_the_sheet_is_used_and_said(tmp_path, capsys):
+    # a save cut between its write and its renames: the device reads the
+    # .tmp (the newest); so does scopa-scores, and it says so
+    saved_evening(tmp_path)
+    p = tmp_path / S.FILE
+    old = p.read_bytes()
+    sh = S.load(str(tmp_path))[0]
+    sh.add(R[0])
+    S.save(sh, str(tmp_path))
+    os.replace(p, str(p) + ".tmp")
+    p.write_bytes(old)
+    out = tmp_path / "x.csv"
+    assert scores.main(["--file", str(p), "--out", str(out)]) == 0
+    err = capsys.readouterr().err
+    assert "used sheet.sav.tmp: newer than sheet.sav: a save cut before its renames" in err
+    check_csv(out.read_text(), R + R[:1])
+
+
 def test_damaged_copies_and_no_sheet(tmp_path, capsys):
     saved_evening(tmp_path)
     p = tmp_path / S.FILE

@@ -281,6 +281,8 @@ def main(argv=None):
     except KeyboardInterrupt:  # Ctrl-C: the shell's status for it, 128 + SIGINT
         print("scopa-scores: interrupted; nothing written", file=sys.stderr)
         return 130
+    if which.endswith(".tmp") and not why:
+        why = f"newer than {name}: a save cut before its renames"
     if why:
         print(f"scopa-scores: used {which}: {why}", file=sys.stderr)
     text = to_csv(sh)
