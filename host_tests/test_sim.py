@@ -154,6 +154,54 @@ for colour in (False, True):
 
 
 @pytest.mark.mpy
+def test_a_frame_cut_short_by_a_memory_error_is_sent_again(run_mpy):
+    # the output ran out of heap part way (a row or a piece of hex written):
+    # the app's next show() sends the same frame again, whole; and the
+    # headless line is ended, for tools/sim.py to skip
+    out = run_board(
+        run_mpy,
+        """
+class Out:
+    def __init__(self):
+        self.sent = []
+    def frame(self, w, h, mode, data):
+        if len(self.sent) == 1:
+            self.sent.append("cut")
+            raise MemoryError
+        self.sent.append(data[0])
+
+out = Out()
+d = board.SimDisplay(128, 64, False, out)
+d.show()
+d.fill(1)
+for _ in range(3):
+    try:
+        d.show()
+    except MemoryError:
+        print("MemoryError")
+print(out.sent)
+
+import io
+class Cut(io.StringIO):
+    def write(self, t):
+        if len(t) > 40:
+            raise MemoryError
+        return super().write(t)
+
+f = Cut()
+sink = board.FrameSink()
+sink._file = f
+try:
+    sink.frame(128, 64, "mono_vlsb", d.buffer)
+except MemoryError:
+    pass
+print(repr(f.getvalue()))
+""",
+    )
+    assert out.splitlines() == ["MemoryError", "[0, 'cut', 255]", "'FRAME 128 64 mono_vlsb \\n'"]
+
+
+@pytest.mark.mpy
 def test_half_blocks_of_text(run_mpy):
     out = run_board(
         run_mpy,
@@ -310,6 +358,11 @@ def test_parse_frames():
     frames, shots, end = sim.parse_frames(lines)
     assert len(frames) == 1 and frames[0].data == b"\x01\x80"
     assert shots == [("first", frames[0])] and end == 250
+    # lines cut short by a MemoryError in the firmware (the board then
+    # sends the frame again whole): skipped
+    cut = ["FRAME 2 8 mono_vlsb ", "FRAME 2 8 mono_vlsb 018", "FRAME 2 8 mono_vlsb 01"]
+    frames, _, _ = sim.parse_frames(cut + ["FRAME 2 8 mono_vlsb 0280"])
+    assert [f.data for f in frames] == [b"\x02\x80"]
 
 
 # --- key scripts -------------------------------------------------------------

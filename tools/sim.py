@@ -403,13 +403,29 @@ class Result:
     stderr: str | None = None
 
 
+def _frame_bytes(w, h, mode):
+    # a whole frame's bytes: MONO_VLSB pages, or RGB565
+    return w * h * 2 if mode == "rgb565" else w * ((h + 7) // 8)
+
+
 def parse_frames(lines):
-    """(frames, shots, end_ms) from the sim board's headless lines."""
+    """(frames, shots, end_ms) from the sim board's headless lines. A FRAME
+    line cut short (a MemoryError in the firmware while it was written;
+    the board then sends the frame again) is skipped."""
     frames, shots, end = [], [], None
     for line in lines:
         if line.startswith("FRAME "):
-            _, w, h, mode, hexdata = line.split()
-            frames.append(Frame(int(w), int(h), mode, bytes.fromhex(hexdata)))
+            parts = line.split()
+            if len(parts) != 5:  # cut short by the firmware's MemoryError: sent again
+                continue
+            _, w, h, mode, hexdata = parts
+            try:
+                data = bytes.fromhex(hexdata)
+            except ValueError:  # (the same, cut in a byte)
+                continue
+            if len(data) != _frame_bytes(int(w), int(h), mode):
+                continue  # (the same, cut between two pieces)
+            frames.append(Frame(int(w), int(h), mode, data))
         elif line.startswith("SHOT "):
             name = line[5:].strip()
             if frames:

@@ -711,16 +711,20 @@ class FrameSink:
 
         # the hex 256 bytes at a time: a small heap's worth (a frame's whole
         # hex is 2 KB, 130 KB for the colour screen)
+        # (a MemoryError on the way still ends the line: tools/sim.py skips
+        # a frame cut short, and the display sends it again whole)
         f = self._file or sys.stdout
         f.write("FRAME %d %d %s " % (width, height, mode))
-        dark = isinstance(data, _Dark)
-        mv = data if dark else memoryview(data)
-        for i in range(0, len(data), 256):
-            n = min(256, len(data) - i)
-            f.write("00" * n if dark else binascii.hexlify(mv[i : i + n]).decode())
-        f.write("\n")
-        if self._file:
-            self._file.flush()
+        try:
+            dark = isinstance(data, _Dark)
+            mv = data if dark else memoryview(data)
+            for i in range(0, len(data), 256):
+                n = min(256, len(data) - i)
+                f.write("00" * n if dark else binascii.hexlify(mv[i : i + n]).decode())
+        finally:
+            f.write("\n")
+            if self._file:
+                self._file.flush()
 
     def shot(self, name):
         self._line("SHOT " + name)
@@ -777,8 +781,13 @@ class SimDisplay(framebuf.FrameBuffer):
         elif self._sent == _SHOWN or not self.on:
             return
         if self.on:
-            self._sent = _SHOWN
-            self.out.frame(self.width, self.height, self.mode, self._shown)
+            self._send(self._shown, _SHOWN)
+
+    def _send(self, data, sent):
+        # (an output cut short by a MemoryError: sent again at the next show)
+        self._sent = _FRESH
+        self.out.frame(self.width, self.height, self.mode, data)
+        self._sent = sent
 
     def contrast(self, level):
         self.level = max(0, min(255, level))
@@ -786,14 +795,12 @@ class SimDisplay(framebuf.FrameBuffer):
     def poweroff(self):
         self.on = False
         if self._sent != _DARK:
-            self._sent = _DARK
-            self.out.frame(self.width, self.height, self.mode, self._dark)
+            self._send(self._dark, _DARK)
 
     def poweron(self):
         self.on = True
         if self._sent != _SHOWN:
-            self._sent = _SHOWN
-            self.out.frame(self.width, self.height, self.mode, self._shown)
+            self._send(self._shown, _SHOWN)
 
 
 class _Dark:
