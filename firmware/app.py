@@ -477,12 +477,14 @@ class App:
             if self.screen_mod:
                 raise
             print("app: low memory at the start")
+            import lang
+
+            # the cursor on what did not fit: Scorekeeper, or Continue
+            sheet = self._next is not None and self._next[0] == "scorekeeper"
             self._next = None
             _free(_LOW)
             gc.collect()
-            import lang
-
-            self.go("menu", "Screen", lang.SCOREKEEPER)
+            self.go("menu", "Screen", lang.SCOREKEEPER if sheet else lang.CONTINUE)
             self._switch()
         if _MPY and self.screen_mod in _PLAY:
             _free(_GAME)

@@ -481,6 +481,28 @@ def test_out_of_memory_while_a_screen_is_made_retries(tmp_path, monkeypatch, cap
     assert lang.tr(lang.NEW_GAME) in b.display.screen_text()
 
 
+def test_a_saved_games_table_that_does_not_fit_the_heap_gives_the_menu(
+    tmp_path, monkeypatch, capsys
+):
+    # at the start the saved game's table does not fit the heap: the start
+    # menu, its cursor on Continue (not a stop at every start)
+    import ui.table as T
+
+    run(forever(), tmp_path, 3000, until=lambda a: a.plays >= 3)
+
+    def short(self, app, arg=None):
+        raise MemoryError
+
+    monkeypatch.setattr(T.Screen, "__init__", short)
+    a, b = run(F.keys(""), tmp_path, 5)
+    assert "app: low memory at the start" in capsys.readouterr().out
+    assert a.screen_mod == "menu" and a.screen.ids[a.screen.sel] == lang.CONTINUE
+    monkeypatch.undo()
+    b.buttons.push(F.keys("A"))
+    a.loop(40)
+    assert a.screen_mod == "table" and a.game is not None
+
+
 def test_idle_sleep_and_wake(tmp_path):
     a, b = run(F.keys(""), tmp_path, 10)
     timeout = a.sleep_ms()
