@@ -517,8 +517,27 @@ def run(
     if flash and lock is None:
         lock = FlashLock(flash)
     try:
+        fd, attrs, raw = _terminal_state() if not headless else (-1, None, None)
         with tempfile.TemporaryDirectory(prefix="scopa_sim_") as tmp:
             tmp = Path(tmp)
+            # the guard first: from here a kill of this process leaves no
+            # folder behind (the guard removes it)
+            tty = os.dup(fd) if fd >= 0 else -1  # its stdin is the pipe: the tty elsewhere
+            try:
+                owner = (str(lock.path), str(os.getpid())) if lock else ("", "")
+                guard = subprocess.Popen(
+                    [sys.executable, "-c", GUARD, str(tmp), repr(attrs), repr(raw), str(tty)]
+                    + list(owner),
+                    stdin=subprocess.PIPE,
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
+                    pass_fds=(tty,) if tty >= 0 else (),
+                    start_new_session=True,  # no Ctrl-C, no hang-up from the terminal
+                    text=True,
+                )
+            finally:
+                if tty >= 0:
+                    os.close(tty)
             flash_dir = prepare_flash(Path(flash) if flash else tmp / "flash", board)
             runner = tmp / "run" / "sim_run.py"
             runner.parent.mkdir()
@@ -544,7 +563,6 @@ def run(
             if watch:
                 env["SCOPA_SIM_REALTIME"] = "1"
             winsize = tmp / "winsize"
-            fd, attrs, raw = _terminal_state() if not headless else (-1, None, None)
             jobs = _JobControl(fd, attrs, raw, winsize)
             old_winch = None
             if not headless:  # the terminal's size, for the board to fit its drawing
@@ -559,22 +577,6 @@ def run(
             args.append(str(runner))
             # Interactive: Ctrl-C is the app's (the runner restores the terminal).
             old = signal.signal(signal.SIGINT, signal.SIG_IGN) if not headless else None
-            tty = os.dup(fd) if fd >= 0 else -1  # its stdin is the pipe: the tty elsewhere
-            try:
-                owner = (str(lock.path), str(os.getpid())) if lock else ("", "")
-                guard = subprocess.Popen(
-                    [sys.executable, "-c", GUARD, str(tmp), repr(attrs), repr(raw), str(tty)]
-                    + list(owner),
-                    stdin=subprocess.PIPE,
-                    stdout=subprocess.DEVNULL,
-                    stderr=subprocess.DEVNULL,
-                    pass_fds=(tty,) if tty >= 0 else (),
-                    start_new_session=True,  # no Ctrl-C, no hang-up from the terminal
-                    text=True,
-                )
-            finally:
-                if tty >= 0:
-                    os.close(tty)
             pipe = subprocess.PIPE if capture else None
             if attrs is not None:  # the terminal's mode is set here, not by the board
                 env["SCOPA_SIM_TTY"] = "set"
