@@ -241,8 +241,10 @@ class App:
 
             try:
                 lang.load(value)
-            except OSError as e:  # its file missing (a partial install): as before
-                print("lang: no strings:", e)
+            except (OSError, MemoryError) as e:
+                # its file missing (a partial install) or no heap for it:
+                # the language before stays, whole
+                print("lang: no strings:", repr(e))
                 return
         s[key] = value
         self._changed = self.now

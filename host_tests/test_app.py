@@ -576,6 +576,37 @@ def test_settings_persist(tmp_path):
     lang.load("en")
 
 
+def test_a_language_the_heap_cannot_hold_leaves_the_one_before(tmp_path, monkeypatch, capsys):
+    # no heap to read the new language's strings (a new user's find, in a
+    # small heap): the language before stays whole, and the setting with it
+    # (before, every string became "?" and a format of one stopped the app)
+    real = open
+
+    class Short:
+        def __init__(self, f):
+            self.f = f
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *a):
+            self.f.close()
+
+        def read(self, *a):
+            raise MemoryError
+
+    def short(path, *a, **kw):
+        f = real(path, *a, **kw)
+        return Short(f) if str(path).endswith("it.txt") else f
+
+    monkeypatch.setattr(lang, "open", short, raising=False)
+    a, b = run(F.keys("DDAR"), tmp_path, 300)  # Settings, language: Italiano
+    assert all(lang.get(i) != "?" for i in range(lang.N_STRINGS))
+    assert a.settings["lang"] == 0 and lang.code == "en"
+    assert "lang: no strings: MemoryError" in capsys.readouterr().out
+    assert lang.tr(lang.SK_NAME) % 1 and "Lang. English" in b.display.screen_text()
+
+
 def test_a_setting_is_saved_a_second_after_it_changes(tmp_path, monkeypatch):
     # Settings, the language run right, right, left, and no B: a power cut
     # on the Settings screen after a second keeps the change, and the keys

@@ -193,8 +193,10 @@ def _dir():
 
 def load(lang):
     """Load language `lang` (a code of LANGS, or its index). Unknown codes
-    load English. Raises OSError when the data file is missing (the
-    language loaded before stays)."""
+    load English. Raises OSError when the data file is missing, MemoryError
+    when the heap cannot hold its strings (about 3.5 KB): the language
+    loaded before stays, whole (it is dropped only once the new one is
+    read: a language changed in Settings, far below the app's peak)."""
     global _blob, _offs, code
     from array import array
 
@@ -202,10 +204,7 @@ def load(lang):
         lang = LANGS[lang] if 0 <= lang < len(LANGS) else "en"
     if lang not in LANGS:
         lang = "en"
-    f = open(_dir() + lang + ".txt", "rb")  # missing: the strings loaded stay
-    _blob = b""  # the old strings go before the new are read
-    _offs = None
-    with f:
+    with open(_dir() + lang + ".txt", "rb") as f:  # missing: the strings loaded stay
         blob = f.read()
     offs = array("H", bytes(4 * N_STRINGS))
     pos = 0
