@@ -265,8 +265,14 @@ class App:
 
     def flush(self):
         """Write now what waits for its timed save (a setting changed, the
-        round being typed: set_setting, keep_round), as the app stops.
+        round being typed: set_setting, keep_round) and what the screen
+        shows as done (a play shown: Screen.quit), as the app stops.
         Never raises: what cannot be written is printed."""
+        try:
+            if self.screen is not None:
+                self.screen.quit()
+        except MemoryError as e:
+            print("app: not played on the way out:", repr(e))
         try:
             self.save_settings(pending=True)
             if self._round_at >= 0:

@@ -172,6 +172,30 @@ def test_saved_after_every_play_and_resumed(tmp_path):
     assert a2.levels == a.levels
 
 
+def test_a_play_shown_when_the_app_is_quit_is_saved(tmp_path):
+    # q (SystemExit) while the player's card shows on the table, before it
+    # is played: played and saved on the way out (a new user's find: the
+    # restart had the card back in hand)
+    import ui.table as T
+
+    seen = []
+
+    def quit_on_show(a):
+        s = a.screen
+        if a.screen_mod == "table" and s.stage == T.SHOW and a.levels[a.game.turn] == app.HUMAN:
+            if a.plays >= 3:
+                seen.append(a.plays)
+                raise SystemExit(0)
+        return False
+
+    b = F.Board(forever())
+    with pytest.raises(SystemExit):
+        app.run(b, folder=str(tmp_path), until=quit_on_show)
+    assert seen
+    a2, b2 = run(F.keys(""), tmp_path, 5)
+    assert a2.game.moves_played() == seen[0] + 1
+
+
 def test_a_plays_save_is_a_journal_line_and_a_rounds_end_the_record(tmp_path):
     # every play appends one short line (the same size however long the
     # game); the record is written whole at the start and the end of a

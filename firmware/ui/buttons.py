@@ -277,7 +277,8 @@ class Screen:
     to ``press(k, ev)``, `k` its key (``ev & ALL``), unless the event has
     one of the screen's SKIP flags; ``tick(now_ms)`` moves time-driven
     stages on; ``busy()`` is true while the screen does something by
-    itself (no idle sleep then); ``draw(fb)`` draws it and changes
+    itself (no idle sleep then); ``quit()`` finishes what it shows as
+    done when the app is quit; ``draw(fb)`` draws it and changes
     nothing. A screen reads the app's state and asks the app for every
     change (app.py's docstring); `arg` is what ``app.go`` was given."""
 
@@ -298,6 +299,11 @@ class Screen:
 
     def press(self, k, ev):
         pass
+
+    def quit(self):
+        """The app is quit (the simulator's q, Ctrl-C): finish at once what
+        the screen shows as done, through the app (a play shown: played,
+        so saved)."""
 
     def draw(self, fb):
         pass

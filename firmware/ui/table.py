@@ -148,6 +148,12 @@ class Screen(keys.Screen):
                 self.cur = hand.index(self.hint[0])
             app.dirty = True
 
+    def quit(self):
+        # a move shown (its card on the table, SHOW) is played, so saved:
+        # what the screen showed is what a restart resumes from
+        if self.stage == SHOW and self.move is not None:
+            self._apply(self.app.now)
+
     def _apply(self, now):
         app = self.app
         card, taken = self.move
