@@ -513,6 +513,17 @@ def test_a_key_the_terminal_repeats_is_held(run_mpy, tmp_path, every, steps):
 
 
 @pytest.mark.mpy
+@pytest.mark.parametrize("steps", [(10,), (40,)], ids=["10ms", "40ms"])
+def test_q_sent_with_the_keys_before_it_quits_after_them(run_mpy, tmp_path, steps):
+    # keys that arrive together with q (typed while the app was busy) are
+    # pressed first, then the sim quits (a new user's find: they were
+    # dropped, and with them the round being typed); keys after q do nothing
+    got = _typed(run_mpy, tmp_path, {100: _ARROW_DOWN * 3 + b"q\r"}, 3000, steps)
+    assert got == ["PRESS DOWN"] * 3
+    assert _typed(run_mpy, tmp_path, {100: b"q", 300: b"\r"}, 1000, steps) == []
+
+
+@pytest.mark.mpy
 def test_keys_typed_while_the_terminal_is_too_small_do_nothing(run_mpy, tmp_path):
     # the terminal too small for the screen says "enlarge the window": a
     # key typed then (Enter) is not pressed, nor later when the screen

@@ -290,6 +290,7 @@ class TerminalKeys:
         self._prev = -1  # the key last typed
         self._last = 0  # ticks of its reading
         self._checked = time.ticks_ms()  # ticks when stdin was last found empty
+        self._quitting = False  # q typed (or the input's end): after the presses before it
 
     # the clock
     def ticks_ms(self):
@@ -322,13 +323,13 @@ class TerminalKeys:
     def _take(self, now, early):
         """Feed every byte waiting on stdin, read at `now`, typed since
         `early`."""
-        while self._open and self._poll.poll(0):
+        while self._open and not self._quitting and self._poll.poll(0):
             b = self.stdin.buffer.read(1)
             if not b:  # end of input (a pipe or /dev/null): quit, as q does
                 self._poll.unregister(self.stdin)
                 self._open = False
-                restore()
-                raise SystemExit(0)
+                self._quit()
+                return
             self.feed(b[0], now, early)
         self._checked = now
 
@@ -381,6 +382,8 @@ class TerminalKeys:
     def feed(self, c, now=None, early=None):
         """Take one byte `c` (int) typed on the keyboard at ticks `now`
         (None: now), or between `early` and `now`."""
+        if self._quitting:
+            return  # (typed after q)
         if now is None:
             now = time.ticks_ms()
         if early is None:
@@ -407,8 +410,17 @@ class TerminalKeys:
         elif c == 0x68:  # h
             self._key(B, LONG_HOLD_MS, now, early)
         elif c in (0x71, 0x51, 0x03, 0x04):  # q Q ^C ^D
-            restore()
-            raise SystemExit(0)
+            self._quit()
+
+    def _quit(self):
+        # quit (SystemExit), once the keys typed before have been pressed
+        # (read): keys sent together with q, typed while the app was busy,
+        # are not lost; nothing typed after counts
+        if self._queue or self._held >= 0:
+            self._quitting = True
+            return
+        restore()
+        raise SystemExit(0)
 
     def read(self):
         now = time.ticks_ms()  # (before a redraw: the time the app polls at)
@@ -436,6 +448,9 @@ class TerminalKeys:
             self._streak = False
         if not self._seen and time.ticks_diff(now, self._at) >= _SEEN_MS:
             self._seen = True  # this read's mask: the debouncer counts it
+        elif self._quitting and self._seen and self._held < 0 and not queue:
+            self._quitting = False
+            self._quit()  # (every key before q pressed and released)
         return 1 << (self._held & 7) if self._held >= 0 else 0
 
 
