@@ -48,17 +48,21 @@ def draw(msg):
 
 
 draw("start")
-while True:
-    ev = deb.poll(buttons.read(), clock.ticks_ms())
-    while ev:
-        print("EV", clock.ticks_ms(), name(ev))
-        if ev == RIGHT:
-            x += 8
-        elif ev == LEFT:
-            x -= 8
-        draw(name(ev))
+try:
+    while True:
         ev = deb.poll(buttons.read(), clock.ticks_ms())
-    clock.sleep_ms(10)
+        while ev:
+            print("EV", clock.ticks_ms(), name(ev))
+            if ev == RIGHT:
+                x += 8
+            elif ev == LEFT:
+                x -= 8
+            draw(name(ev))
+            ev = deb.poll(buttons.read(), clock.ticks_ms())
+        clock.sleep_ms(10)
+except KeyboardInterrupt:  # (as the app: what waits for a timed save written)
+    print("EV interrupted")
+    raise
 """
 
 
@@ -1349,6 +1353,10 @@ def test_one_simulator_at_a_time_on_a_flash_folder(demo_dir, tmp_path, capsys, w
             os.kill(proc.pid, signal.SIGTERM)
         else:  # the window closed
             os.killpg(proc.pid, signal.SIGHUP)
+        if way != "q":
+            # the firmware quit as by Ctrl-C (KeyboardInterrupt: the app
+            # writes what waits for a timed save), not killed
+            _read_until(master, b"EV interrupted")
         _read_until(master, b"\x1b[?25h")  # the terminal given back
         code = {"q": 0, "ctrl_c": 130, "sigterm": 128 + 15, "sighup": 128 + 1}[way]
         assert proc.wait(20) == code

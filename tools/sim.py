@@ -593,6 +593,11 @@ def run(
                         stderr=pipe,
                         text=True,
                         pass_fds=(lock.fd,) if lock else (),  # the flock as long as it runs
+                        # the window closed (SIGHUP to the terminal's group):
+                        # not the end of the firmware, which tools/sim.py
+                        # quits as by Ctrl-C (below); the guard kills it
+                        # should tools/sim.py be killed
+                        preexec_fn=_ignore_sighup,
                     ) as child,
                 ):
                     jobs.child = child
@@ -601,9 +606,22 @@ def run(
                     guard.stdin.flush()
                     try:
                         out, err = child.communicate(timeout=timeout)
-                    except BaseException:
+                    except subprocess.TimeoutExpired:
                         child.kill()
                         child.wait()
+                        raise
+                    except BaseException as e:
+                        # SIGTERM or SIGHUP (_ExitOnSignals), Ctrl-C: the app
+                        # is quit as by Ctrl-C typed (SIGINT: it writes what
+                        # waits for a timed save, the round being typed), then
+                        # stopped if it has not within 2 s
+                        try:
+                            if not isinstance(e, KeyboardInterrupt):  # (Ctrl-C: it has it too)
+                                child.send_signal(signal.SIGINT)
+                            child.communicate(timeout=2)
+                        except BaseException:
+                            child.kill()
+                            child.wait()
                         raise
                     finally:
                         jobs.child = None
@@ -684,6 +702,11 @@ def _check_terminal(board):
             file=sys.stderr,
         )
         time.sleep(1.0)
+
+
+def _ignore_sighup():
+    # (in the firmware's process, before its exec: kept through the exec)
+    signal.signal(signal.SIGHUP, signal.SIG_IGN)
 
 
 class _ExitOnSignals:
