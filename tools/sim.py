@@ -462,9 +462,12 @@ def _png_name(name):
     return re.sub(r"[^A-Za-z0-9_.-]", "_", name) or "shot"
 
 
-# what --heapsize needs, for the messages (tools/bench_app.py measures it)
+# what --heapsize needs, for the messages: the sim's own drawing included
+# (tools/bench_app.py measures the app on a lean board: 133K, 176K);
+# measured with a match of A's and a sheet of 500 rounds opened
 HEAP_NEEDED = (
-    "(the app needs about 140K on this 64-bit port, 200K with a score sheet of 500 rounds)"
+    "(the app needs about 160K on this 64-bit port with --mpy, 200K with a score sheet "
+    "of 500 rounds; run from source, compiled as it is imported, about 300K)"
 )
 
 
