@@ -271,7 +271,7 @@ class App:
         try:
             if self.screen is not None:
                 self.screen.quit()
-        except MemoryError as e:
+        except Exception as e:  # (the rest is written all the same)
             print("app: not played on the way out:", repr(e))
         try:
             self.save_settings(pending=True)

@@ -196,6 +196,30 @@ def test_a_play_shown_when_the_app_is_quit_is_saved(tmp_path):
     assert a2.game.moves_played() == seen[0] + 1
 
 
+def test_ctrl_c_during_a_plays_save_plays_it_once(tmp_path, monkeypatch):
+    # KeyboardInterrupt inside the play's save (after it is written): the
+    # way out plays nothing again (a tester's find: the same card played
+    # twice, IllegalMove, and the settings and draft left unwritten)
+    import turns
+
+    real = turns.Turns.save_game
+    calls = []
+
+    def save_game(self):
+        real(self)
+        calls.append(1)
+        if len(calls) == 4:  # (the new game's, then three plays)
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(turns.Turns, "save_game", save_game)
+    b = F.Board(forever())
+    with pytest.raises(KeyboardInterrupt):
+        app.run(b, folder=str(tmp_path), until=lambda a: False)
+    monkeypatch.undo()
+    a2, b2 = run(F.keys(""), tmp_path, 5)
+    assert a2.game.moves_played() == 3
+
+
 def test_a_plays_save_is_a_journal_line_and_a_rounds_end_the_record(tmp_path):
     # every play appends one short line (the same size however long the
     # game); the record is written whole at the start and the end of a

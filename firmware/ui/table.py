@@ -157,9 +157,9 @@ class Screen(keys.Screen):
     def _apply(self, now):
         app = self.app
         card, taken = self.move
+        self.move = None  # type: ignore  # (first: a quit during the play's save plays it once)
         self.seat = app.game.turn
         self.flags = app.turns.play(card, taken)
-        self.move = None  # type: ignore
         app.dirty = True
         if self.flags & engine.SCOPA:
             self.stage = SCOPA
