@@ -568,8 +568,10 @@ def run(
             winsize = tmp / "winsize"
             jobs = _JobControl(fd, attrs, raw, winsize)
             old_winch = None
+            quit_file = tmp / "quit"  # made: the board quits as by q
             if not headless:  # the terminal's size, for the board to fit its drawing
                 env["SCOPA_SIM_WINSIZE"] = str(winsize)
+                env["SCOPA_SIM_QUIT"] = str(quit_file)
                 _write_winsize(winsize)
                 old_winch = signal.signal(
                     signal.SIGWINCH, lambda *_: _write_winsize(winsize, jobs.redraws)
@@ -578,8 +580,11 @@ def run(
             if heapsize is not None:
                 args += ["-X", f"heapsize={heapsize}"]
             args.append(str(runner))
-            # Interactive: Ctrl-C is the app's (the runner restores the terminal).
-            old = signal.signal(signal.SIGINT, signal.SIG_IGN) if not headless else None
+            # Ctrl-C reaches the firmware (the app quits, writing what waits
+            # for a timed save) and this process, which then gives it 2 s to
+            # end before it stops it: a SIGINT that cuts a write short can
+            # leave this unix port's output stuck (below)
+            old = None
             pipe = subprocess.PIPE if capture else None
             if attrs is not None:  # the terminal's mode is set here, not by the board
                 env["SCOPA_SIM_TTY"] = "set"
@@ -614,14 +619,19 @@ def run(
                         child.wait()
                         raise
                     except BaseException as e:
-                        # SIGTERM or SIGHUP (_ExitOnSignals), Ctrl-C: the app
-                        # is quit as by Ctrl-C typed (SIGINT: it writes what
-                        # waits for a timed save, the round being typed), then
-                        # stopped if it has not within 2 s
+                        # SIGTERM or SIGHUP (_ExitOnSignals): in a terminal
+                        # the app is quit as by q (the file SCOPA_SIM_QUIT:
+                        # it writes what waits for a timed save, the round
+                        # being typed; no SIGINT, which a write it cuts short
+                        # can leave stuck in this unix port), Ctrl-C it has
+                        # too; stopped if it has not quit within 2 s
                         try:
-                            if not isinstance(e, KeyboardInterrupt):  # (Ctrl-C: it has it too)
-                                child.send_signal(signal.SIGINT)
-                            child.communicate(timeout=2)
+                            if isinstance(e, KeyboardInterrupt) or not headless:
+                                if not isinstance(e, KeyboardInterrupt):
+                                    quit_file.write_text("")
+                                child.communicate(timeout=2)
+                            else:
+                                raise
                         except BaseException:
                             child.kill()
                             child.wait()
@@ -730,8 +740,15 @@ class _ExitOnSignals:
 
     def _exit(self, signum, frame):
         for sig in self.SIGNALS:
-            signal.signal(sig, signal.SIG_IGN)
+            # (a handler that does nothing, not SIG_IGN: a signal pending
+            # as its handler turns SIG_IGN makes CPython raise "OSError:
+            # Signal 15 ignored due to race condition" later)
+            signal.signal(sig, _ignore)
         raise SystemExit(128 + signum)
+
+
+def _ignore(signum, frame):
+    pass
 
 
 KEYS_HELP = """\

@@ -32,7 +32,8 @@ needs, until it is resized (keys typed meanwhile do nothing, but ``q``).
 ``SCOPA_SIM_WINSIZE`` names a file holding the terminal's ``columns rows
 redraw``, which tools/sim.py rewrites on a resize and after Ctrl-Z and
 ``fg`` (the unix port cannot ask the terminal); the board draws the whole
-screen again when it changes. ``SCOPA_SIM_TTY=set``:
+screen again when it changes. ``SCOPA_SIM_QUIT`` names a file whose making tells the sim to quit as
+by ``q`` (tools/sim.py on SIGTERM and SIGHUP). ``SCOPA_SIM_TTY=set``:
 tools/sim.py has put the terminal in the sim's mode and gives it back, so
 the board leaves its settings alone. Keys come from stdin
 without blocking: arrows = directions, Enter = A, Backspace = B, ``h`` =
@@ -426,6 +427,8 @@ class TerminalKeys:
         now = time.ticks_ms()  # (before a redraw: the time the app polls at)
         if isinstance(_out, Terminal):
             _out.check_size()  # polled each tick: a resize redraws at once
+            if _out.quit and not self._quitting:
+                self._quit()  # (asked by tools/sim.py: as q)
         self._take(now, self._checked)
         queue = self._queue
         if self._shown is not None and queue and not self._shown():
@@ -607,6 +610,11 @@ class Terminal:
         self._frame = None
         self.hidden = False  # the last frame did not fit: its message instead
         self._size = _winsize()
+        # SCOPA_SIM_QUIT: a file tools/sim.py makes to have the sim quit as
+        # by q (SIGTERM, SIGHUP: no signal, which a write it cuts short can
+        # leave the unix port's output stuck in); looked for with the size
+        self._quit_path = os.getenv("SCOPA_SIM_QUIT")
+        self.quit = False
         self._checked = time.ticks_ms()
         # The unix port's termios.tcsetattr leaves c_line to chance (`stty -a`
         # then says `line = 255` after the run): tools/sim.py sets the mode.
@@ -632,6 +640,12 @@ class Terminal:
         if time.ticks_diff(now, self._checked) < _CHECK_MS:
             return
         self._checked = now
+        if self._quit_path:
+            try:
+                os.stat(self._quit_path)
+                self.quit = True
+            except OSError:
+                pass
         size = _winsize()
         if size != self._size:
             self._size = size
@@ -683,7 +697,7 @@ class Terminal:
         # A row at a time: the heap of one row, not of the screen (several
         # KB, 170 KB for the colour one), which a heap left short by the
         # app (its "Out of memory" note) could not give.
-        write = sys.stdout.write
+        write = _write
         write(("\x1b[?25l\x1b[H\x1b[J" if resized else "") + "\x1b[H")
         for r in rows:
             write(on + r + off + "\x1b[K\n")
@@ -696,12 +710,24 @@ class Terminal:
         pass
 
     def close(self):
-        sys.stdout.write(_RESET + "\x1b[?25h\n")
-        if self._saved is not None:
-            import termios
+        try:  # (the terminal may be gone: its window closed)
+            sys.stdout.write(_RESET + "\x1b[?25h\n")
+            if self._saved is not None:
+                import termios
 
-            termios.tcsetattr(sys.stdin.fileno(), termios.TCSANOW, self._saved)
-            self._saved = None
+                termios.tcsetattr(sys.stdin.fileno(), termios.TCSANOW, self._saved)
+        except OSError:
+            pass
+        self._saved = None
+
+
+def _write(text):
+    # the terminal's output; gone (its window closed: EIO), the sim quits
+    # (SystemExit: the app writes what waits for a timed save), not a bug
+    try:
+        sys.stdout.write(text)
+    except OSError:
+        raise SystemExit(0) from None
 
 
 class FrameSink:
