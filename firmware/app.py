@@ -473,7 +473,9 @@ class App:
                 self.go("table")
         else:
             self.go("menu")
-        if _MPY and not game:  # (the game's modules, read in to look: _NO_GAME)
+        if _MPY and not game:
+            # the game's modules, read in to look, until New game (_NO_GAME):
+            # freed before the first screen, which then has their heap
             _free(_NO_GAME)
             gc.collect()
         try:
@@ -481,9 +483,8 @@ class App:
         except MemoryError:
             # the first screen does not fit (the scorekeeper's code and a
             # long sheet, in a small heap): the menu, not a stop at every
-            # start; the sheet stays on flash as it is
-            if self.screen_mod:
-                raise
+            # start; the sheet stays on flash as it is (_switch raises only
+            # before the screen is made)
             print("app: low memory at the start")
             import lang
 
@@ -496,9 +497,6 @@ class App:
             self._switch()
         if _MPY and self.screen_mod in _PLAY:
             _free(_GAME)
-            gc.collect()
-        elif _MPY and self.game is None:
-            _free(_NO_GAME)
             gc.collect()
 
     def draw(self):
