@@ -580,11 +580,8 @@ def run(
             if heapsize is not None:
                 args += ["-X", f"heapsize={heapsize}"]
             args.append(str(runner))
-            # Ctrl-C reaches the firmware (the app quits, writing what waits
-            # for a timed save) and this process, which then gives it 2 s to
-            # end before it stops it: a SIGINT that cuts a write short can
-            # leave this unix port's output stuck (below)
-            old = None
+            # (Ctrl-C reaches the firmware, whose app quits writing what waits
+            # for a timed save, and this process, which gives it 2 s: below)
             pipe = subprocess.PIPE if capture else None
             if attrs is not None:  # the terminal's mode is set here, not by the board
                 env["SCOPA_SIM_TTY"] = "set"
@@ -603,7 +600,7 @@ def run(
                         pass_fds=(lock.fd,) if lock else (),  # the flock as long as it runs
                         # the window closed (SIGHUP to the terminal's group):
                         # not the end of the firmware, which tools/sim.py
-                        # quits as by Ctrl-C (below); the guard kills it
+                        # asks to quit as by q (below); the guard kills it
                         # should tools/sim.py be killed
                         preexec_fn=_ignore_sighup,
                     ) as child,
@@ -619,20 +616,21 @@ def run(
                         child.wait()
                         raise
                     except BaseException as e:
-                        # SIGTERM or SIGHUP (_ExitOnSignals): in a terminal
-                        # the app is quit as by q (the file SCOPA_SIM_QUIT:
-                        # it writes what waits for a timed save, the round
-                        # being typed; no SIGINT, which a write it cuts short
-                        # can leave stuck in this unix port), Ctrl-C it has
-                        # too; stopped if it has not quit within 2 s
-                        try:
-                            if isinstance(e, KeyboardInterrupt) or not headless:
-                                if not isinstance(e, KeyboardInterrupt):
-                                    quit_file.write_text("")
+                        # Ctrl-C: the firmware has it too. SIGTERM or SIGHUP
+                        # (_ExitOnSignals) in a terminal: the app is asked to
+                        # quit as by q (the file SCOPA_SIM_QUIT; no SIGINT,
+                        # which a write it cuts short can leave stuck in this
+                        # unix port). Either way it writes what waits for a
+                        # timed save; stopped if it has not quit within 2 s.
+                        ctrl_c = isinstance(e, KeyboardInterrupt)
+                        if ctrl_c or not headless:
+                            if not ctrl_c:
+                                quit_file.write_text("")
+                            try:
                                 child.communicate(timeout=2)
-                            else:
-                                raise
-                        except BaseException:
+                            except BaseException:
+                                pass  # (stopped below)
+                        if child.poll() is None:
                             child.kill()
                             child.wait()
                         raise
@@ -641,8 +639,6 @@ def run(
                 proc = subprocess.CompletedProcess(args, child.returncode, out, err)
             finally:
                 _give_back(fd, attrs, raw)
-                if old is not None:
-                    signal.signal(signal.SIGINT, old)
                 if old_winch is not None:
                     signal.signal(signal.SIGWINCH, old_winch)
                 assert guard.stdin is not None

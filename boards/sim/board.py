@@ -32,8 +32,9 @@ needs, until it is resized (keys typed meanwhile do nothing, but ``q``).
 ``SCOPA_SIM_WINSIZE`` names a file holding the terminal's ``columns rows
 redraw``, which tools/sim.py rewrites on a resize and after Ctrl-Z and
 ``fg`` (the unix port cannot ask the terminal); the board draws the whole
-screen again when it changes. ``SCOPA_SIM_QUIT`` names a file whose making tells the sim to quit as
-by ``q`` (tools/sim.py on SIGTERM and SIGHUP). ``SCOPA_SIM_TTY=set``:
+screen again when it changes. ``SCOPA_SIM_QUIT`` names a file whose
+making tells the sim to quit as by ``q`` (tools/sim.py on SIGTERM and
+SIGHUP). ``SCOPA_SIM_TTY=set``:
 tools/sim.py has put the terminal in the sim's mode and gives it back, so
 the board leaves its settings alone. Keys come from stdin
 without blocking: arrows = directions, Enter = A, Backspace = B, ``h`` =
@@ -606,7 +607,6 @@ class Terminal:
 
     def __init__(self):
         self._saved = None
-        self._last = None
         self._frame = None
         self.hidden = False  # the last frame did not fit: its message instead
         self._size = _winsize()
