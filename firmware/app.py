@@ -266,20 +266,20 @@ class App:
     def flush(self):
         """Write now what waits for its timed save (a setting changed, the
         round being typed: set_setting, keep_round) and what the screen
-        shows as done (a play shown: Screen.quit), as the app stops.
-        Never raises: what cannot be written is printed."""
+        shows as done (a play shown: Screen.quit), as the app stops (a
+        quit, or a bug). Never raises: what cannot be written is said."""
         try:
             if self.screen is not None:
                 self.screen.quit()
         except Exception as e:  # (the rest is written all the same)
-            print("app: not played on the way out:", repr(e))
+            _say("app: not played on the way out:", e)
         try:
             self.save_settings(pending=True)
             if self._round_at >= 0:
                 self._round_at = -1
                 self.commit_sheet(self._round, "draft")
-        except MemoryError as e:
-            print("app: not saved on the way out:", repr(e))
+        except Exception as e:
+            _say("app: not saved on the way out:", e)
 
     def first_menu(self):
         """True the first time the start menu is built (its line is
@@ -668,6 +668,10 @@ def run(board, max_steps=None, folder="", until=None):
         app.flush()  # a quit (the sim's q, Ctrl-C): nothing left for a timed save
         raise
     except Exception as e:  # a bug: said on the screen, then raised as always
+        # (what was typed and shown is written first, as on a quit: an
+        # error that is no bug of the app's, such as a print to a terminal
+        # that is gone, loses nothing either)
+        app.flush()
         try:
             from ui import stopped
 
@@ -676,6 +680,14 @@ def run(board, max_steps=None, folder="", until=None):
             pass
         raise
     return app
+
+
+def _say(what, e):
+    # a line on the way out, where the output itself may be gone
+    try:
+        print(what, repr(e))
+    except OSError:
+        pass
 
 
 def main():

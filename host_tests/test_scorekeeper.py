@@ -1667,10 +1667,14 @@ def test_a_round_typed_when_the_power_goes_is_typed_on_after_a_note(tmp_path):
     assert s.v["t"] == [22, 18] and s.v["d"] == [4, 6]
 
 
-def test_a_round_typed_when_the_app_is_quit_is_typed_on(tmp_path):
+@pytest.mark.parametrize(
+    "stop", [SystemExit(0), KeyboardInterrupt(), OSError(5, "EIO")], ids=["q", "ctrl_c", "eio"]
+)
+def test_a_round_typed_when_the_app_is_quit_is_typed_on(tmp_path, stop):
     # the simulator's q (SystemExit) or Ctrl-C within a second of the last
     # key: the round being typed is written as the app stops (it waited for
-    # its timed save, and was lost: a new user's find)
+    # its timed save, and was lost: a new user's find); so on an error (a
+    # print to the sim's terminal after its window closed: a tester's find)
     k = new_sheet(tmp_path, names=["ADA", "BO"])
     k.add(E3)
     b = F.Board(F.keys("AUUADA"))
@@ -1679,10 +1683,10 @@ def test_a_round_typed_when_the_app_is_quit_is_typed_on(tmp_path):
     def quit_soon(a):  # the keys take 12 turns each; then 0.4 s, and q
         turns.append(1)
         if len(turns) == 6 * 14 + 40:
-            raise SystemExit(0)
+            raise stop
         return False
 
-    with pytest.raises(SystemExit):
+    with pytest.raises(type(stop)):
         app.run(b, folder=str(tmp_path), until=quit_soon)
     assert (tmp_path / S.DRAFT).exists()
     k2 = Keeper(tmp_path)
