@@ -326,7 +326,10 @@ class TerminalKeys:
         """Feed every byte waiting on stdin, read at `now`, typed since
         `early`."""
         while self._open and not self._quitting and self._poll.poll(0):
-            b = self.stdin.buffer.read(1)
+            try:
+                b = self.stdin.buffer.read(1)
+            except OSError:  # (the terminal gone, its window closed: EIO)
+                b = b""
             if not b:  # end of input (a pipe or /dev/null): quit, as q does
                 self._poll.unregister(self.stdin)
                 self._open = False
