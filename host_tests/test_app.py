@@ -240,6 +240,26 @@ def test_a_plays_save_is_a_journal_line_and_a_rounds_end_the_record(tmp_path):
     assert saved(tmp_path) == (replay.encode(a.game), 1)  # the next round's first play
 
 
+def test_no_heap_for_a_play_plays_it_at_the_next_turn(tmp_path, monkeypatch):
+    # MemoryError in turns.play before the play is made (a new user's find
+    # in a 162K heap: the move shown was gone at the next turn, TypeError):
+    # the app frees what it can and plays it at the next turn, once
+    import turns
+
+    real = turns.Turns.observe
+    calls = []
+
+    def observe(self, card, taken):
+        calls.append(1)
+        if len(calls) == 3:
+            raise MemoryError
+        return real(self, card, taken)
+
+    monkeypatch.setattr(turns.Turns, "observe", observe)
+    a, b = run(forever(), tmp_path, 3000, until=lambda a: a.plays >= 5)
+    assert len(calls) >= 6 and a.game.moves_played() == a.plays == 5
+
+
 def test_no_heap_for_a_plays_journal_line_saves_the_record_and_plays_on(tmp_path, monkeypatch):
     # open() needs buffers: a MemoryError in the journal's append is met by
     # the whole record (after freeing what it can), and the table plays on

@@ -157,9 +157,16 @@ class Screen(keys.Screen):
     def _apply(self, now):
         app = self.app
         card, taken = self.move
-        self.move = None  # type: ignore  # (first: a quit during the play's save plays it once)
+        # (cleared first: a quit during the play's save plays it once)
+        self.move = None  # type: ignore
         self.seat = app.game.turn
-        self.flags = app.turns.play(card, taken)
+        n = app.game.moves_played()
+        try:
+            self.flags = app.turns.play(card, taken)
+        except MemoryError:
+            if app.game.moves_played() == n:
+                self.move = (card, taken)  # not played: again at the next turn
+            raise
         app.dirty = True
         if self.flags & engine.SCOPA:
             self.stage = SCOPA
