@@ -348,7 +348,14 @@ class _JobControl:
             signal.signal(sig, old)
 
     def _stop(self, *_):
-        _give_back(self.fd, self.attrs, self.raw)
+        # (SIGTTOU ignored: run by a script, tools/play, whose shell takes
+        # the terminal back at once, this process is in the background by
+        # now, and a terminal change would stop it here, never continued)
+        ttou = signal.signal(signal.SIGTTOU, signal.SIG_IGN)
+        try:
+            _give_back(self.fd, self.attrs, self.raw)
+        finally:
+            signal.signal(signal.SIGTTOU, ttou)
         if self.child is not None and self.child.poll() is None:
             try:
                 os.kill(self.child.pid, signal.SIGSTOP)
