@@ -231,7 +231,14 @@ class Turns:
                 why = advice.why(game.st, game.rules, seat, card, taken)
             else:
                 name = ai.LEVELS[min(level, len(ai.LEVELS) - 1)]
-                card, taken = ai.player(name).choose(game.st, game.rules, seat, rng)
+                # its partners at its level, or a person or another level
+                lv = self.app.levels
+                sides = game.rules.sides
+                mates = 1
+                for s in range(len(lv)):
+                    if s != seat and s % sides == seat % sides and lv[s] != level:
+                        mates = 0
+                card, taken = ai.player(name).choose(game.st, game.rules, seat, rng, mates=mates)
         except MemoryError:
             # no room to search: a plain legal move rather than no move; the
             # players are loaded again at their next turn (a search cut short

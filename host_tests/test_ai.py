@@ -799,21 +799,62 @@ def test_ai_digest_of_one_family_is_the_same_on_cpython():
     assert runs[1].stdout.split() == out
 
 
-# ai.leaf's viper util against ai.core's plain-Python one (core._util), for
-# every side of every position of random games of every family and house
-# rule (selfplay.random_rules), round ends included, and random layouts of
-# the cards; prints the positions and whether core.util is ai.leaf's.
+# ai.leaf's viper util, view, sweep_mask and after against ai.core's and
+# ai.medium's plain-Python ones (core._util, _view, _sweep_mask, the risks
+# of medium.score), and scopa.group's _group against scopa.engine's, for
+# every side (seat) of every position of random games of every family and
+# house rule (selfplay.random_rules, partners' hands visible in every other
+# game), round ends included, and random layouts of the cards; prints the
+# positions and whether the viper ones are in use.
 _LEAF = """
-from ai import core, leaf
+from ai import core, leaf, medium
 from scopa import engine as E
+from scopa import group
 from scopa.game import Game
 from scopa.rng import Rng
 from selfplay import random_rules
 
+mv = E.Moves()
+
+
+def views(st, rules):
+    # ai.leaf's view and sweep_mask against ai.core's plain-Python ones
+    for seat in range(rules.players):
+        k = core._view(st, seat)  # (into ai.leaf's buffers, as leaf.view)
+        want = (k, bytes(core.unseen[:k]), bytes(core.uval), bytes(core.known))
+        k = leaf.view(st, seat)
+        if (k, bytes(core.unseen[:k]), bytes(core.uval), bytes(core.known)) != want:
+            raise SystemExit("%s seat %d: view" % (rules.code(), seat))
+    if core._sweep_mask(st) != leaf.sweep_mask(st):
+        raise SystemExit("%s table %s: sweep_mask" % (rules.code(), list(st[80 : 80 + st[120]])))
+    # scopa.group's viper _group against the engine's (the same buffers)
+    for h in (E.HAND + st[E.TURN], E.HAND, E.NONE):
+        k = E._group_py(st, h)
+        want = (k, bytes(E._cnt), bytes(E._suf), bytes(E._start), E._byv[: st[120]], E._hand[:k])
+        k = E._group(st, h)
+        got = (k, bytes(E._cnt), bytes(E._suf), bytes(E._start), E._byv[: st[120]], E._hand[:k])
+        if got != want:
+            raise SystemExit("%s table %s: _group" % (rules.code(), list(st[80 : 80 + st[120]])))
+
+
+def scores(st, rules):
+    # ai.medium.score with ai.leaf's after against its own risks (core.after None)
+    seat = st[E.TURN]
+    if not st[E.OVER] and E.gen_moves(st, rules, mv, seat):
+        got = [0] * mv.n
+        want = [0] * mv.n
+        medium.score(st, rules, seat, mv, got)
+        core.after = None
+        medium.score(st, rules, seat, mv, want)
+        core.after = leaf.after
+        if got != want:
+            raise SystemExit("%s seat %d: medium.score %s %s" % (rules.code(), seat, got, want))
+
+
 rng = Rng(11)
 n = 0
 for k in range(60):
-    rules = random_rules(rng)
+    rules = random_rules(rng, partners_visible=k % 2 == 1)
     core.setup(rules)
     g = Game(rules, k + 1)
     st = g.st
@@ -823,6 +864,8 @@ for k in range(60):
             b = leaf.util(st, s)
             if a != b:
                 raise SystemExit("%s side %d: %d != %d" % (rules.code(), s, a, b))
+        views(st, rules)
+        scores(st, rules)
         n += 1
         if g.play_index(rng.below(E.gen_moves(st, rules, g.mv))) & E.ROUND_OVER:
             for s in range(rules.sides):
@@ -846,11 +889,18 @@ for k in range(300):
             st[c] = (0, 1, 8)[rng.below(3)]
     for s in range(ns):
         st[E.SCOPE + s] = rng.below(12)
+    for c in range(40):  # the table's list, the matta at any rank
+        if st[c] == E.TABLE:
+            st[E.TAB + st[E.NTAB]] = c
+            st[E.NTAB] += 1
+    st[E.MATTA] = rng.below(11)
     for s in range(ns):
         if core._util(st, s) != leaf.util(st, s):
             raise SystemExit("%s layout %s side %d" % (rules.code(), list(st[:40]), s))
         n += 1
-print(n, core.util is leaf.util)
+    views(st, rules)
+viper = core.util is leaf.util and core.sweep_mask is leaf.sweep_mask
+print(n, viper and core.after is leaf.after and E._group is group.group)
 """
 
 
@@ -888,10 +938,11 @@ def test_native_modules_play_the_same_moves_as_bytecode(mpy_firmware, tmp_path):
             for f, fw in (("native", mpy_firmware), ("bytecode", bytecode))
         }
         assert arch == {"native": 2 if name + ".py" in NATIVE else 0, "bytecode": 0}, name
-    # ai.leaf (viper) only where the .mpy carries native code: the bytecode
-    # build plays with ai.core's own util
-    assert (mpy_firmware / "ai" / "leaf.mpy").read_bytes()[2] >> 2 == 2
-    assert not (bytecode / "ai" / "leaf.mpy").exists()
+    # ai.leaf and scopa.group (viper) only where the .mpy carries native
+    # code: the bytecode build plays with ai.core's and scopa.engine's own
+    for name in ("ai/leaf.mpy", "scopa/group.mpy"):
+        assert (mpy_firmware / name).read_bytes()[2] >> 2 == 2
+        assert not (bytecode / name).exists()
     runs = [_ai_digest(["2"], fw=fw, timeout=300) for fw in (mpy_firmware, bytecode, mpy.FIRMWARE)]
     for p in runs:
         assert p.returncode == 0, p.stderr
@@ -935,3 +986,27 @@ def test_tournament_refuses_a_bad_game_or_count_before_playing(capsys, opts, why
     assert e.value.code == 2
     err = capsys.readouterr()
     assert why in err.err and "points per deal" not in err.out
+
+
+def test_hard_searches_mid_round_beside_partners_of_another_level():
+    # 4-player Scopa: mid-round a hard player whose partner is hard plays
+    # the medium player's move (no node searched); beside a partner of
+    # another level (mates 0: ai.hard.SOLO) it searches a turn of the table
+    rules = Rules("scopa", players=4)
+    core.setup(rules)
+    searched = {0: 0, 1: 0}
+    differ = 0
+    for k in range(12):
+        g = Game(rules, 40 + k)
+        st = g.st
+        while not core.last_deal(st):
+            seat = st[E.TURN]
+            core.observe(st, rules, *g.legal_moves()[0])
+            picks = []
+            for mates in (1, 0):
+                o = hard.decide(st, rules, seat, Rng(k), 400, g.mv, mates)
+                searched[mates] += hard._nodes > 0
+                picks.append(g.mv.move(o))
+            differ += picks[0] != picks[1]
+            g.play(*g.legal_moves()[0])
+    assert searched[1] == 0 and searched[0] > 20 and differ > 0, (searched, differ)

@@ -151,7 +151,7 @@ def test_fresh_flash_then_nothing_to_copy_and_the_sim_boots(tmp_path: Path, boar
             # the search's hottest modules as native code for the board (x64)
             native = rel in flash.compiler.NATIVE | flash.compiler.VIPER
             assert head[2] >> 2 == (flash.ARCHS.index("x64") if native else 0), device
-    assert "ai/core, ai/leaf, scopa/engine as native code" in first.out
+    assert "ai/core, ai/leaf, scopa/engine, scopa/group as native code" in first.out
     assert (root / "main.py").read_bytes() == (firmware / "main.py").read_bytes()
     assert (root / "board.mpy").is_file()
     version = flash.app_version(firmware)

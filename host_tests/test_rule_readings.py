@@ -236,6 +236,25 @@ def test_six_players_look_at_each_partner_in_turn(tmp_path, random_ai):
     assert seen == [1, 2, 0, 1, 0]
 
 
+def test_a_hard_player_is_told_whether_its_partners_play_at_its_level(tmp_path, monkeypatch):
+    # the human's hard partner: mates 0 (ai.hard.SOLO); the hard opponents,
+    # each the other's partner: mates 1
+    from ai import hard
+
+    told = {}
+    real = hard.choose
+
+    def choose(st, rules, seat, rng, budget_ms=None, nodes=None, mates=1):
+        told[seat] = mates
+        return real(st, rules, seat, rng, budget_ms, 200, mates)
+
+    monkeypatch.setattr(hard, "choose", choose)
+    a, b = _table(tmp_path, Rules("scopa", players=4), [app.HUMAN, app.HARD, app.HARD, app.HARD])
+    b.buttons.push(F.keys("A"))  # the human plays its first card
+    a.loop(5000, until=lambda a: a.game.moves_played() == 4)
+    assert told == {1: 1, 2: 0, 3: 1}, a.game.moves_played()
+
+
 @pytest.mark.parametrize("vis", [False, True])
 def test_the_computer_partner_knows_the_humans_hand_only_under_the_option(vis):
     r = Rules("scopone_scientifico", partners_visible=vis)

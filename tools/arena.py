@@ -95,6 +95,7 @@ class Player:
     def __init__(self, level, nodes, tag):
         self.level = level
         self.nodes = nodes
+        self.mates = 1  # 0: its partners play another level (mixed)
         self.tag = tag
         self.rng = Rng(1)
         self.times = array("I")  # decisions per 0.1 ms of thinking time
@@ -111,7 +112,7 @@ class Player:
     def pick(self, st, rules, seat, mv):
         lv = self.level
         if lv == "hard":
-            o = hard.decide(st, rules, seat, self.rng, self.nodes or None, mv)
+            o = hard.decide(st, rules, seat, self.rng, self.nodes or None, mv, self.mates)
             k = (hard._nodes + hard._root) // 10  # the nodes it used, its scoring of the root's too
             self.counts[k if k < NNODE else NNODE - 1] += 1
             return o
@@ -171,6 +172,8 @@ def main():
     rots = rules.sides if int(a["paired"]) else 1
     seats = [pb] * rules.players
     mixed = int(a["mixed"])
+    if mixed and a["a"] != a["b"]:
+        pa.mates = 0  # A's partners play B's level
     mark = int(a["mark"])
 
     def play(g, rot, whole):

@@ -8,14 +8,16 @@ reason).
 
 The API, the same in every level module::
 
-    card, taken = level.choose(st, rules, seat, rng, budget_ms=None)
+    card, taken = level.choose(st, rules, seat, rng, budget_ms=None, mates=1)
 
 `st` is the engine's state (scopa.engine), `seat` the seat to play
 (``st[engine.TURN]``), `rng` a scopa.rng.Rng (the hard player's samples; the
 easy player's lays), `budget_ms` the hard player's thinking budget (None:
 its default: a few tenths of a second on an RP2040). It returns the card to
 play and the tuple of table cards it takes (``()`` to lay it), ready for
-``Game.play(card, taken)``. `nodes=` gives the hard player's budget as a
+``Game.play(card, taken)``. `mates` is 1 when the seat's partners play
+at its level, 0 when not (a person, or another level): the hard player
+then models them as the medium player mid-round. `nodes=` gives the hard player's budget as a
 count of nodes instead (tests). A choice depends only on what the seat
 may see, the rules, the rng's state and the budget: never on the clock.
 

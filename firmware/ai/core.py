@@ -72,7 +72,7 @@ _pvis = 0
 _rules = None
 # The same for ai.leaf's viper util, as bytes: sides, _pzero, _rebello + 1,
 # _coinrun, _grande, _napoleone (ai.leaf.opts once ai.leaf is imported).
-_leaf = bytearray((2, 0, 0, 0, 0, 0))
+_leaf = bytearray(13)
 
 # Scratch.
 _cnt = [0, 0, 0]
@@ -231,6 +231,13 @@ def setup(rules):
     lf[3] = _coinrun
     lf[4] = _grande
     lf[5] = _napoleone
+    lf[6] = players
+    lf[7] = 1 if _pvis and players >= 4 else 0
+    lf[8] = 1 if game == SCOPA_15 else 2 if cir else 0
+    lf[9] = 1 if _strict else 0
+    lf[10] = 1 if _ace else 0
+    lf[11] = 1 if _aceall else 0
+    lf[12] = 1 if _acescopa else 0
 
 
 def hand_size(st, seat):
@@ -548,10 +555,27 @@ def util(st, side):
 # without -march leaves it out: ImportError; native code in a fragmented
 # heap: MemoryError) and the reference it is tested against (_util).
 _util = util
+_view = view
+_sweep_mask = sweep_mask
+after = None  # ai.leaf.after where it compiles (ai.medium.score's risks)
+ctx = None
 try:
     from ai import leaf
 
     util = leaf.util
     _leaf = leaf.opts
+    sweep_mask = leaf.sweep_mask
+    after = leaf.after
+    ctx = leaf.ctx
+    known = leaf.known
+    uval = leaf.uval
+    unseen = leaf.unseen
+    leaf.worth = WORTH
+    _lview = leaf.view
+
+    def view(st, seat):  # (the docstring: _view's)
+        global nun
+        nun = _lview(st, seat)
+        return nun
 except Exception:  # no native emitter, not in the build, or no room: only slower
     pass

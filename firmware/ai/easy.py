@@ -54,8 +54,9 @@ def pick(st, rules, seat, mv, rng):
         o += 2 + k
 
 
-def choose(st, rules, seat, rng=None, budget_ms=None, nodes=None):
-    """The move for `seat` (the seat to play) as ``(card, taken)``."""
+def choose(st, rules, seat, rng=None, budget_ms=None, nodes=None, mates=1):
+    """The move for `seat` (the seat to play) as ``(card, taken)``. The
+    budget and `mates` are unused."""
     global _mv
     if _mv is None:
         _mv = engine.Moves()

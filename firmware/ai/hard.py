@@ -93,11 +93,13 @@ DEFAULT_NODES = const(200)  # nodes_for(None): the budget when the rules are not
 # search of 6, its own budget: its nodes cost about 1.15 times as much).
 # The default budget (nodes_for), in tens of nodes, calibrated so that
 # the p95 decision time on the unix port (the flash tool's build: native
-# scopa.engine and ai.core, viper ai.leaf) stays within 10 ms on issue
-# 12's idle machine, where 10 ms is 48.8 M instructions (x64, callgrind)
-# and the issue's reference decision takes 23.9 M for its 4.9 ms at p95:
-# the largest family's p95 is 46.0 M, 9.4 ms, 6 players (tools/tournament.py
-# --instructions; docs/ai-results.md, sixteenth and seventeenth passes). With the nodes the
+# scopa.engine and ai.core, viper ai.leaf and scopa.group) stays within 10
+# ms on issue 12's idle machine, where 10 ms is 48.8 M instructions (x64,
+# callgrind) and the issue's reference decision takes 23.9 M for its 4.9
+# ms at p95 (tools/tournament.py --instructions; docs/ai-results.md,
+# sixteenth and twenty-fifth passes: since the viper view, sweep_mask,
+# medium risks and table grouping, every family's p95 is at most 7 ms, but
+# the mixed 4-player team's turn search, SOLO, 8.8 ms). With the nodes the
 # native code buys: 2-player Scopa 2400 (1000 paired deals, three seeds:
 # +0.05 over 1600; 2000: +0.04 less), 4-player Scopa 4000 (two seeds:
 # +0.09 / +0.08 over 2550; 2900: +0.07 less), Scopa d'Assi 2000 (four
@@ -124,6 +126,14 @@ TRIES = bytearray((16, 16, 16, 16, 4, 16, 16, 1, 1, 1, 16, 16))
 # _PAIRM centipoints of the first, searched _PAIRD plies deep (a whole
 # turn of the table: the partner's and both opponents' replies).
 PAIRS = bytearray((0, 0, 0, 0, 0, 0, 0, 3, 3, 3, 0, 0))
+# The same where the seat's partners are not hard players (decide's
+# `mates` 0: a person, or a medium or easy player), whom the turn search
+# models as the medium player. In 4-player Scopa a hard player with a
+# medium partner gains from it (+0.046 +- 0.047 over 4000 paired deals,
+# seeds 1 to 4: +0.11, -0.04, +0.01, +0.11; 8.8 ms at p95 by the count),
+# where a hard pair lost (-0.029 +- 0.106: docs/ai-results.md,
+# twenty-fifth pass).
+SOLO = bytearray((0, 0, 0, 0, 0, 2, 0, 3, 3, 3, 0, 0))
 _PAIRD = const(4)
 _PAIRM = const(250)
 # The search to the end of the round starts when its estimated work for one
@@ -367,11 +377,13 @@ def _depth(st, limit, work):
     return MAXD + 1 if more <= 1 else n
 
 
-def decide(st, rules, seat, rng, nodes=None, mv=None):
+def decide(st, rules, seat, rng, nodes=None, mv=None, mates=1):
     """Search and return the offset of the chosen move in `mv` (an
     engine.Moves; the module's own when None, see `moves()`), filled here with
     the legal moves of `seat`, the seat to play. `nodes`: the budget (the
-    family's default when None); `_nodes + _root` is then the nodes used."""
+    family's default when None); `_nodes + _root` is then the nodes used.
+    `mates`: 1 when the seat's partners are hard players too, 0 when not
+    (SOLO)."""
     global _rules, _side, _maxd, _nodes, _cap, _med, _model, _model_all, _seat, _root
     global _partner
     _init()
@@ -436,7 +448,7 @@ def decide(st, rules, seat, rng, nodes=None, mv=None):
     else:
         lim = LINES[core.players]
         if not lim:
-            pairs = PAIRS[fam]
+            pairs = PAIRS[fam] if mates else SOLO[fam]
             if not pairs or _rmed[0] - _rmed[1] > _PAIRM:
                 return _roff[0]
             if nr > pairs:
@@ -512,10 +524,11 @@ def nodes_for(budget_ms, rules=None):
     return n if n > 1 else 1
 
 
-def choose(st, rules, seat, rng, budget_ms=None, nodes=None):
+def choose(st, rules, seat, rng, budget_ms=None, nodes=None, mates=1):
     """The move for `seat` (the seat to play) as ``(card, taken)``.
-    `rng`: a scopa.rng.Rng (the samples); `nodes` overrides `budget_ms`."""
+    `rng`: a scopa.rng.Rng (the samples); `nodes` overrides `budget_ms`;
+    `mates`: 0 when the seat's partners are not hard players (decide)."""
     if nodes is None:
         nodes = nodes_for(budget_ms, rules)
-    o = decide(st, rules, seat, rng, nodes)
+    o = decide(st, rules, seat, rng, nodes, None, mates)
     return _rmv.move(o)

@@ -1,11 +1,14 @@
-"""ai.core.util, the value of a search's leaf, as viper code: the same
-centipoints for the same state, in about an eighth of the instructions of
-ai.core's native util on the unix port (7.0 K against 57.5 K a call), so
-the hard player's decisions take 18 to 29% fewer (docs/ai-results.md,
-sixteenth pass).
+"""The hard player's per-node work as viper code (machine ints and byte
+pointers): ai.core's util (the value of a search's leaf), view and
+sweep_mask, and the risks ai.medium.score weighs (after): the same
+numbers for the same state in a fraction of the instructions of native
+code. util alone took 18 to 29% off a decision (docs/ai-results.md,
+sixteenth pass), view, sweep_mask and after with scopa.group about a
+third of the rest (twenty-fifth pass).
 
 Only for a port with a native emitter: ai.core imports it there and
-keeps its own util (plain Python, the same numbers) where this module
+keeps its own plain-Python functions (the same numbers; ai.medium its
+own risks) where this module
 does not compile (the WebAssembly port: "invalid micropython decorator"),
 is left out of the build (the flash tool and the web edition compile it
 only with -march, tools/flash/compiler.py: VIPER; a plain `mpy-cross
@@ -17,14 +20,27 @@ both copies to the same values on CPython and on the unix port.
 The ruleset's numbers are `opts`, which ai.core.setup fills (this module
 imports nothing of ai.core, which imports it): sides, primiera with a
 missing suit at 0, re bello's card + 1 (0: none), coin runs (napola,
-Cirulla's piccola), Cirulla's grande, napoleone.
-"""
+Cirulla's piccola), Cirulla's grande, napoleone."""
 
 import micropython
 
 from scopa.rules import PRIMIERA as _PRIM  # primiera points by value - 1
 
-opts = bytearray((2, 0, 0, 0, 0, 0))  # the ruleset's numbers (above): ai.core.setup
+opts = bytearray(13)  # the ruleset's numbers (above, then below): ai.core.setup
+opts[0] = 2
+# opts[6:13], for view and sweep_mask: players, partners' hands visible (with
+# 4 or more), the game (1 Scopa a 15, 2 Cirulla, 0 another), strict
+# priority, an Ace takes all, also on an Ace, and its sweep is a scopa
+_VAL = bytes(c % 10 + 1 for c in range(40))  # a card's value
+# ai.core's view (core aliases them): the seats whose hands are seen, the
+# unseen cards per value 1..10 and the unseen cards, ascending
+known = bytearray(8)
+uval = bytearray(11)
+unseen = bytearray(40)
+# for after(), filled by ai.medium.score: the seat, its side, the unseen
+# cards, cards a hand is dealt, the cost of a scopa given (ai.medium.SWEEP)
+ctx = bytearray(5)
+worth = b""  # ai.core.WORTH (set by ai.core)
 _cnt = bytearray(3)  # cards in each side's pile
 _coin = bytearray(3)  # denari in each side's pile
 _pb = bytearray(12)  # best primiera points per side * 4 + suit
@@ -176,3 +192,163 @@ def util(st: ptr8, side: int) -> int:
                 else:
                     u += -x // (ns - 1)
     return u
+
+
+@micropython.viper
+def view(st: ptr8, seat: int) -> int:
+    """ai.core.view(st, seat) into known, uval and unseen: returns the
+    number of unseen cards."""
+    o = ptr8(opts)
+    kn = ptr8(known)
+    uv = ptr8(uval)
+    us = ptr8(unseen)
+    for s in range(8):
+        kn[s] = 0
+    kn[seat] = 1
+    if o[7]:
+        np = o[6]
+        ns = o[0]
+        s = seat + ns
+        if s >= np:
+            s -= np
+        while s != seat:
+            kn[s] = 1
+            s += ns
+            if s >= np:
+                s -= np
+    for i in range(11):
+        uv[i] = 0
+    val = ptr8(_VAL)
+    n = 0
+    for c in range(40):
+        loc = st[c]
+        if loc == 1 or loc >= 8 or (loc >= 2 and kn[loc - 2]):
+            continue
+        us[n] = c
+        n += 1
+        uv[val[c]] += 1
+    return n
+
+
+@micropython.viper
+def sweep_mask(st: ptr8) -> int:
+    """ai.core.sweep_mask(st): bit v set when a card of value v sweeps."""
+    n = st[120]
+    if n == 0:
+        return 0
+    o = ptr8(opts)
+    val = ptr8(_VAL)
+    s = 0
+    vm = 0
+    for i in range(n):
+        v = val[st[80 + i]]
+        s += v
+        vm |= 1 << v
+    m = 0
+    g = o[8]
+    if g != 1:
+        if n == 1:
+            m = 1 << s
+        elif s <= 10 and not (o[9] and (vm >> s) & 1):
+            m = 1 << s
+        if g == 2 and 5 <= s and s <= 14:
+            m |= 1 << (15 - s)
+    elif 5 <= s and s <= 14:
+        m = 1 << (15 - s)
+    if o[10] and (o[11] or not vm & 2):
+        if o[12]:
+            m |= 2
+        else:
+            m &= 0x7FFD
+    return m
+
+
+@micropython.viper
+def _holds(k: int, u: int, h: int) -> int:
+    # ai.core.p_holds(k, u, h), thousandths
+    if k <= 0 or h <= 0:
+        return 0
+    q = 1000
+    for i in range(h):
+        if u - k - i <= 0:
+            return 1000
+        q = q * (u - k - i) // (u - i)
+    return 1000 - q
+
+
+@micropython.viper
+def after(w: ptr8, st: ptr8, b: ptr8, o: int, fl: int, m: int) -> int:
+    """What ai.medium.score adds to a move's value for the risk it leaves,
+    in centipoints: `w` the state after the move at offset `o` of move
+    buffer `b`, played from `st` with flags `fl` (scopa.engine.apply's),
+    `m` its sweep_mask(w); ctx set for the seat. (Viper code passes no
+    buffer to a call: ai.medium computes m.)"""
+    if w[129] or not w[120]:
+        return 0
+    op = ptr8(opts)
+    cx = ptr8(ctx)
+    uv = ptr8(uval)
+    wt = ptr8(worth)
+    val = ptr8(_VAL)
+    np = op[6]
+    ns = op[0]
+    seat = cx[0]
+    side = cx[1]
+    u = cx[2]
+    nxt = w[122]
+    if fl & 8:  # new hands dealt
+        h = cx[3]
+    else:
+        n = w[128]
+        h = n // np
+        if n - h * np > 0:
+            h += 1
+    opp = 0
+    if nxt - (nxt // ns) * ns != side:
+        opp = 1
+    nt = w[120]
+    single = 0  # bit y: a table card of value y (taken before any sum)
+    for j in range(nt):
+        single |= 1 << val[w[80 + j]]
+    v = 0
+    if m:
+        cnt = 0
+        for x in range(1, 11):
+            if (m >> x) & 1:
+                cnt += uv[x]
+        if cnt:
+            tw = 0
+            for j in range(nt):
+                tw += wt[w[80 + j]]
+            cost = cx[4] + tw
+            if opp:
+                v -= int(_holds(cnt, u, h)) * cost // 1000
+            elif ns == 2:
+                v += int(_holds(cnt, u, h)) * cost // 2000
+        if ns == 2 and np >= 4:
+            pt = seat + 2
+            if pt >= np:
+                pt -= np
+            kn = ptr8(known)
+            if kn[pt]:
+                ph = 2 + pt
+                for c in range(40):
+                    if st[c] == ph and (m >> val[c]) & 1:
+                        v += 30
+                        break
+    if b[o + 1] == 0 and opp:
+        c = b[o]
+        x = val[c]
+        loss = 0
+        if uv[x]:
+            loss = int(_holds(uv[x], u, h)) * wt[c]
+        if x < 10 and not (op[9] and uv[x] and (single >> x) & 1):
+            for j in range(nt - 1):
+                t = w[80 + j]
+                y = x + val[t]
+                if y <= 10 and uv[y] and not (single >> y) & 1:
+                    q = int(_holds(uv[y], u, h)) * (wt[c] + wt[t])
+                    if q > loss:
+                        loss = q
+        v -= loss // 1000
+    return v

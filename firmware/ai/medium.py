@@ -54,6 +54,14 @@ def score(st, rules, seat, mv, out):
     i = 0
     lay = 0
     lv = 0
+    aft = core.after  # the risks below as viper code, where the port has it
+    if aft is not None:
+        cx = core.ctx
+        cx[0] = seat
+        cx[1] = side
+        cx[2] = u
+        cx[3] = core.hand
+        cx[4] = SWEEP
     while o < end:
         k = b[o + 1]
         w[:] = st
@@ -66,7 +74,9 @@ def score(st, rules, seat, mv, out):
                 lv = core.util(w, side)
                 lay = 1
             v = lv
-        if not w[_OVER] and w[_NTAB]:
+        if aft is not None:
+            v += aft(w, st, b, o, fl, core.sweep_mask(w))  # pyright: ignore[reportArgumentType]  (viper)
+        elif not w[_OVER] and w[_NTAB]:
             nxt = w[_TURN]
             # the next seat's hand: dealt afresh, else from the counters
             h = core.hand if fl & _DEALT else core.hand_size(w, nxt)
@@ -148,9 +158,9 @@ def pick(st, rules, seat, mv):
     return bo
 
 
-def choose(st, rules, seat, rng=None, budget_ms=None, nodes=None):
-    """The move for `seat` (the seat to play) as ``(card, taken)``. `rng`
-    and the budget are unused (the medium player is deterministic)."""
+def choose(st, rules, seat, rng=None, budget_ms=None, nodes=None, mates=1):
+    """The move for `seat` (the seat to play) as ``(card, taken)``. `rng`,
+    the budget and `mates` are unused (the medium player is deterministic)."""
     global _mv
     if _mv is None:
         _mv = engine.Moves()

@@ -48,14 +48,17 @@ NATIVE = frozenset({"scopa/engine.py", "ai/core.py"})
 # Viper code (functions under @micropython.viper): compiled only with
 # -march. Without it (a board or the web edition whose .mpy carries no
 # native code) mpy-cross refuses the file ("invalid arch"), so the build
-# leaves it out and ai.core keeps its own plain-Python util, which plays
-# the same moves (host_tests/test_ai.py). As armv6m .mpy it is 3.6 KB.
-VIPER = frozenset({"ai/leaf.py"})
+# leaves it out and ai.core, ai.medium and scopa.engine keep their own
+# plain-Python code, which plays the same moves (host_tests/test_ai.py).
+# As armv6m .mpy ai/leaf is 8.2 KB, scopa/group 1.3 KB; with them a hard
+# decision takes about a third fewer instructions than with ai.leaf's
+# util alone (docs/ai-results.md, twenty-fifth pass).
+VIPER = frozenset({"ai/leaf.py", "scopa/group.py"})
 
 
 def native_modules() -> str:
     """NATIVE and VIPER, the modules compiled to native code with -march, as
-    the flash tool and the benchmarks name them: `ai/core, ai/leaf, scopa/engine`."""
+    the flash tool and the benchmarks name them: `ai/core, ai/leaf, scopa/engine, scopa/group`."""
     return ", ".join(sorted(n[:-3] for n in NATIVE | VIPER))
 
 
