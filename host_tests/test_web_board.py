@@ -114,6 +114,7 @@ def test_keys_hold_each_change_long_enough():
 
 def test_firmware_pack_holds_the_staged_firmware_as_bytecode():
     from tools import web
+    from tools.flash.compiler import VIPER
 
     files = web.firmware_files()
     blob = web.pack(files)
@@ -122,8 +123,12 @@ def test_firmware_pack_holds_the_staged_firmware_as_bytecode():
     fw = mpy.FIRMWARE
     want = {p.relative_to(fw).with_suffix(".mpy").as_posix() for p in fw.rglob("*.py")}
     want -= {"main.mpy"}  # the boot stub: the page starts the app through the board
-    want -= {"ai/leaf.mpy"}  # viper code: no native emitter there (ai.core keeps its util)
-    assert "ai/leaf.mpy" not in names
+    # viper code: no native emitter there (ai.core, ai.medium and
+    # scopa.engine keep their plain-Python code)
+    viper = {n[:-3] + ".mpy" for n in VIPER}
+    assert viper == {"ai/leaf.mpy", "scopa/group.mpy"}
+    want -= viper
+    assert not viper & names
     assert want and want <= names
     assert "board.mpy" in names
     assert {p for p in names if p.endswith(".txt")}  # the language files, as they are
