@@ -97,7 +97,7 @@ _FREE = (
     ("scopa.replay",),
     # _NO_GAME: the game's modules, read in by config.load_game to look for
     # a saved game, until New game: 16000 B at the menu
-    ("scopa.replay", "scopa.game", "scopa.engine", "scopa.rng"),
+    ("scopa.replay", "scopa.game", "scopa.engine", "scopa.group", "scopa.rng"),
 )
 
 

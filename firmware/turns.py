@@ -51,6 +51,16 @@ def mul30(a, b):
     return add30((mid & 0x7FFF) << 15, al * bl)
 
 
+def _mates(levels, sides, seat, level):
+    """1 when every partner of `seat` plays at `level` (the computer's own;
+    hard's for a hint), 0 when one does not (a person, another level): the
+    computer players' `mates` (firmware/ai)."""
+    for s in range(len(levels)):
+        if s != seat and s % sides == seat % sides and levels[s] != level:
+            return 0
+    return 1
+
+
 class Turns:
     """The game of `app` (an app.App) turn by turn. `use_ai` false: the
     computer players and hints are random legal moves; `free(event)` is
@@ -223,21 +233,16 @@ class Turns:
             moves = game.legal_moves()
             card, taken = moves[rng.below(len(moves))]
             return (card, taken, why) if hint else (card, taken)
+        # its partners at its level (a hint's: HARD), or not
+        mates = _mates(self.app.levels, game.rules.sides, seat, level)
         try:
             if hint:
                 from ai import hint as advice
 
-                card, taken = advice.choose(game.st, game.rules, seat, rng)
+                card, taken = advice.choose(game.st, game.rules, seat, rng, mates=mates)
                 why = advice.why(game.st, game.rules, seat, card, taken)
             else:
                 name = ai.LEVELS[min(level, len(ai.LEVELS) - 1)]
-                # its partners at its level, or a person or another level
-                lv = self.app.levels
-                sides = game.rules.sides
-                mates = 1
-                for s in range(len(lv)):
-                    if s != seat and s % sides == seat % sides and lv[s] != level:
-                        mates = 0
                 card, taken = ai.player(name).choose(game.st, game.rules, seat, rng, mates=mates)
         except MemoryError:
             # no room to search: a plain legal move rather than no move; the

@@ -236,10 +236,14 @@ def test_six_players_look_at_each_partner_in_turn(tmp_path, random_ai):
     assert seen == [1, 2, 0, 1, 0]
 
 
-def test_a_hard_player_is_told_whether_its_partners_play_at_its_level(tmp_path, monkeypatch):
-    # the human's hard partner: mates 0 (ai.hard.SOLO); the hard opponents,
-    # each the other's partner: mates 1
-    from ai import hard
+@pytest.mark.parametrize("partner", [app.HARD, app.MEDIUM])
+def test_a_hard_player_is_told_whether_its_partners_play_at_its_level(
+    tmp_path, monkeypatch, partner
+):
+    # the hard opponents, each the other's partner: mates 1; the human's
+    # partner, hard: mates 0 (ai.hard.SOLO); the hint (hard's move for the
+    # human): 1 beside a hard partner, 0 beside a medium one
+    from ai import hard, hint
 
     told = {}
     real = hard.choose
@@ -249,10 +253,18 @@ def test_a_hard_player_is_told_whether_its_partners_play_at_its_level(tmp_path, 
         return real(st, rules, seat, rng, budget_ms, 200, mates)
 
     monkeypatch.setattr(hard, "choose", choose)
-    a, b = _table(tmp_path, Rules("scopa", players=4), [app.HUMAN, app.HARD, app.HARD, app.HARD])
+    monkeypatch.setattr(hint, "choose", choose)
+    levels = [app.HUMAN, app.HARD, partner, app.HARD]
+    a, b = _table(tmp_path, Rules("scopa", players=4), levels)
+    b.buttons.push(F.keys("b"))  # the hint
+    a.loop(300, until=lambda a: 0 in told)
+    assert told == {0: 1 if partner == app.HARD else 0}
     b.buttons.push(F.keys("A"))  # the human plays its first card
     a.loop(5000, until=lambda a: a.game.moves_played() == 4)
-    assert told == {1: 1, 2: 0, 3: 1}, a.game.moves_played()
+    want = {0: told[0], 1: 1, 3: 1}
+    if partner == app.HARD:
+        want[2] = 0
+    assert told == want, a.game.moves_played()
 
 
 @pytest.mark.parametrize("vis", [False, True])

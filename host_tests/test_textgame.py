@@ -292,6 +292,36 @@ def test_the_computer_plays_its_level():
     assert n > 20
 
 
+def test_your_hard_partner_plays_beside_you_as_on_the_device():
+    # 4-player Scopa: the hard opponents' partners play at their level
+    # (mates 1), your partner's is you (mates 0: ai.hard.SOLO), as
+    # firmware/turns.py tells them
+    from ai import core, hard
+    from scopa.rng import Rng
+
+    args = ["--seed", "5", "--level", "hard", "--game", "scopa", "--players", "4"]
+    g = replay.decode(code_of(play_out(args)))
+    again = Game(g.rules, g.seed)
+    differ = 0
+    for i in replay.each_index(g.history):
+        if again.round_over:
+            break
+        seat = again.turn
+        card, taken = again.legal_moves()[i]
+        if seat != 0:
+            picks = []
+            for mates in (0, 1):
+                rng = Rng((g.seed + 7919 * again.moves_played() + seat) & SEED_MAX)
+                c, t = hard.choose(again.st, again.rules, seat, rng, mates=mates)
+                picks.append((c, tuple(t)))
+            want = picks[0] if seat == 2 else picks[1]
+            assert (card, taken) == want, (seat, again.moves_played())
+            differ += seat == 2 and picks[0] != picks[1]
+        core.observe(again.st, again.rules, card, taken)
+        again.play_index(i)
+    assert differ > 0
+
+
 def _first_deal_news(seed):
     """What the first deal of Cirulla from `seed` announces, from the
     engine on CPython: the dealer's 15 or 30, each hand's declaration."""

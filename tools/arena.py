@@ -95,7 +95,6 @@ class Player:
     def __init__(self, level, nodes, tag):
         self.level = level
         self.nodes = nodes
-        self.mates = 1  # 0: its partners play another level (mixed)
         self.tag = tag
         self.rng = Rng(1)
         self.times = array("I")  # decisions per 0.1 ms of thinking time
@@ -109,10 +108,11 @@ class Player:
         for _ in range(NNODE if level == "hard" else 0):
             self.counts.append(0)
 
-    def pick(self, st, rules, seat, mv):
+    def pick(self, st, rules, seat, mv, mates=1):
+        # mates: 0 when a partner of the seat plays another level (mixed)
         lv = self.level
         if lv == "hard":
-            o = hard.decide(st, rules, seat, self.rng, self.nodes or None, mv, self.mates)
+            o = hard.decide(st, rules, seat, self.rng, self.nodes or None, mv, mates)
             k = (hard._nodes + hard._root) // 10  # the nodes it used, its scoring of the root's too
             self.counts[k if k < NNODE else NNODE - 1] += 1
             return o
@@ -172,13 +172,17 @@ def main():
     rots = rules.sides if int(a["paired"]) else 1
     seats = [pb] * rules.players
     mixed = int(a["mixed"])
-    if mixed and a["a"] != a["b"]:
-        pa.mates = 0  # A's partners play B's level
+    mates = [1] * rules.players  # 0: a partner of the seat plays another level
     mark = int(a["mark"])
 
     def play(g, rot, whole):
         for s in range(rules.players):
             seats[s] = pa if s % rules.sides == rot and not (mixed and s >= rules.sides) else pb
+        for s in range(rules.players):
+            mates[s] = 1
+            for t in range(s % rules.sides, rules.players, rules.sides):
+                if seats[t].level != seats[s].level:
+                    mates[s] = 0
         st = g.st
         mv = g.mv
         rounds = 1
@@ -193,7 +197,7 @@ def main():
             if mark and p is pa:
                 callable(p)
             t0 = ticks_us()
-            off = p.pick(st, rules, seat, mv)
+            off = p.pick(st, rules, seat, mv, mates[seat])
             dt = ticks_diff(ticks_us(), t0)
             if mark and p is pa:
                 hash(p)

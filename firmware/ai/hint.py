@@ -108,9 +108,10 @@ def reason(st, rules, seat, card, taken):
     return t % n if "%" in t else t
 
 
-def hint(st, rules, seat, rng, budget_ms=None, nodes=None):
-    """The hard player's move for `seat` as ``(card, taken, reason)``."""
-    card, taken = hard.choose(st, rules, seat, rng, budget_ms, nodes)
+def hint(st, rules, seat, rng, budget_ms=None, nodes=None, mates=1):
+    """The hard player's move for `seat` as ``(card, taken, reason)``;
+    `mates` as hard.choose's."""
+    card, taken = hard.choose(st, rules, seat, rng, budget_ms, nodes, mates)
     return card, taken, reason(st, rules, seat, card, taken)
 
 

@@ -54,7 +54,9 @@ def score(st, rules, seat, mv, out):
     i = 0
     lay = 0
     lv = 0
-    aft = core.after  # the risks below as viper code, where the port has it
+    # the risks below as viper code, where the port has it (its ctx holds
+    # bytes: a SWEEP set past 255 for an experiment takes the code below)
+    aft = core.after if SWEEP < 256 else None
     if aft is not None:
         cx = core.ctx
         cx[0] = seat
