@@ -24,7 +24,9 @@ over the deals plus the medium player's score of it (MIX; not when every
 hand is known: the exact values decide); the best wins.
 With four or six players three other hands are hidden, too much for a
 few deals: mid-round it plays the medium player's move and searches only
-the end of the round, except in Scopone (ten cards in hand, one deal),
+the end of the round, except beside a partner that is not a hard player
+(4-player Scopa, SOLO: the partner then is the medium player, or a
+person, whom the medium player models) and in Scopone (ten cards in hand, one deal),
 where it searches the medium player's three best moves through a whole
 turn of the table (its partner's and both opponents' replies, all played
 as the medium player would, its partner maximizing the same side's
@@ -43,9 +45,11 @@ unix port stays within 10 ms on issue 12's idle machine, counted in
 instructions against the issue's reference decision (tools/tournament.py
 --instructions; docs/ai-results.md), as the flash tool compiles the
 firmware for a board with a native emitter: scopa.engine and ai.core
-native code, ai.core's util the viper one of ai.leaf (tools/flash/
-compiler.py: NATIVE, VIPER); as bytecode a node costs about twice as
-much. `budget_ms` is turned
+native code, the per-node work (ai.core's util, view and sweep_mask,
+ai.medium's risks, the engine's table by value) the viper code of
+ai.leaf and scopa.group (tools/flash/compiler.py: NATIVE, VIPER); as
+bytecode a node costs more (about twice as much before the viper view,
+risks and grouping; not measured since). `budget_ms` is turned
 into nodes with NODES_PER_MS for the platform. Memory: the search's
 states and move lists and the record of plays are allocated once
 (`_init`: about 9.9 KiB on the 64-bit unix port, 7.9 KiB on a 32-bit
@@ -99,7 +103,7 @@ DEFAULT_NODES = const(200)  # nodes_for(None): the budget when the rules are not
 # ms at p95 (tools/tournament.py --instructions; docs/ai-results.md,
 # sixteenth and twenty-fifth passes: since the viper view, sweep_mask,
 # medium risks and table grouping, every family's p95 is at most 7 ms, but
-# the mixed 4-player team's turn search, SOLO, 8.8 ms). With the nodes the
+# the mixed 4-player team's turn search, SOLO, 8.3 ms). With the nodes the
 # native code buys: 2-player Scopa 2400 (1000 paired deals, three seeds:
 # +0.05 over 1600; 2000: +0.04 less), 4-player Scopa 4000 (two seeds:
 # +0.09 / +0.08 over 2550; 2900: +0.07 less), Scopa d'Assi 2000 (four
@@ -123,19 +127,23 @@ FAMILY = array("H", (240, 200, 130, 240, 130, 400, 400, 130, 160, 320, 200, 200)
 TRIES = bytearray((16, 16, 16, 16, 4, 16, 16, 1, 1, 1, 16, 16))
 # Mid-round with four or six players: the medium player's best PAIRS[f]
 # moves (0: play the medium player's move), when the second is within
-# _PAIRM centipoints of the first, searched _PAIRD plies deep (a whole
+# _PAIRM centipoints of the first, searched PAIRD[f] plies deep (a whole
 # turn of the table: the partner's and both opponents' replies).
 PAIRS = bytearray((0, 0, 0, 0, 0, 0, 0, 3, 3, 3, 0, 0))
 # The same where the seat's partners are not hard players (decide's
 # `mates` 0: a person, or a medium or easy player), whom the turn search
 # models as the medium player. In 4-player Scopa a hard player with a
 # medium partner gains from it (+0.046 +- 0.047 over 4000 paired deals,
-# seeds 1 to 4: +0.11, -0.04, +0.01, +0.11; 8.8 ms at p95 by the count),
-# where a hard pair lost (-0.029 +- 0.106: docs/ai-results.md,
-# twenty-fifth pass).
+# seeds 1 to 4: +0.11, -0.04, +0.01, +0.11, at 4 plies), where a hard
+# pair lost (-0.029 +- 0.106: docs/ai-results.md, twenty-fifth pass).
 SOLO = bytearray((0, 0, 0, 0, 0, 2, 0, 3, 3, 3, 0, 0))
-_PAIRD = const(4)
 _PAIRM = const(250)
+# Plies of the turn search, by family: a turn of the table (4); beside a
+# medium partner in 4-player Scopa (SOLO) six, on to the seat's own next
+# move and the next opponent's reply (+0.044 +- 0.047 over 4000
+# paired deals, seeds 1 to 4: -0.02, +0.12, +0.06, +0.02; 8.3 ms at p95
+# by the count: docs/ai-results.md, twenty-fifth pass).
+PAIRD = bytearray((4, 4, 4, 4, 4, 6, 4, 4, 4, 4, 4, 4))
 # The search to the end of the round starts when its estimated work for one
 # candidate on one deal (_depth) is at most nodes // ENDW[f]. In Scopone a 10
 # a later start (12: at about 8 cards in the hands, not 12, with some 14
@@ -453,7 +461,7 @@ def decide(st, rules, seat, rng, nodes=None, mv=None, mates=1):
                 return _roff[0]
             if nr > pairs:
                 nr = pairs
-            _maxd = _PAIRD
+            _maxd = PAIRD[fam]
         else:
             _maxd = _depth(st, lim, nodes // 3)
         if _maxd > MAXD:
