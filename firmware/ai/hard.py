@@ -24,13 +24,15 @@ over the deals plus the medium player's score of it (MIX; not when every
 hand is known: the exact values decide); the best wins.
 With four or six players three other hands are hidden, too much for a
 few deals: mid-round it plays the medium player's move and searches only
-the end of the round, except beside a partner that is not a hard player
-(4-player Scopa, SOLO: the partner then is the medium player, or a
-person, whom the medium player models) and in Scopone (ten cards in hand, one deal),
+the end of the round, except in Scopone (ten cards in hand, one deal),
 where it searches the medium player's three best moves through a whole
 turn of the table (its partner's and both opponents' replies, all played
 as the medium player would, its partner maximizing the same side's
-value) over as many deals as the budget allows (PAIRS).
+value) over as many deals as the budget allows (PAIRS), and beside a
+partner that is not a hard player (a person, or the medium player, whom
+the medium player models) in the other 4-player games but Cirulla, where
+it searches the medium player's two best moves six plies deep (SOLO,
+PAIRD).
 
 It never reads a hidden card: the deals are built from the list of
 unseen cards (ai.core.view), in card order, so any other layout of the
