@@ -314,15 +314,19 @@ def load(name, folder="", check=None, spare=False):
     cut save would have left it (the main one the .bak, or .bad when
     damaged; on a read-only flash or a short heap nothing moves). With
     `spare` a MemoryError is raised instead, every copy left as it is (a
-    record that never outgrows the heap: short of memory is not damage)."""
+    record that never outgrows the heap: short of memory is not damage).
+    A .tmp that does not decode (a save cut while it wrote it) is removed
+    (on a read-only flash it stays)."""
     p = _path(folder, name)
     why = ""
     found = False
     # a .tmp that reads is the newest: save wrote it whole, then was cut
     # before its renames
     for suffix, status in ((".tmp", TMP), ("", OK), (".bak", BAK)):
+        read = False  # decoded whole (a check may still refuse it)
         try:
             obj = _load(p + suffix)
+            read = True
             if isinstance(obj, _Missing):
                 if suffix == "" and not found:
                     # (no save leaves a .bak without its main copy: one
@@ -340,6 +344,8 @@ def load(name, folder="", check=None, spare=False):
             found = True
             if suffix != ".tmp":  # (a .tmp cut while written: no damage)
                 why += _bad(p, name, suffix, e)
+            elif not read and isinstance(e, ValueError):
+                _remove(p + suffix)  # that part of a copy: nothing to keep
             continue
         found = True
         if status == TMP:
@@ -420,8 +426,9 @@ def set_aside(name, folder=""):
 
 
 def remove(name, folder=""):
-    """Forget record `name` and its copies, the oldest first (a cut
-    between leaves the newest), a damaged one set aside (.bad) too."""
+    """Forget record `name` and every copy of it, the damaged one set
+    aside (.bad) included, the oldest first (a cut between leaves the
+    newest)."""
     p = _path(folder, name)
     for suffix in (".bad", ".bak", ".tmp", ""):
         _remove(p + suffix)

@@ -105,10 +105,27 @@ def test_a_damaged_main_copy_beside_a_whole_tmp_is_set_aside(tmp_path):
 
 
 def test_power_cut_while_writing_tmp(tmp_path):
+    # the part of a copy is no damage (nothing said) and is removed: it
+    # took flash room until the next save
     d = str(tmp_path)
     store.save("game", {"n": 1}, d)
     (tmp_path / "game.tmp").write_bytes(store.encode({"n": 2})[:7])
-    assert store.load("game", d)[:2] == ({"n": 1}, store.OK)
+    assert store.load("game", d) == ({"n": 1}, store.OK, "")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game"]
+
+
+def test_a_whole_tmp_a_check_refuses_stays(tmp_path):
+    # decoded whole, refused by the caller's check: not a cut write, kept
+    d = str(tmp_path)
+    store.save("game", {"n": 1}, d)
+    (tmp_path / "game.tmp").write_bytes(store.encode({"n": -2}))
+
+    def check(obj):
+        if obj["n"] < 0:
+            raise ValueError("negative")
+
+    assert store.load("game", d, check=check)[:2] == ({"n": 1}, store.OK)
+    assert (tmp_path / "game.tmp").exists()
 
 
 def test_a_flash_full_while_writing_leaves_no_part_of_a_copy(tmp_path, monkeypatch):
