@@ -471,10 +471,12 @@ def _png_name(name):
 
 # what --heapsize needs, for the messages: the sim's own drawing included
 # (tools/bench_app.py measures the app on a lean board: 133K, 176K);
-# measured with a match of A's and a sheet of 500 rounds opened
+# measured with a match of A's and a sheet of 500 rounds opened, alone and
+# with a game saved beside it (its record read at the start menu)
 HEAP_NEEDED = (
     "(the app needs about 160K on this 64-bit port with --mpy, 200K with a score sheet "
-    "of 500 rounds; run from source, compiled as it is imported, about 300K)"
+    "of 500 rounds, 220K with a game saved beside it; run from source, compiled as it "
+    "is imported, about 300K)"
 )
 
 
