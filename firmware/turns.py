@@ -51,16 +51,6 @@ def mul30(a, b):
     return add30((mid & 0x7FFF) << 15, al * bl)
 
 
-def _mates(levels, sides, seat, level):
-    """1 when every partner of `seat` plays at `level` (the computer's own;
-    hard's for a hint), 0 when one does not (a person, another level): the
-    computer players' `mates` (firmware/ai)."""
-    for s in range(len(levels)):
-        if s != seat and s % sides == seat % sides and levels[s] != level:
-            return 0
-    return 1
-
-
 class Turns:
     """The game of `app` (an app.App) turn by turn. `use_ai` false: the
     computer players and hints are random legal moves; `free(event)` is
@@ -234,7 +224,7 @@ class Turns:
             card, taken = moves[rng.below(len(moves))]
             return (card, taken, why) if hint else (card, taken)
         # its partners at its level (a hint's: HARD), or not
-        mates = _mates(self.app.levels, game.rules.sides, seat, level)
+        mates = ai.mates(self.app.levels, game.rules.sides, seat, level)
         try:
             if hint:
                 from ai import hint as advice

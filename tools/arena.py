@@ -36,6 +36,7 @@ import gc
 import sys
 from array import array
 
+import ai
 from ai import core, easy, hard, medium
 from scopa import engine as E
 from scopa.game import Game
@@ -178,11 +179,9 @@ def main():
     def play(g, rot, whole):
         for s in range(rules.players):
             seats[s] = pa if s % rules.sides == rot and not (mixed and s >= rules.sides) else pb
+        levels = [p.level for p in seats]
         for s in range(rules.players):
-            mates[s] = 1
-            for t in range(s % rules.sides, rules.players, rules.sides):
-                if seats[t].level != seats[s].level:
-                    mates[s] = 0
+            mates[s] = ai.mates(levels, rules.sides, s, levels[s])
         st = g.st
         mv = g.mv
         rounds = 1

@@ -470,7 +470,7 @@ def _png_name(name):
 
 
 # what --heapsize needs, for the messages: the sim's own drawing included
-# (tools/bench_app.py measures the app on a lean board: 133K, 176K);
+# (tools/bench_app.py measures the app on a lean board: 136K, 177K);
 # measured with a match of A's and a sheet of 500 rounds opened, alone and
 # with a game saved beside it (its record read at the start menu)
 HEAP_NEEDED = (

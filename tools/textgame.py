@@ -163,9 +163,9 @@ def computer(g, seat, level):
     except ImportError:
         moves = g.legal_moves()
         return moves[rng.below(len(moves))]
-    # its partners at its level (the opponents of seat 0), or beside you
-    mates = 0 if g.rules.side(seat) == g.rules.side(0) else 1
-    return ai.player(level).choose(g.st, g.rules, seat, rng, mates=mates)
+    r = g.rules
+    mates = ai.mates(["you"] + [level] * (r.players - 1), r.sides, seat, level)
+    return ai.player(level).choose(g.st, r, seat, rng, mates=mates)
 
 
 def resume(code):

@@ -48,6 +48,17 @@ except ImportError:  # CPython
         return a - b
 
 
+def mates(levels, sides, seat, level):
+    """`choose`'s `mates` for `seat`: 1 when every partner of it (the seats
+    of its side, of `sides`) plays at `level` in `levels` (one per seat,
+    e.g. its own level, or hard's for a hint), 0 when one does not (a
+    person, another level)."""
+    for s in range(len(levels)):
+        if s != seat and s % sides == seat % sides and levels[s] != level:
+            return 0
+    return 1
+
+
 def player(level):
     """The module of `level` ("easy", "medium" or "hard"), imported now."""
     if level not in LEVELS:

@@ -307,9 +307,6 @@ def after(w: ptr8, st: ptr8, b: ptr8, o: int, fl: int, m: int) -> int:
     if nxt - (nxt // ns) * ns != side:
         opp = 1
     nt = w[120]
-    single = 0  # bit y: a table card of value y (taken before any sum)
-    for j in range(nt):
-        single |= 1 << val[w[80 + j]]
     v = 0
     if m:
         cnt = 0
@@ -342,7 +339,10 @@ def after(w: ptr8, st: ptr8, b: ptr8, o: int, fl: int, m: int) -> int:
         loss = 0
         if uv[x]:
             loss = int(_holds(uv[x], u, h)) * wt[c]
-        if x < 10 and not (op[9] and uv[x] and (single >> x) & 1):
+        if x < 10 and not (op[9] and uv[x]):
+            single = 0  # bit y: a table card of value y (taken before any sum)
+            for j in range(nt):
+                single |= 1 << val[w[80 + j]]
             for j in range(nt - 1):
                 t = w[80 + j]
                 y = x + val[t]

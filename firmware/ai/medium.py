@@ -113,7 +113,9 @@ def score(st, rules, seat, mv, out):
                 loss = 0
                 if core.uval[x]:
                     loss = core.p_holds(core.uval[x], u, h) * core.WORTH[c]
-                if x < 10 and not (_strict and core.uval[x] and _single(w, x)):
+                # (the laid card is a table card of value x: with strict
+                # priority and an x unseen, no sum with it is counted)
+                if x < 10 and not (_strict and core.uval[x]):
                     for j in range(w[_NTAB] - 1):
                         t = w[_TAB + j]
                         y = x + t % 10 + 1
