@@ -971,6 +971,8 @@ def test_ai_digest_refuses_bad_arguments(args, says):
         (["--nodes", "-1"], "--nodes must be 0 or more"),
         (["--deals", "0"], "nothing to play: give --deals N or --matches N"),
         (["--jobs", "0"], "--jobs must be 1 or more"),
+        (["--seed", "-1"], "--seed must be 0 to 10000"),
+        (["--seed", "1073741824"], "--seed must be 0 to 10000"),
         (["--heapsize", "banana"], "'banana' is not a size"),
         (["--heapsize", "1K"], "give at least 16K"),
     ],

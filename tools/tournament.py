@@ -66,6 +66,8 @@ for _p in (ROOT / "host_tests", ROOT):
 import mpy  # noqa: E402
 from tools.sim import heapsize_arg  # noqa: E402
 
+SEED_MAX = 10000  # --seed: tools/arena.py deals seed * 100003 + n, n < 100003
+
 
 def _split(n, jobs):
     out = []
@@ -531,7 +533,12 @@ def main(argv=None):
     ap.add_argument(
         "--jobs", type=int, default=2, help="processes in parallel (default: %(default)s)"
     )
-    ap.add_argument("--seed", type=int, default=1, help="the decks' seed (default: %(default)s)")
+    ap.add_argument(
+        "--seed",
+        type=int,
+        default=1,
+        help=f"the decks' seed, 0 to {SEED_MAX} (default: %(default)s)",
+    )
     ap.add_argument(
         "--mixed", action="store_true", help="partnerships: A's partners play B's level"
     )
@@ -566,6 +573,10 @@ def main(argv=None):
             ap.error(f"--{name.replace('_', '-')} must be 0 or more")
     if args.jobs < 1:
         ap.error("--jobs must be 1 or more")
+    if not 0 <= args.seed <= SEED_MAX:
+        # (a deck's seed is seed * 100003 + its number, below 2**30: past
+        # this, two seeds would deal the same decks)
+        ap.error(f"--seed must be 0 to {SEED_MAX}")
     why = rules_error(args.game, args.players)
     if why:
         ap.error(why)
