@@ -387,6 +387,17 @@ def _finish(p, name, folder):
         pass
 
 
+def size(name, folder=""):
+    """Bytes of record `name`'s main copy on flash, 0 when there is none
+    (its end sought in the open file: os.stat's file times are heap ints
+    on a 32-bit board)."""
+    try:
+        with open(_path(folder, name), "rb") as f:
+            return f.seek(0, 2)
+    except OSError:
+        return 0
+
+
 def present(p):
     """Whether path `p` names a file or a folder (os.stat), for after an
     open() that failed: a missing file and one that cannot be read raise

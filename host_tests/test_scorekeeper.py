@@ -399,8 +399,31 @@ def test_review_shows_points_and_new_totals_and_b_goes_back(tmp_path):
 def test_b_on_the_first_step_leaves_and_loses_only_that_round(tmp_path):
     k = new_sheet(tmp_path).add(E1)
     k.press("A up up up A up")  # half a round
-    k.press("B B")  # back to cards, then out
+    k.press("B B")  # back to cards, then out: asked first
+    assert k.app.screen_mod == "keeper_entry" and k.screen.err == "B again: drop"
+    k.press("B")
     assert k.app.screen_mod == "scorekeeper" and k.sheet.rounds == [E1]
+
+
+def test_a_mashed_b_asks_before_dropping_what_was_typed(tmp_path):
+    k = new_sheet(tmp_path).add(E1)
+    k.press("A B")  # nothing typed: out at once
+    assert k.app.screen_mod == "scorekeeper"
+    k.press("A up up right")  # cards typed, on the second side
+    k.press("B B")
+    assert k.screen.err == "B again: drop" and k.screen.v["t"] == [22, 18]
+    k.press("down")  # any other key: the round stays, the question goes
+    assert k.app.screen_mod == "keeper_entry" and k.screen.err == ""
+    assert k.screen.v["t"] == [21, 19]
+    k.press("B")  # asked again, not dropped
+    assert k.app.screen_mod == "keeper_entry" and k.screen.err == "B again: drop"
+    k.press("A")  # on, as A does
+    assert k.screen.step() == "d" and k.screen.err == ""
+    k.press("B B B")
+    assert k.app.screen_mod == "scorekeeper" and k.sheet.rounds == [E1]
+    # an edit typed back to its own values is nothing typed
+    k.press("down up A A up down B")
+    assert type(k.screen).__name__ == "History"
 
 
 def test_the_other_side_is_filled_and_can_be_typed(tmp_path):
@@ -948,7 +971,7 @@ def test_b_out_of_a_round_drops_its_draft(tmp_path):
     k.press("A up")
     k.app.loop(110)
     assert (tmp_path / S.DRAFT).exists()
-    k.press("B")
+    k.press("B B")  # (the second: "B again: drop")
     assert k.app.screen_mod == "scorekeeper" and not (tmp_path / S.DRAFT).exists()
     k2 = Keeper(tmp_path)
     k2.app.loop(2)
@@ -1694,3 +1717,27 @@ def test_a_round_typed_when_the_app_is_quit_is_typed_on(tmp_path, stop):
     s = k2.screen
     assert k2.app.screen_mod == "keeper_entry" and s.step() == "s"
     assert s.v["t"] == [22, 18] and s.v["d"] == [4, 6]
+
+
+@pytest.mark.parametrize("rounds, said", [(5, False), (60, True)])
+def test_a_long_sheet_says_reading_before_it_is_read(tmp_path, rounds, said):
+    # about 7 ms a round on a Pico: a long sheet would hold the menu's last
+    # frame for seconds, as if the device had hung
+    sh = S.Sheet(Rules("scopa"), ["ADA", "BO"])  # (matches one after another)
+    for _ in range(rounds):
+        sh.add(E1)
+    S.save(sh, str(tmp_path) + "/")
+    k = Keeper(tmp_path)
+    shown = []
+    d = k.board.display
+    real = d.show
+
+    def show():
+        real()
+        shown.append(d.screen_text())
+
+    d.show = show
+    k.open()
+    assert k.app.screen_mod == "scorekeeper" and len(k.sheet.rounds) == rounds
+    assert ("Reading..." in shown) == said
+    assert "Reading..." not in k.text()  # then the sheet

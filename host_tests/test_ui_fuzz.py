@@ -60,10 +60,12 @@ def test_fuzz_100k_presses(tmp_path, monkeypatch):
     # saved game is replaced and the scorekeeper take keys of their own:
     # seeds 1, 2, 3 made 194, 100, 547 plays in 3, 1, 7 games, so seed 3,
     # the walk that reaches the table most: 455 plays in 5 games at
-    # 0fa17c2; the seed is fixed, so these move only when the screens do;
-    # games are told apart by seed and rules, not by id(), which a freed
-    # game's successor may take: 4 or 5 then, from run to run)
-    assert w.checks > 1000 and len(w.games) >= 5
+    # 0fa17c2, 327 in 4 since B asks before it drops a round typed on the
+    # scorekeeper (seeds 4 to 7: 376, 316, 366, 326 plays in 4, 3, 3, 5);
+    # the seed is fixed, so these move only when the screens do; games are
+    # told apart by seed and rules, not by id(), which a freed game's
+    # successor may take)
+    assert w.checks > 1000 and len(w.games) >= 4
     assert a.plays > 300, a.plays
     assert not b.display.overflow
 

@@ -178,7 +178,9 @@ SK_NEW_WINNER = const(144)  # an edit whose recount changes a match's winner
 SK_ALL_CARDS = const(145)  # the primiera's "Nobody" when one side took every card
 SK_FULL = const(146)  # the sheet holds sheet.MAX_ROUNDS: the totals' key line
 SK_NO_MEMORY = const(147)  # the sheet could not be read for want of heap
-N_STRINGS = const(148)
+SK_DROP = const(148)  # B out of a round typed in part: a second B drops it
+READING = const(149)  # a long sheet being read from flash (App._switch)
+N_STRINGS = const(150)
 
 _blob = b""
 _offs = None

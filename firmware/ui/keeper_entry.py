@@ -9,7 +9,8 @@ confirms, and the sheet is written to flash at once.
 
 Keys: UP / DOWN change the value (held, they repeat), LEFT / RIGHT move
 between the sides, A goes on (to the next side, then the next step), B
-goes back (from the first step: leaves, nothing saved). Cards and denari
+goes back (from the first step: leaves, nothing saved; when a value was
+typed, a second B leaves, "B again: drop", and any other key stays). Cards and denari
 fill the last side with what is left of 40 and 10; with three sides that
 one can still be lowered (never raised past what the others leave), and A
 objects when the counts do not add up.
@@ -171,6 +172,11 @@ class Screen(keys.Screen):
             v["rb"] = UNSET
             v["gr"] = -1
             v["np"] = [0] * n
+        # the values it opened on (a new round's defaults, an edited round's
+        # own): B out of the round asks first once others were typed
+        self.v0 = {f: list(x) if isinstance(x, list) else x for f, x in v.items()}
+        self.pc0 = [list(c) for c in self.pc]
+        self.drop = False  # B out asked: a second B drops the round
         self.round = sh.place(self.idx if self.idx >= 0 else len(sh.rounds))[1]
         self.view = len(arg) > 2 and arg[2]
         if self.view:
@@ -418,10 +424,18 @@ class Screen(keys.Screen):
         else:
             self.enter_step()
 
+    def typed(self):
+        """True when a value differs from those the round opened on."""
+        return self.v != self.v0 or self.pc != self.pc0
+
     def back(self):
         self.err = ""
         if self.k == 0:
-            self.leave()
+            if self.drop or not self.typed():
+                self.leave()
+            else:  # a mashed B does not lose what was typed: asked first
+                self.drop = True
+                self.err = tr(lang.SK_DROP)
             return
         self.k -= 1
         self.cur = 0
@@ -507,6 +521,11 @@ class Screen(keys.Screen):
         app = self.app
         rep = ev & keys.REPEAT
         app.dirty = True
+        if self.drop and k != keys.B:
+            # the round is not dropped: the key does what it does, the
+            # question goes
+            self.drop = False
+            self.err = ""
         f = self.step()
         if f == REVIEW:
             self._key_review(k, rep)
