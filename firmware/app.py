@@ -46,9 +46,6 @@ CONFIG = "board.json"
 TICK_MS = const(10)  # main loop period when nothing happens
 FRAME_MS = const(30)  # at most one redraw per FRAME_MS
 _SAVE_MS = const(1000)  # a changed setting is saved when no other change follows for this long
-# a sheet this long (bytes, about 50 rounds) takes a noticeable time to
-# read on a board (about 7 ms a round on a Pico): "Reading..." first
-_LONG_SHEET = const(2048)
 
 _PLAY = ("table", "summary")  # the screens of a game in progress
 
@@ -440,7 +437,7 @@ class App:
                 module, name, arg = "pages", "Note", lang.tr(lang.NOT_YET)
                 mod = __import__("ui.pages", None, None, (name,))
             if module == "scorekeeper" and arg is None:
-                self._reading()
+                mod.reading(self)  # the sheet read from flash: a long one says so first
             self.screen = getattr(mod, name)(self, arg)
         except MemoryError:
             self._next = nxt  # no screen: tried again at the next turn
@@ -518,23 +515,6 @@ class App:
             t = lang.tr(lang.WAKE_KEY)
             fb.fill_rect(0, 0, self.w, 9, p.FG)
             gfx.text(fb, t, (self.w - 8 * len(t)) // 2, 1, p.BG)
-        fb.show()
-
-    def _reading(self):
-        # the scorekeeper's screen is about to read the sheet from flash:
-        # a long one takes seconds on a board, so the screen says so first
-        # rather than keep the last frame as if the device had hung
-        import sheet
-        import store
-
-        if store.size(sheet.FILE, self.folder) < _LONG_SHEET:
-            return
-        import lang
-        from ui import gfx
-
-        fb = self.fb
-        fb.fill(self.pal.BG)
-        gfx.centre(fb, lang.tr(lang.READING), (self.h - 8) // 2, self.pal.FG, self.w)
         fb.show()
 
     def _low_memory(self):

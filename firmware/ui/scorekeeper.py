@@ -17,7 +17,7 @@ Keys on the totals: A enters the next round, UP / DOWN the history,
 B the scorekeeper's menu. A sheet holds sheet.MAX_ROUNDS rounds: then A
 opens the menu too, for a New sheet. A sheet that cannot be read for want
 of heap is said so and left on flash as it is; a key goes to the start
-menu.
+menu. A long sheet says "Reading..." while it is read (`reading`).
 """
 
 from micropython import const
@@ -28,9 +28,26 @@ from lang import tr
 from ui import buttons as keys
 from ui import gfx
 
+_LONG = const(2048)  # bytes of a sheet that says "Reading..." (reading)
 _TROUBLE = {sheet.CUT: lang.SK_CUT, sheet.DAMAGED: lang.SK_DAMAGED}
 _TROUBLE[sheet.NEWER] = lang.SK_NEWER
 _TROUBLE[sheet.OLDER] = lang.SK_OLDER
+
+
+def reading(app):
+    """Before the sheet is read from flash (App._switch, this screen made
+    with no sheet): a sheet of _LONG bytes or more (about 50 rounds) takes
+    a noticeable time to read on a board (about 7 ms a round on a Pico),
+    so the screen says "Reading..." first rather than keep the last frame
+    as if the device had hung."""
+    import store
+
+    if store.size(sheet.FILE, app.folder) < _LONG:
+        return
+    fb = app.fb
+    fb.fill(app.pal.BG)
+    gfx.centre(fb, tr(lang.READING), (app.h - 8) // 2, app.pal.FG, app.w)
+    fb.show()
 
 
 def open_sheet(app):
