@@ -137,7 +137,9 @@ PAIRS = bytearray((0, 0, 0, 0, 0, 0, 0, 3, 3, 3, 0, 0))
 # models as the medium player. In 4-player Scopa a hard player with a
 # medium partner gains from it (+0.046 +- 0.047 over 4000 paired deals,
 # seeds 1 to 4: +0.11, -0.04, +0.01, +0.11, at 4 plies), where a hard
-# pair lost (-0.029 +- 0.106: docs/ai-results.md, twenty-fifth pass).
+# pair lost (-0.029 +- 0.106: docs/ai-results.md, twenty-fifth pass); so
+# does it in Scopa d'Assi and Scopa a 15 with four (+0.09, +0.12 on 1000
+# paired deals of seed 1: twenty-sixth pass).
 SOLO = bytearray((0, 0, 0, 0, 0, 2, 0, 3, 3, 3, 0, 0))
 _PAIRM = const(250)
 # Plies of the turn search, by family: a turn of the table (4); beside a
