@@ -388,14 +388,19 @@ def _finish(p, name, folder):
 
 
 def size(name, folder=""):
-    """Bytes of record `name`'s main copy on flash, 0 when there is none
-    (its end sought in the open file: os.stat's file times are heap ints
-    on a 32-bit board)."""
-    try:
-        with open(_path(folder, name), "rb") as f:
-            return f.seek(0, 2)
-    except OSError:
-        return 0
+    """Bytes of the largest copy of record `name` on flash (the main one,
+    the .tmp or the .bak: `load` may read any), 0 when there is none (its
+    end sought in the open file: os.stat's file times are heap ints on a
+    32-bit board)."""
+    p = _path(folder, name)
+    n = 0
+    for suffix in ("", ".tmp", ".bak"):
+        try:
+            with open(p + suffix, "rb") as f:
+                n = max(n, f.seek(0, 2))
+        except OSError:
+            pass
+    return n
 
 
 def present(p):

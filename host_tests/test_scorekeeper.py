@@ -426,6 +426,20 @@ def test_a_mashed_b_asks_before_dropping_what_was_typed(tmp_path):
     assert type(k.screen).__name__ == "History"
 
 
+def test_b_asks_for_a_pick_not_for_the_defaults_a_step_opens_on(tmp_path):
+    # the settebello's and the primiera's steps open on "Pick with < >"
+    # (both sides took cards and denari): no value the keeper typed
+    k = new_sheet(tmp_path).add(E1)
+    k.press("A A A B B B")
+    assert k.app.screen_mod == "scorekeeper" and k.sheet.rounds == [E1]
+    # the first side picked, the counts as they opened: typed
+    k.press("A A A up A up")
+    k.press("B B B B")
+    assert k.app.screen_mod == "keeper_entry" and k.screen.err == "B again: drop"
+    k.press("B")
+    assert k.app.screen_mod == "scorekeeper" and k.sheet.rounds == [E1]
+
+
 def test_the_other_side_is_filled_and_can_be_typed(tmp_path):
     k = new_sheet(tmp_path)
     k.press("A right up up")  # BO's cards typed: 22, so ADA's 18
@@ -1741,3 +1755,26 @@ def test_a_long_sheet_says_reading_before_it_is_read(tmp_path, rounds, said):
     assert k.app.screen_mod == "scorekeeper" and len(k.sheet.rounds) == rounds
     assert ("Reading..." in shown) == said
     assert "Reading..." not in k.text()  # then the sheet
+
+
+@pytest.mark.parametrize("copy", [".bak", ".tmp"])
+def test_a_long_sheet_read_from_another_copy_says_reading_too(tmp_path, copy):
+    # the main copy gone (by hand; a cut between a save's renames): the
+    # sheet is read from the .bak or the whole .tmp, as long to read
+    sh = S.Sheet(Rules("scopa"), ["ADA", "BO"])
+    for _ in range(60):
+        sh.add(E1)
+    S.save(sh, str(tmp_path) + "/")
+    os.rename(tmp_path / S.FILE, tmp_path / (S.FILE + copy))
+    k = Keeper(tmp_path)
+    shown = []
+    d = k.board.display
+    real = d.show
+
+    def show():
+        real()
+        shown.append(d.screen_text())
+
+    d.show = show
+    k.open()
+    assert "Reading..." in shown and len(k.sheet.rounds) == 60

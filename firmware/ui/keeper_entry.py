@@ -9,8 +9,8 @@ confirms, and the sheet is written to flash at once.
 
 Keys: UP / DOWN change the value (held, they repeat), LEFT / RIGHT move
 between the sides, A goes on (to the next side, then the next step), B
-goes back (from the first step: leaves, nothing saved; when a value was
-typed, a second B leaves, "B again: drop", and any other key stays). Cards and denari
+goes back (from the first step: leaves, nothing saved; once the keeper
+typed a value, "B again: drop": a second B leaves, any other key stays). Cards and denari
 fill the last side with what is left of 40 and 10; with three sides that
 one can still be lowered (never raised past what the others leave), and A
 objects when the counts do not add up.
@@ -172,8 +172,8 @@ class Screen(keys.Screen):
             v["rb"] = UNSET
             v["gr"] = -1
             v["np"] = [0] * n
-        # the values it opened on (a new round's defaults, an edited round's
-        # own): B out of the round asks first once others were typed
+        # an edited round's own values: B out of it asks first once others
+        # were typed (typed)
         self.v0 = {f: list(x) if isinstance(x, list) else x for f, x in v.items()}
         self.pc0 = [list(c) for c in self.pc]
         self.drop = False  # B out asked: a second B drops the round
@@ -425,8 +425,12 @@ class Screen(keys.Screen):
             self.enter_step()
 
     def typed(self):
-        """True when a value differs from those the round opened on."""
-        return self.v != self.v0 or self.pc != self.pc0
+        """True when the keeper typed a value: an edited round's values
+        differ from its own; a new round has a step the keeper chose
+        (`given`; the defaults a step opens on, enter_step's, are none)."""
+        if self.idx >= 0:
+            return self.v != self.v0 or self.pc != self.pc0
+        return bool(self.given)
 
     def back(self):
         self.err = ""
