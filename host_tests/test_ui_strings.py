@@ -100,7 +100,7 @@ def test_formatted_strings_fit(code):
     for name, val in WIDE.items():
         t = _file_text(code, name) % val
         assert all(len(part) <= COLS for part in t.split("|")), (code, t)
-    # the hint's "All <rank> out", every rank named as players do
+    # the hint's "All <rank> seen", every rank named as players do
     lang.load(code)
     try:
         ranks = [lang.rank(v) for v in range(1, 11)]

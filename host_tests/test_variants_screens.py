@@ -123,6 +123,7 @@ def test_summary_shows_the_variant_categories(tmp_path):
     a.draw()
     text = b.display.screen_text()
     assert "Piccola" in text and "Grande" in text
+    assert text.startswith("Round 1")  # titled as the first page
 
 
 def test_summary_announces_all_ten_coins(tmp_path):

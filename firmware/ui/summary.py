@@ -201,9 +201,11 @@ class Screen(keys.Screen):
 
     def _extra(self, fb):
         app = self.app
-        sc = app.game.score
+        g = app.game
+        sc = g.score
         p = app.pal
         xs, cw = self.columns()
+        gfx.text(fb, tr(lang.ROUND) % g.round_no, 0, 0, p.FG)  # as on the first page
         for i, x in enumerate(xs):
             self._cell(fb, self.head(i, cw), x, cw, 0, i == self.my_side())
         j = 0
