@@ -358,3 +358,19 @@ def test_cirulla_announces_the_declarations_at_each_deal():
     # and at the later deals of a whole game
     proc = play_out(["--game", "cirulla", "--seed", "7", "--level", "easy"])
     assert len(re.findall(r"^P[12] declares (Cirulla: \+3|Decino: \+10)$", proc.stdout, re.M)) >= 3
+
+
+@pytest.mark.parametrize("game", ["scopa", "scopone", "scopa_15"])
+def test_each_round_shows_its_table_before_anyone_plays_to_it(game):
+    # the seats ahead of you played to a table you had not been shown
+    proc = play_out(["--game", game, "--seed", "5", "--level", "easy"])
+    out = proc.stdout.splitlines()
+    starts = [i for i, ln in enumerate(out) if ln.startswith("Round ") and " deals." in ln]
+    assert len(starts) >= 2
+    ahead = 0  # rounds that a computer seat opened
+    for i in starts:
+        table = next(j for j in range(i, len(out)) if out[j].startswith("table: "))
+        plays = [j for j in range(i, table) if re.match(r"P\d plays ", out[j])]
+        assert not plays, out[i : table + 1]
+        ahead += re.match(r"P\d plays ", out[table + 1]) is not None
+    assert ahead >= 1

@@ -256,6 +256,9 @@ def rounds(g, level, again):
                 dealt = deal
                 for line in news(g):
                     print(line)
+                if g.st[E.PLY] == 0 and g.turn != me:
+                    # the table dealt, before the seats ahead of you play to it
+                    print("table:", C.names(g.table()) or "(empty)")
             seat = g.turn
             if seat != me:
                 card, taken = computer(g, seat, level)
