@@ -106,17 +106,17 @@ DEFAULT_NODES = const(200)  # nodes_for(None): the budget when the rules are not
 # sixteenth and twenty-fifth passes: since the viper view, sweep_mask,
 # medium risks and table grouping, every family's p95 is at most 7 ms, but
 # the mixed 4-player team's turn search, SOLO, 8.3 ms, and with the nodes
-# that time bought Scopa d'Assi 8.3 ms and Cirulla 9.1: twenty-sixth
+# that time bought Scopa d'Assi 8.1 ms and Cirulla 8.9: twenty-sixth
 # pass). With the nodes the
 # native code buys: 2-player Scopa 2400 (1000 paired deals, three seeds:
 # +0.05 over 1600; 2000: +0.04 less), 4-player Scopa 4000 (two seeds:
 # +0.09 / +0.08 over 2550; 2900: +0.07 less), Scopa d'Assi 3000 with the
 # viper code (five seeds: +0.029 over 2000, +0.05 / +0.07 / -0.02 / 0.00 /
-# +0.04, every seed then at or above +0.8; p95 8.26 ms by the count;
-# 2000 had +0.07 over 1600), Cirulla 3200 with the viper code (three
-# seeds of 1000 matches: 74.3% / 72.7% / 73.0%, at 2400 72.7% / 72.3% /
-# 71.9%; p95 9.12 ms by the count; 2400 had 72.5% of 2000 where 1700 had
-# 71.1%), Scopone a 10 3200 with its later end search (ENDW; six seeds:
+# +0.04, every seed then at or above +0.8; p95 8.14 ms by the count;
+# 2000 had +0.07 over 1600), Cirulla 3200 with the viper code (four
+# seeds of 1000 matches: 74.3% / 72.7% / 73.0% / 74.1%, at 2400 72.7% /
+# 72.3% / 71.9% / 75.1%; p95 8.93 ms by the count; 2400 had 72.5% of 2000
+# where 1700 had 71.1%), Scopone a 10 3200 with its later end search (ENDW; six seeds:
 # +0.062 +- 0.053 over 2600, every seed at or above 0; p95 9.59 ms by the
 # count, 7.64 at 2600; before ENDW 3100 gave -0.02), 6 players 4000 with
 # ai.leaf (three seeds: +0.32 / +0.29 / +0.29, at 3600 +0.28 / +0.24 /
