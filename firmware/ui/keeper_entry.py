@@ -173,9 +173,10 @@ class Screen(keys.Screen):
             v["gr"] = -1
             v["np"] = [0] * n
         # an edited round's own values: B out of it asks first once others
-        # were typed (typed)
-        self.v0 = {f: list(x) if isinstance(x, list) else x for f, x in v.items()}
-        self.pc0 = [list(c) for c in self.pc]
+        # were typed (typed; a new round asks once a step was chosen)
+        if self.idx >= 0:
+            self.v0 = {f: list(x) if isinstance(x, list) else x for f, x in v.items()}
+            self.pc0 = [list(c) for c in self.pc]
         self.drop = False  # B out asked: a second B drops the round
         self.round = sh.place(self.idx if self.idx >= 0 else len(sh.rounds))[1]
         self.view = len(arg) > 2 and arg[2]
