@@ -1733,14 +1733,20 @@ def test_a_round_typed_when_the_app_is_quit_is_typed_on(tmp_path, stop):
     assert s.v["t"] == [22, 18] and s.v["d"] == [4, 6]
 
 
-@pytest.mark.parametrize("rounds, said", [(5, False), (60, True)])
-def test_a_long_sheet_says_reading_before_it_is_read(tmp_path, rounds, said):
-    # about 7 ms a round on a Pico: a long sheet would hold the menu's last
-    # frame for seconds, as if the device had hung
+def _sheet_of(tmp_path, rounds, copy=""):
+    """A sheet of `rounds` rounds on flash, as its main copy or as the
+    `copy` (".bak", ".tmp") alone."""
     sh = S.Sheet(Rules("scopa"), ["ADA", "BO"])  # (matches one after another)
     for _ in range(rounds):
         sh.add(E1)
     S.save(sh, str(tmp_path) + "/")
+    if copy:
+        os.rename(tmp_path / S.FILE, tmp_path / (S.FILE + copy))
+
+
+def _opened(tmp_path):
+    """The scorekeeper opened from the start menu: (Keeper, the text of
+    every frame shown on the way)."""
     k = Keeper(tmp_path)
     shown = []
     d = k.board.display
@@ -1752,6 +1758,15 @@ def test_a_long_sheet_says_reading_before_it_is_read(tmp_path, rounds, said):
 
     d.show = show
     k.open()
+    return k, shown
+
+
+@pytest.mark.parametrize("rounds, said", [(5, False), (60, True)])
+def test_a_long_sheet_says_reading_before_it_is_read(tmp_path, rounds, said):
+    # about 7 ms a round on a Pico: a long sheet would hold the menu's last
+    # frame for seconds, as if the device had hung
+    _sheet_of(tmp_path, rounds)
+    k, shown = _opened(tmp_path)
     assert k.app.screen_mod == "scorekeeper" and len(k.sheet.rounds) == rounds
     assert ("Reading..." in shown) == said
     assert "Reading..." not in k.text()  # then the sheet
@@ -1761,20 +1776,6 @@ def test_a_long_sheet_says_reading_before_it_is_read(tmp_path, rounds, said):
 def test_a_long_sheet_read_from_another_copy_says_reading_too(tmp_path, copy):
     # the main copy gone (by hand; a cut between a save's renames): the
     # sheet is read from the .bak or the whole .tmp, as long to read
-    sh = S.Sheet(Rules("scopa"), ["ADA", "BO"])
-    for _ in range(60):
-        sh.add(E1)
-    S.save(sh, str(tmp_path) + "/")
-    os.rename(tmp_path / S.FILE, tmp_path / (S.FILE + copy))
-    k = Keeper(tmp_path)
-    shown = []
-    d = k.board.display
-    real = d.show
-
-    def show():
-        real()
-        shown.append(d.screen_text())
-
-    d.show = show
-    k.open()
+    _sheet_of(tmp_path, 60, copy)
+    k, shown = _opened(tmp_path)
     assert "Reading..." in shown and len(k.sheet.rounds) == 60
