@@ -84,13 +84,14 @@ class Screen(keys.Screen):
         return "+".join(str(s + 1) for s in range(r.players) if s % r.sides == side)
 
     def head(self, side, cw):
-        """A column's heading, `cw` px wide: the side's label, "P1" for a
-        seat whose label ("You") is wider than the column (three sides:
-        the 3 x 5 font a wider label falls back to has no lower case)."""
+        """A column's heading, `cw` px wide: the side's label, in capitals
+        for a seat whose label ("You") is wider than the column (three
+        sides: "YOU" in the 3 x 5 font _cell falls back to, which has no
+        lower case), so that the player is "You" on every page."""
         t = self.side_label(side)
         r = self.app.game.rules
         if r.players == r.sides and 8 * len(t) > cw:
-            return "P%d" % (side + 1)
+            return t.upper()
         return t
 
     def my_side(self):
