@@ -172,11 +172,6 @@ class Screen(keys.Screen):
             v["rb"] = UNSET
             v["gr"] = -1
             v["np"] = [0] * n
-        # an edited round's own values: B out of it asks first once others
-        # were typed (typed; a new round asks once a step was chosen)
-        if self.idx >= 0:
-            self.v0 = {f: list(x) if isinstance(x, list) else x for f, x in v.items()}
-            self.pc0 = [list(c) for c in self.pc]
         self.drop = False  # B out asked: a second B drops the round
         self.round = sh.place(self.idx if self.idx >= 0 else len(sh.rounds))[1]
         self.view = len(arg) > 2 and arg[2]
@@ -426,11 +421,11 @@ class Screen(keys.Screen):
             self.enter_step()
 
     def typed(self):
-        """True when the keeper typed a value: an edited round's values
-        differ from its own; a new round has a step the keeper chose
-        (`given`; the defaults a step opens on, enter_step's, are none)."""
+        """True when the keeper typed a value: an edited round differs
+        from the sheet's; a new round has a step the keeper chose (`given`;
+        the defaults a step opens on, enter_step's, are none)."""
         if self.idx >= 0:
-            return self.v != self.v0 or self.pc != self.pc0
+            return self.entry() != self.sh.rounds[self.idx]
         return bool(self.given)
 
     def back(self):
