@@ -1779,3 +1779,14 @@ def test_a_long_sheet_read_from_another_copy_says_reading_too(tmp_path, copy):
     _sheet_of(tmp_path, 60, copy)
     k, shown = _opened(tmp_path)
     assert "Reading..." in shown and len(k.sheet.rounds) == 60
+
+
+def test_an_older_round_without_the_house_rules_fields_leaves_unchanged(tmp_path):
+    # a record may lack re bello, napola or grande (the screen opens them
+    # as none): opened and left with nothing typed, B does not ask
+    k = new_sheet(tmp_path, names=["ADA", "BO"], napola=1, rebello=1)
+    e = {"t": [24, 16], "d": [7, 3], "s": 0, "p": 0, "sc": [0, 1], "np": [5, 0]}
+    assert not k.app.commit_sheet(k.sheet, "add", -1, e)
+    k2 = Keeper(tmp_path)
+    k2.press("down A A B")
+    assert type(k2.screen).__name__ == "History"

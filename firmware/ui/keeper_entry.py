@@ -173,6 +173,9 @@ class Screen(keys.Screen):
             v["gr"] = -1
             v["np"] = [0] * n
         self.drop = False  # B out asked: a second B drops the round
+        # an edit's round as this screen makes it (an older record's missing
+        # re bello, napola or grande as none): B out asks once it differs
+        self.e0 = self.entry() if self.idx >= 0 else None
         self.round = sh.place(self.idx if self.idx >= 0 else len(sh.rounds))[1]
         self.view = len(arg) > 2 and arg[2]
         if self.view:
@@ -422,10 +425,11 @@ class Screen(keys.Screen):
 
     def typed(self):
         """True when the keeper typed a value: an edited round differs
-        from the sheet's; a new round has a step the keeper chose (`given`;
-        the defaults a step opens on, enter_step's, are none)."""
+        from the one it opened on (`e0`); a new round has a step the keeper
+        chose (`given`; the defaults a step opens on, enter_step's, are
+        none)."""
         if self.idx >= 0:
-            return self.entry() != self.sh.rounds[self.idx]
+            return self.entry() != self.e0
         return bool(self.given)
 
     def back(self):
