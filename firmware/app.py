@@ -174,6 +174,7 @@ class App:
         self.last_draw = -FRAME_MS
         self.asleep = False
         self.dozing = False  # idle: dimmed, a note says a key wakes it
+        self.short_key = False  # a key found no memory: the top row says so until the next key
         self.idle_since = 0
         self.note = ""  # a line the menu shows once (save restored...)
         self._later = ""  # a second note, shown once the first is seen
@@ -505,14 +506,16 @@ class App:
         fb = self.fb
         fb.fill(self.pal.BG)
         self.screen.draw(fb)
-        if self.dozing:
+        if self.dozing or self.short_key:
             # dimmed: the top row (the status line, the names) says that
-            # a key wakes the screen; the hand and the totals stay in view
+            # a key wakes the screen; the hand and the totals stay in view.
+            # A key that did nothing for want of memory (Start in a small
+            # heap) says so there, until the next key.
             import lang
             from ui import gfx
 
             p = self.pal
-            t = lang.tr(lang.WAKE_KEY)
+            t = lang.tr(lang.WAKE_KEY if self.dozing else lang.NO_MEMORY)
             fb.fill_rect(0, 0, self.w, 9, p.FG)
             gfx.text(fb, t, (self.w - 8 * len(t)) // 2, 1, p.BG)
         fb.show()
@@ -602,10 +605,14 @@ class App:
                 ev = pending()
                 continue
             if self._next is None:
+                if self.short_key:
+                    self.short_key = False
+                    self.dirty = True
                 try:
                     self.screen.key(ev)
                 except MemoryError:
                     self._low_memory()
+                    self.short_key = True
             ev = pending()
         if self.asleep:
             return 4 * TICK_MS

@@ -549,6 +549,28 @@ def test_out_of_memory_while_a_screen_is_made_retries(tmp_path, monkeypatch, cap
     assert lang.tr(lang.NEW_GAME) in b.display.screen_text()
 
 
+def test_start_short_of_memory_says_so_until_the_next_key(tmp_path, monkeypatch, capsys):
+    # Start in a heap too small for a game (about 142K on the 64-bit unix
+    # port): the options stay, their top row says "Out of memory" (it
+    # did nothing silently before), and the next key clears it and acts
+    import config
+
+    def short(settings, seed):
+        raise MemoryError
+
+    monkeypatch.setattr(config, "new_game", short)
+    # New game, Scopa for 2, Start (the cursor opens on it)
+    a, b = run(F.keys("AAA"), tmp_path, 120)
+    assert "app: low memory" in capsys.readouterr().out
+    assert type(a.screen).__name__ == "Options" and a.game is None
+    # (over the title: drawn after it, one pixel lower)
+    assert b.display.screen_text().split("\n")[1] == lang.tr(lang.NO_MEMORY)
+    b.buttons.push(F.keys("D"))
+    a.loop(40)
+    assert lang.tr(lang.NO_MEMORY) not in b.display.screen_text()
+    assert type(a.screen).__name__ == "Options"
+
+
 def test_a_saved_games_table_that_does_not_fit_the_heap_gives_the_menu(
     tmp_path, monkeypatch, capsys
 ):

@@ -125,7 +125,7 @@ class Screen(keys.Screen):
             # opening; a new one set up now would replace it)
             print("sheet: not read: out of memory")
             self.sh = self.m = None
-            self.note = [tr(lang.SK_NO_MEMORY)]
+            self.note = [tr(lang.NO_MEMORY)]
             self.short = True
 
     def press(self, k, ev):
