@@ -68,6 +68,7 @@ def default_settings():
             "best": 0,
             "must": 1,
             "pair": 1,
+            "fewest": 0,  # 1: of the sums a card can take, only those of the fewest cards
             "napola": 0,
             "rebello": 0,
             # the regional games' options (FORMAT.md defaults)
@@ -120,8 +121,9 @@ def option_keys(cfg):
     elif g != SCOPA:
         out.append("players")
     out += ["ctarget" if g == CIRULLA else "target", "best", "must"]
-    if g != A_15:  # Scopa a 15 takes by fifteen only: no pair to prefer
+    if g != A_15:  # Scopa a 15 takes by fifteen only: no pair to prefer, no sum of its value
         out.append("pair")
+        out.append("fewest")
     out.append("pzero")
     if g in (D_ASSI, CIRULLA):
         out.append("aceace")
@@ -164,6 +166,8 @@ def make_rules(cfg):
         opts["players"] = players(cfg)
     if "pair" in keys:
         opts["match_priority"] = "strict" if cfg["pair"] else "free"
+    if "fewest" in keys:
+        opts["sum_choice"] = "fewest" if cfg["fewest"] else "any"
     if "aceace" in keys:
         opts["ace_on_ace"] = "all" if cfg["aceace"] else "ace"
     if "acescopa" in keys:

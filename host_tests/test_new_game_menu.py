@@ -72,6 +72,7 @@ OPTION_CASES = [
     ("best", 1, {"best_of": 3}),
     ("must", 0, {"capture_mandatory": False}),
     ("pair", 0, {"match_priority": "free"}),
+    ("fewest", 1, {"sum_choice": "fewest"}),
     ("kings", 0, {"redeal_kings": False}),
     ("napola", 1, {"napola": True}),
     ("rebello", 1, {"re_bello": "10D"}),
@@ -120,16 +121,36 @@ def test_options_only_where_they_apply():
 
     common = ["best", "must"]
     score = ["napola", "rebello"]
-    assert keys(C.SCOPA) == ["target", *common, "pair", "pzero", "kings", *score]
-    assert keys(C.SCOPA, players=4) == ["target", *common, "pair", "pzero", "kings", *score, "pvis"]
-    assert keys(C.SCOPONE) == ["deal", "target", *common, "pair", "pzero", "kings", *score, "pvis"]
+    assert keys(C.SCOPA) == ["target", *common, "pair", "fewest", "pzero", "kings", *score]
+    assert keys(C.SCOPA, players=4) == [
+        "target",
+        *common,
+        "pair",
+        "fewest",
+        "pzero",
+        "kings",
+        *score,
+        "pvis",
+    ]
+    assert keys(C.SCOPONE) == [
+        "deal",
+        "target",
+        *common,
+        "pair",
+        "fewest",
+        "pzero",
+        "kings",
+        *score,
+        "pvis",
+    ]
     for g in (C.SCIENTIFICO, C.SCOPONE_10):  # no table dealt: no Kings on it
-        assert keys(g) == ["deal", "target", *common, "pair", "pzero", *score, "pvis"]
+        assert keys(g) == ["deal", "target", *common, "pair", "fewest", "pzero", *score, "pvis"]
     assert keys(C.D_ASSI) == [
         "players",
         "target",
         *common,
         "pair",
+        "fewest",
         "pzero",
         "aceace",
         "acescopa",
@@ -142,6 +163,7 @@ def test_options_only_where_they_apply():
         "ctarget",
         *common,
         "pair",
+        "fewest",
         "pzero",
         "aceace",
         "cacescopa",
@@ -152,6 +174,7 @@ def test_options_only_where_they_apply():
         "target",
         *common,
         "pair",
+        "fewest",
         "pzero",
         "kings",
         "napola",
@@ -218,6 +241,7 @@ def test_menu_names_each_option_in_the_games_words(tmp_path):
         "best",
         "must",
         "pair",
+        "fewest",
         "pzero",
         "aceace",
         "acescopa",

@@ -308,6 +308,7 @@ def test_how_to_play_lists_the_house_rules_set(tmp_path):
     assert all(p[0] == "House rules" and len(p) <= 7 for p in pages)
     assert all(len(ln) <= 16 for ln in lines)
     assert "Must take    Off" in lines and "Missing suit   0" in lines
+    assert "Fewest cards Off" in lines
     assert "Napola   Fixed 3" in lines and "Napoleone     On" in lines
     pages = house_pages(C.default_settings()["cfg"], "cirulla")[0]
     lines = [ln for p in pages for ln in p[1:]]
@@ -333,12 +334,13 @@ def test_how_to_play_lists_the_house_rules_set(tmp_path):
         "Best of 3",
         "Must take",
         "Pair first",
+        "Fewest cards",
         "Missing suit",
         "Kings redeal",
         "Napola",
         "Re bello",
     ]
-    assert "Out: it cannot" in means[4] and "0: the" in means[4][-2]
+    assert "Out: it cannot" in means[5] and "0: the" in means[5][-2]
 
 
 def test_old_rules_codes_read_with_the_new_options_off():

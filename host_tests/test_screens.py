@@ -42,11 +42,18 @@ def test_a_text_is_read_on_either_board_lit_or_inverted(board, font):
 
 @pytest.mark.mpy
 def test_the_highlighted_cards_are_found():
+    # the deal's seed is the time of Start: waited for longer, another deal,
+    # until one whose hint takes cards (a lay lights none)
     hint = " wait:500 long:B wait:500 shot:hint"
-    r = sim.run("sim", _start() + " wait:500 shot:pick" + hint, capture=True, timeout=120)
-    shots = dict(r.shots)
-    assert screens.lit_cards(shots["pick"]) == []  # no card highlighted on the turn
-    xs = screens.lit_cards(shots["hint"])  # the hint's: what its card takes
+    keys = _start()
+    assert keys.endswith(" A")
+    for w in range(0, 2000, 250):
+        script = keys[:-2] + " wait:%d A wait:500 shot:pick" % (w + 10) + hint
+        shots = dict(sim.run("sim", script, capture=True, timeout=120).shots)
+        assert screens.lit_cards(shots["pick"]) == []  # no card highlighted on the turn
+        xs = screens.lit_cards(shots["hint"])  # the hint's: what its card takes
+        if xs:
+            break
     assert xs and all(0 <= x <= 128 - 9 for x in xs)
 
 

@@ -145,7 +145,7 @@ def test_help_file_lines_fit(code):
             page += 1
             assert page <= 7, (code, "page longer than 7 lines", ln)
     # then what each house rule means, a page each (ui/pages.explained)
-    keys = ["target", "best", "must", "pair", "pzero", "aceace", "acescopa", "kings"]
+    keys = ["target", "best", "must", "pair", "fewest", "pzero", "aceace", "acescopa", "kings"]
     keys += ["napola", "napoleone", "rebello", "piccola", "pvis"]
     assert sections == [*GAMES, "all"] + ["o_" + k for k in keys]
     for k in keys:

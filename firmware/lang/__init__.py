@@ -177,7 +177,8 @@ SK_FULL = const(143)  # the sheet holds sheet.MAX_ROUNDS: the totals' key line
 NO_MEMORY = const(144)  # no heap: the sheet not read, or a key's action not done
 SK_DROP = const(145)  # B out of a round typed in part: a second B drops it
 READING = const(146)  # a long sheet being read from flash (App._switch)
-N_STRINGS = const(147)
+FEWEST = const(147)  # New game's house rule: of the sums a card can take, the fewest cards
+N_STRINGS = const(148)
 
 _blob = b""
 _offs = None

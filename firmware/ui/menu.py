@@ -151,6 +151,7 @@ def house_rules(cfg, french=False):
         "best": (lang.BEST_OF, ["1", "3"]),
         "must": (lang.MUST_TAKE, on_off),
         "pair": (lang.PAIR_FIRST, on_off),
+        "fewest": (lang.FEWEST, on_off),
         "pzero": (lang.NO_SUIT, [tr(lang.OUT), "0"]),
         "aceace": (lang.ACE_ON_ACE, [tr(lang.TAKES_ACE), tr(lang.TAKES_ALL)]),
         "acescopa": (lang.ACE_SCOPA, on_off),
