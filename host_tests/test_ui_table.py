@@ -659,7 +659,9 @@ def test_the_round_page_names_teams_by_their_players(tmp_path):
     assert round_info.side_label(a, 0) == "You+P3" and round_info.side_label(a, 1) == "P2+P4"
     a.loop(5)
     press(a, b, "D")
-    assert "Scope You+P3 0" in b.display.screen_text()
+    rows = b.display.screen_text().split("\n")
+    # the other side's scope goes on under the first's, not as a row of its own
+    assert rows[rows.index("Scope You+P3 0") + 1] == " " * 6 + "P2+P4 0"
     # the engine keeps the side that took last: P4's take is P2+P4's
     for side, label in ((1, "P2+P4"), (0, "You+P3")):
         g.st[E.LAST] = side

@@ -4,8 +4,8 @@ what the round has done, in words.
     Mazzo 30             the cards left to deal
     Last take P2         the side that captured last (the table's rest
                          goes there; You+P3 in teams)
-    Scope You 1          each side's scope this round
-    P2 0
+    Scope You 1          each side's scope this round (a line they go
+          P2 0           on to starts under the first)
     P2:4B+2 P3:7D        each other seat's last play this round (the one
                          that ended a hand too): the card and how many it
                          took
@@ -40,15 +40,18 @@ def side_label(app, side):
     return "+".join(app.turns.seat_label(s) for s in seats)
 
 
-def _pack(out, items):
+def _pack(out, items, label=False):
     """Append `items` (str) to `out`, as many to a line as fit _COLS
-    characters."""
+    characters; with `label` the first item names the rest, and a line
+    they go on to starts under the second ("Scope You 1" then "      P2 0":
+    one list, not a row of its own)."""
     row = ""
+    pad = " " * (len(items[0]) + 1) if label and items else ""
     for t in items:
         if row and len(row) + 1 + len(t) > _COLS:
             out.append(row)
-            row = ""
-        row = (row + " " + t) if row else t
+            row = pad if len(pad) + len(t) <= _COLS else ""
+        row = (row + " " + t) if row.strip() else row + t
     if row:
         out.append(row)
 
@@ -62,9 +65,9 @@ def lines(screen):
     last = st[engine.LAST]
     out = ["%s %d" % (tr(lang.MAZZO), 40 - st[engine.DP])]
     # the engine keeps the side that took last (its seats in teams)
-    _pack(out, [tr(lang.LAST_TAKE), side_label(app, last) if last != engine.NONE else "-"])
+    _pack(out, [tr(lang.LAST_TAKE), side_label(app, last) if last != engine.NONE else "-"], True)
     scope = ["%s %d" % (side_label(app, side), g.scope(side)) for side in range(r.sides)]
-    _pack(out, [tr(lang.SCOPE)] + scope)
+    _pack(out, [tr(lang.SCOPE)] + scope, True)
     # the other seats from the one after the seat to play: the order played
     fr = app.french()
     plays = []
