@@ -374,3 +374,22 @@ def test_each_round_shows_its_table_before_anyone_plays_to_it(game):
         assert not plays, out[i : table + 1]
         ahead += re.match(r"P\d plays ", out[table + 1]) is not None
     assert ahead >= 1
+
+
+def test_the_matta_reads_as_the_rank_it_plays_as():
+    # Cirulla, seed 12: P1's hand 1C 7C 5S declares Cirulla (under 10),
+    # which makes the matta an Ace: it takes the whole table as one
+    g = Game(Rules("cirulla"), 12)
+    assert g.st[engine.MATTA] == 1 and 16 in g.hand(0)
+    proc = textgame(["--game", "cirulla", "--seed", "12", "--level", "easy"])
+    assert "hand:  1C 7C=1 5S" in proc.stdout.splitlines()
+    assert "  1: 7C=1 takes 4B 8S 3D 6D" in proc.stdout.splitlines()
+    # and only the designated matta: a 7C of another round reads 7C
+    g = next(
+        g
+        for g in (Game(Rules("cirulla"), s) for s in range(1, 400))
+        if 16 in g.hand(0) and not g.st[engine.MATTA]
+    )
+    proc = textgame(["--game", "cirulla", "--seed", str(g.seed), "--level", "easy"])
+    (hand,) = lines(proc, "hand:  ")
+    assert "7C" in hand.split() and "7C=" not in hand

@@ -10,7 +10,10 @@ CODE is resumed, GAME, PLAYERS and SEED then unused) it plays. You are P1;
 seats are P1, P2, ... in playing order, and with 4 or 6 players P1, P3
 (, P5) are a team. Type the number of a move; `q` (or Ctrl-C, exit
 status 130, or the end of the input) quits and prints the replay code and
-the command that resumes the game from it (`--replay CODE`).
+the command that resumes the game from it (`--replay CODE`). In
+Cirulla the matta (7C), once a declaration designates it, reads "7C=5":
+it plays as a 5 (as an Ace "7C=1") to the round's end, as the device
+draws it.
 """
 
 import sys
@@ -21,6 +24,7 @@ SEED_MAX = 0x3FFFFFFF  # scopa.game.Game and scopa.rng.Rng: seeds 0..2**30-1
 SEED_RANGE = "0 to %d (0: from the clock)" % SEED_MAX
 # the score's categories in the game's terms (scopa.scoring's attributes)
 TERMS = {"coins": "denari", "re_bello": "re bello"}
+MATTA_CARD = 16  # Cirulla's matta, 7C (scopa.engine._MATTA_CARD): "7C=5" once it plays as a 5
 
 
 def _command():
@@ -246,6 +250,15 @@ def rounds(g, level, again):
     def sides(values):
         return ", ".join("%s %s" % (side_label(r, i), v) for i, v in enumerate(values))
 
+    def cname(c):
+        # Cirulla's matta (7C) once designated, as the device draws it: the
+        # rank it plays as, "7C=5" (scopa.engine.declare)
+        m = g.st[E.MATTA]
+        return C.name(c) + ("=%d" % m if m and c == MATTA_CARD else "")
+
+    def cnames(cards):
+        return " ".join(cname(c) for c in cards)
+
     dealt = None
     while True:
         while not g.round_over:
@@ -258,7 +271,7 @@ def rounds(g, level, again):
                     print(line)
                 if g.st[E.PLY] == 0 and g.turn != me:
                     # the table dealt, before the seats ahead of you play to it
-                    print("table:", C.names(g.table()) or "(empty)")
+                    print("table:", cnames(g.table()) or "(empty)")
             seat = g.turn
             if seat != me:
                 card, taken = computer(g, seat, level)
@@ -268,21 +281,21 @@ def rounds(g, level, again):
                     "P%d plays %s%s%s"
                     % (
                         seat + 1,
-                        C.name(card),
-                        " takes " + C.names(taken) if taken else "",
+                        cname(card),
+                        " takes " + cnames(taken) if taken else "",
                         "  SCOPA!" if f & E.SCOPA else "",
                     )
                 )
                 continue
             print()
-            print("table:", C.names(g.table()) or "(empty)")
-            print("hand: ", C.names(g.hand(me)))
+            print("table:", cnames(g.table()) or "(empty)")
+            print("hand: ", cnames(g.hand(me)))
             print("mazzo: %d   match: %s" % (g.deck_left(), sides(g.totals)))
             moves = g.legal_moves()
             for i, (card, taken) in enumerate(moves):
                 print(
                     "  %d: %s%s"
-                    % (i, C.name(card), " takes " + C.names(taken) if taken else " (lay)")
+                    % (i, cname(card), " takes " + cnames(taken) if taken else " (lay)")
                 )
             try:
                 ans = input("your move> ").strip()
