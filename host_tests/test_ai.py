@@ -675,6 +675,19 @@ def test_tournament_refuses_mixed_without_partners(capsys, game, players):
     assert tournament.partnership("scopone", 0) == 0 and tournament.partnership("scopa", 6) == 0
 
 
+def test_tournament_summary_row_names_the_mixed_team(capsys):
+    # the row of a --mixed run read "hard vs medium", as a hard pair's
+    import sys
+
+    sys.path.insert(0, str(mpy.ROOT))
+    from tools import tournament
+
+    args = ["--game", "scopa", "--players", "4", "--deals", "1", "--paired", "--nodes", "30"]
+    tournament.main([*args, "--jobs", "1", "--cpython", "--mixed"])
+    rows = [ln for ln in capsys.readouterr().out.splitlines() if ln.startswith("  | ")]
+    assert rows and rows[-1].startswith("  | hard + medium vs medium | scopa 4p | ")
+
+
 def test_tournament_on_cpython_has_no_heap_figures(capsys):
     import sys
 

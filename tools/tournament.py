@@ -401,7 +401,7 @@ def report(args, r):
         "  | "
         + " | ".join(
             [
-                f"{args.a} vs {args.b}",
+                f"{args.a} + {args.b} vs {args.b}" if args.mixed else f"{args.a} vs {args.b}",
                 args.game + (f" {players}p"),
                 f"{r['ppd']:+.2f} ± {r['ppd_ci']:.2f} (n={r['pairs']})" if r["pairs"] else "-",
                 win,
