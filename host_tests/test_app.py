@@ -550,9 +550,10 @@ def test_out_of_memory_while_a_screen_is_made_retries(tmp_path, monkeypatch, cap
 
 
 def test_start_short_of_memory_says_so_until_the_next_key(tmp_path, monkeypatch, capsys):
-    # Start in a heap too small for a game (about 142K on the 64-bit unix
-    # port): the options stay, their top row says "Out of memory" (it
-    # did nothing silently before), and the next key clears it and acts
+    # Start in a heap too small for a game (the simulator's --mpy
+    # --heapsize 140K): the options stay, their top row says "Out of
+    # memory" (it did nothing silently before), and the next key clears
+    # it and acts
     import config
 
     def short(settings, seed):
