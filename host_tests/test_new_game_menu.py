@@ -121,30 +121,13 @@ def test_options_only_where_they_apply():
 
     common = ["best", "must"]
     score = ["napola", "rebello"]
-    assert keys(C.SCOPA) == ["target", *common, "pair", "fewest", "pzero", "kings", *score]
-    assert keys(C.SCOPA, players=4) == [
-        "target",
-        *common,
-        "pair",
-        "fewest",
-        "pzero",
-        "kings",
-        *score,
-        "pvis",
-    ]
-    assert keys(C.SCOPONE) == [
-        "deal",
-        "target",
-        *common,
-        "pair",
-        "fewest",
-        "pzero",
-        "kings",
-        *score,
-        "pvis",
-    ]
+    takes = ["pair", "fewest", "pzero"]  # (Scopa a 15 takes by fifteen only: pzero alone)
+    scopa = ["target", *common, *takes, "kings", *score]
+    assert keys(C.SCOPA) == scopa
+    assert keys(C.SCOPA, players=4) == [*scopa, "pvis"]
+    assert keys(C.SCOPONE) == ["deal", *scopa, "pvis"]
     for g in (C.SCIENTIFICO, C.SCOPONE_10):  # no table dealt: no Kings on it
-        assert keys(g) == ["deal", "target", *common, "pair", "fewest", "pzero", *score, "pvis"]
+        assert keys(g) == ["deal", "target", *common, *takes, *score, "pvis"]
     assert keys(C.D_ASSI) == [
         "players",
         "target",
