@@ -244,8 +244,12 @@ class App:
                 lang.load(value)
             except (OSError, MemoryError) as e:
                 # its file missing (a partial install) or no heap for it:
-                # the language before stays, whole
+                # the language before stays, whole (no heap: the top row
+                # says so, as for any key that found none)
                 print("lang: no strings:", repr(e))
+                if isinstance(e, MemoryError):
+                    self.short_key = True
+                    self.dirty = True
                 return
         s[key] = value
         self._changed = self.now
@@ -600,7 +604,9 @@ class App:
             self.idle_since = now
             if self.asleep or self.dozing:
                 # the key that wakes a dark or a dimmed screen does nothing
-                # else (a dimmed one says so)
+                # else (a dimmed one says so), and is the next key for a
+                # note that a key found no memory
+                self.short_key = False
                 self.wake()
                 ev = pending()
                 continue

@@ -572,6 +572,41 @@ def test_start_short_of_memory_says_so_until_the_next_key(tmp_path, monkeypatch,
     assert type(a.screen).__name__ == "Options"
 
 
+def test_the_key_that_wakes_the_screen_clears_the_out_of_memory_note(tmp_path, monkeypatch):
+    # the note came back once the dimmed screen woke: the waking key is
+    # the next key
+    import config
+
+    def short(settings, seed):
+        raise MemoryError
+
+    monkeypatch.setattr(config, "new_game", short)
+    a, b = run(F.keys("AAA"), tmp_path, 120)
+    assert a.short_key
+    a.doze()
+    a.loop(5)
+    b.buttons.push(F.keys("D"))
+    a.loop(40)
+    assert not a.dozing and lang.tr(lang.NO_MEMORY) not in b.display.screen_text()
+    assert a.screen.sel == len(a.screen.rows) - 1  # (it did nothing else: still on Start)
+
+
+def test_a_language_with_no_heap_for_its_strings_says_so(tmp_path, monkeypatch, capsys):
+    # Settings, Language, right: no heap for the strings (about 3.5 KB)
+    # kept English and said nothing on the screen
+    def short(code):
+        raise MemoryError
+
+    a, b = run(F.keys(""), tmp_path, 5)
+    monkeypatch.setattr(lang, "load", short)
+    b.buttons.push(F.keys("DDAR"))
+    a.loop(120)
+    assert type(a.screen).__name__ == "Settings"
+    assert "lang: no strings" in capsys.readouterr().out
+    text = b.display.screen_text()
+    assert lang.tr(lang.NO_MEMORY) in text and "English" in text and a.settings["lang"] == 0
+
+
 def test_a_saved_games_table_that_does_not_fit_the_heap_gives_the_menu(
     tmp_path, monkeypatch, capsys
 ):
