@@ -667,8 +667,28 @@ def test_the_round_page_names_teams_by_their_players(tmp_path):
         g.st[E.LAST] = side
         a.dirty = True
         a.loop(5)
-        # (a line too long for the screen goes on on the next)
-        assert "Last take " + label in b.display.screen_text().replace("\n", " ")
+        # (a line too long for the screen goes on on the next, two in)
+        text = b.display.screen_text()
+        assert "Last take " + label in text or "Last take\n  " + label in text
+
+
+def test_the_round_pages_wrapped_lists_read_as_one():
+    # a labelled list that goes on to another line is indented: under its
+    # first item when all fit there, else by two (German's "Letzter Stich"
+    # left "P2" alone at the left, a row of its own); plays are no list
+    from ui.round_info import _pack
+
+    def pack(items, label=True):
+        out = []
+        _pack(out, items, label)
+        assert all(len(t) <= 15 for t in out), out
+        return out
+
+    assert pack(["Scope", "You+P3 0", "P2+P4 0"]) == ["Scope You+P3 0", "      P2+P4 0"]
+    assert pack(["Letzter Stich", "P2"]) == ["Letzter Stich", "  P2"]
+    assert pack(["Scope", "You+3+5 12", "P2+4+6 12"]) == ["Scope", "  You+3+5 12", "  P2+4+6 12"]
+    assert pack(["Last take", "P2"]) == ["Last take P2"]
+    assert pack(["P2:4B+2", "P3:7D", "P4:10C+3"], False) == ["P2:4B+2 P3:7D", "P4:10C+3"]
 
 
 def test_teams_are_named_by_their_seats_and_partners_marked(tmp_path):

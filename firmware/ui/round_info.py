@@ -5,7 +5,7 @@ what the round has done, in words.
     Last take P2         the side that captured last (the table's rest
                          goes there; You+P3 in teams)
     Scope You 1          each side's scope this round (a line they go
-          P2 0           on to starts under the first)
+          P2 0           on to starts under the first, or two in)
     P2:4B+2 P3:7D        each other seat's last play this round (the one
                          that ended a hand too): the card and how many it
                          took
@@ -43,14 +43,21 @@ def side_label(app, side):
 def _pack(out, items, label=False):
     """Append `items` (str) to `out`, as many to a line as fit _COLS
     characters; with `label` the first item names the rest, and a line
-    they go on to starts under the second ("Scope You 1" then "      P2 0":
-    one list, not a row of its own)."""
+    they go on to is indented: under the second item when every item fits
+    there ("Scope You 1" then "      P2 0"), else by two ("Letzter Stich"
+    then "  P2"), so that it reads as one list, not a row of its own."""
+    pad = ""
+    if label and len(items) > 1:
+        w = 0
+        for t in items[1:]:
+            w = max(w, len(t))
+        n = len(items[0]) + 1
+        pad = " " * (n if n + w <= _COLS else 2 if 2 + w <= _COLS else 0)
     row = ""
-    pad = " " * (len(items[0]) + 1) if label and items else ""
     for t in items:
         if row and len(row) + 1 + len(t) > _COLS:
             out.append(row)
-            row = pad if len(pad) + len(t) <= _COLS else ""
+            row = pad
         row = (row + " " + t) if row.strip() else row + t
     if row:
         out.append(row)
