@@ -121,9 +121,9 @@ def option_keys(cfg):
     elif g != SCOPA:
         out.append("players")
     out += ["ctarget" if g == CIRULLA else "target", "best", "must"]
-    if g != A_15:  # Scopa a 15 takes by fifteen only: no pair to prefer, no sum of its value
+    if g != A_15:  # Scopa a 15 takes by fifteen only: no pair to prefer
         out.append("pair")
-        out.append("fewest")
+    out.append("fewest")  # (in Scopa a 15 the takes to fifteen; in Cirulla not those)
     out.append("pzero")
     if g in (D_ASSI, CIRULLA):
         out.append("aceace")

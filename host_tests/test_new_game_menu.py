@@ -121,7 +121,7 @@ def test_options_only_where_they_apply():
 
     common = ["best", "must"]
     score = ["napola", "rebello"]
-    takes = ["pair", "fewest", "pzero"]  # (Scopa a 15 takes by fifteen only: pzero alone)
+    takes = ["pair", "fewest", "pzero"]  # (Scopa a 15 takes by fifteen only: no pair)
     scopa = ["target", *common, *takes, "kings", *score]
     assert keys(C.SCOPA) == scopa
     assert keys(C.SCOPA, players=4) == [*scopa, "pvis"]
@@ -140,7 +140,7 @@ def test_options_only_where_they_apply():
         "kings",
         *score,
     ]
-    assert keys(C.A_15) == ["players", "target", *common, "pzero", "kings", *score]
+    assert keys(C.A_15) == ["players", "target", *common, "fewest", "pzero", "kings", *score]
     assert keys(C.CIRULLA) == [
         "players",
         "ctarget",
