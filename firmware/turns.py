@@ -98,6 +98,16 @@ class Turns:
             return lang.tr(lang.YOU)
         return "P%d" % (seat + 1)
 
+    def side_label(self, side):
+        """The players of `side` joined by "+": "You+P3", "P2+P4"; in threes
+        the first by its label, the others by their numbers ("You+3+5",
+        "P2+4+6": a line holds it); a seat's own label when sides are seats."""
+        r = self.app.game.rules
+        seats = range(side, r.players, r.sides)
+        if len(seats) > 2:
+            return "+".join([self.seat_label(side)] + [str(s + 1) for s in seats[1:]])
+        return "+".join(self.seat_label(s) for s in seats)
+
     # The turn sequence -------------------------------------------------------
 
     def turn(self):

@@ -142,6 +142,8 @@ def test_whole_match_by_pressing_a(tmp_path):
     g = a.game
     assert g.over and g.winner is not None
     assert max(g.totals) >= g.rules.target
+    # the summary, after the table's rest is announced (when there is one)
+    a.loop(200, until=lambda a: a.screen_mod != "table")
     assert a.screen_mod == "summary"
     # then A through the last page starts a new match
     a.loop(20000, until=lambda a: a.screen_mod == "table")

@@ -540,6 +540,27 @@ def _play_until(a, b, done, steps):
         a.loop(20)
 
 
+def test_the_rounds_end_shows_its_rest_going_to_who_took_last(tmp_path):
+    # the last play, then at once the summary: the table's rest went to
+    # the side that took last unseen ("P2 takes the rest", a player expects)
+    for seed in range(1, 30):
+        g = Game(Rules("scopa"), seed)
+        a, b = start(tmp_path / str(seed), g, [app.HUMAN, app.EASY])
+        a.loop(5)
+        _play_until(a, b, lambda a: a.game.round_over, 400)
+        s = a.screen
+        if g.round_over and a.screen_mod == "table" and s.rest:
+            break
+    else:
+        raise AssertionError("no round ended with cards on the table")
+    who = g.st[E.LAST]
+    assert s.stage == TB.NEWS and s.line == "Rest to " + ("You" if who == 0 else "P2")
+    assert all(g.st[c] == E.PILE + who for c in s.rest)  # (its pile now)
+    assert s.line in b.display.screen_text()
+    a.loop(200, until=lambda a: a.screen_mod != "table")
+    assert a.screen_mod == "summary"
+
+
 def _plays_text(g, seats):
     """The round page's plays of `seats` ("P2:7D+1 P3:AS"), from the game's
     history replayed: each seat's last play this round."""
@@ -652,11 +673,9 @@ def test_the_cursor_keeps_its_card_through_the_menu(tmp_path):
 
 
 def test_the_round_page_names_teams_by_their_players(tmp_path):
-    from ui import round_info
-
     g = find(lambda g: g.turn == 0, Rules("scopone_scientifico"))
     a, b = start(tmp_path, g, [app.HUMAN, app.EASY, app.MEDIUM, app.EASY])
-    assert round_info.side_label(a, 0) == "You+P3" and round_info.side_label(a, 1) == "P2+P4"
+    assert a.turns.side_label(0) == "You+P3" and a.turns.side_label(1) == "P2+P4"
     a.loop(5)
     press(a, b, "D")
     rows = b.display.screen_text().split("\n")

@@ -178,7 +178,8 @@ NO_MEMORY = const(144)  # no heap: the sheet not read, or a key's action not don
 SK_DROP = const(145)  # B out of a round typed in part: a second B drops it
 READING = const(146)  # a long sheet being read from flash (App._switch)
 FEWEST = const(147)  # New game's house rule: of the sums a card can take, the fewest cards
-N_STRINGS = const(148)
+TAKES_REST = const(148)  # the round's end: the table's rest to the side that took last
+N_STRINGS = const(149)
 
 _blob = b""
 _offs = None

@@ -29,17 +29,6 @@ from ui import gfx
 _COLS = const(15)
 
 
-def side_label(app, side):
-    """The players of `side` joined by "+": "You+P3", "P2+P4"; in threes
-    the first by its label, the others by their numbers ("You+3+5",
-    "P2+4+6": a line holds it); a seat's own label when sides are seats."""
-    r = app.game.rules
-    seats = range(side, r.players, r.sides)
-    if len(seats) > 2:
-        return "+".join([app.turns.seat_label(side)] + [str(s + 1) for s in seats[1:]])
-    return "+".join(app.turns.seat_label(s) for s in seats)
-
-
 def _pack(out, items, label=False):
     """Append `items` (str) to `out`, as many to a line as fit _COLS
     characters; with `label` the first item names the rest, and a line
@@ -72,8 +61,9 @@ def lines(screen):
     last = st[engine.LAST]
     out = ["%s %d" % (tr(lang.MAZZO), 40 - st[engine.DP])]
     # the engine keeps the side that took last (its seats in teams)
-    _pack(out, [tr(lang.LAST_TAKE), side_label(app, last) if last != engine.NONE else "-"], True)
-    scope = ["%s %d" % (side_label(app, side), g.scope(side)) for side in range(r.sides)]
+    label = app.turns.side_label
+    _pack(out, [tr(lang.LAST_TAKE), label(last) if last != engine.NONE else "-"], True)
+    scope = ["%s %d" % (label(side), g.scope(side)) for side in range(r.sides)]
     _pack(out, [tr(lang.SCOPE)] + scope, True)
     # the other seats from the one after the seat to play: the order played
     fr = app.french()

@@ -81,6 +81,7 @@ class Screen(keys.Screen):
         self.news = []  # NEWS: lines still to announce at this deal
         self.line = ""  # NEWS: the line shown
         self.dealt = None  # (round, cards dealt) of the deal announced
+        self.rest = ()  # NEWS at the round's end: the table's rest, to the side that took last
         self.info = False  # PICK: the round's page (ui/round_info.py) shown
         self.peek = 0  # PICK: 0 the own hand, k the k-th partner's (partners_visible)
 
@@ -159,17 +160,28 @@ class Screen(keys.Screen):
         card, taken = self.move
         # (cleared first: a quit during the play's save plays it once)
         self.move = None  # type: ignore
-        self.seat = app.game.turn
-        n = app.game.moves_played()
+        g = app.game
+        self.seat = g.turn
+        n = g.moves_played()
+        # the cards this play leaves on the table: the last play's go to
+        # the side that took last, which the round's end says (stage NEWS)
+        rest = [c for c in g.table() if c not in taken] + ([] if taken else [card])
         try:
             self.flags = app.turns.play(card, taken)
         except MemoryError:
-            if app.game.moves_played() == n:
+            if g.moves_played() == n:
                 self.move = (card, taken)  # not played: again at the next turn
             raise
         app.dirty = True
+        last = g.st[engine.LAST]
         if self.flags & engine.SCOPA:
             self.stage = SCOPA
+            self.t0 = now
+        elif g.round_over and rest and last != engine.NONE:
+            self.rest = rest
+            self.line = tr(lang.TAKES_REST) % app.turns.side_label(last)
+            print("news:", self.line)
+            self.stage = NEWS
             self.t0 = now
         else:
             self._done()
@@ -206,6 +218,7 @@ class Screen(keys.Screen):
 
     def _done(self):
         self.stage = IDLE
+        self.rest = ()
         self.app.dirty = True
 
     def _select(self):
@@ -325,6 +338,8 @@ class Screen(keys.Screen):
         elif st == PICK and self.hint:
             lit = self.hint[1]
         tab = g.table()
+        if self.rest:  # the round's end: the rest, lit, to the side that took last
+            tab = lit = self.rest
         pos = lay.table(len(tab))
         mr = g.st[engine.MATTA]  # Cirulla: the rank the matta was designated
         for i, c in enumerate(tab):
