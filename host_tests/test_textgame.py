@@ -393,3 +393,14 @@ def test_the_matta_reads_as_the_rank_it_plays_as():
     proc = textgame(["--game", "cirulla", "--seed", str(g.seed), "--level", "easy"])
     (hand,) = lines(proc, "hand:  ")
     assert "7C" in hand.split() and "7C=" not in hand
+
+
+def test_the_rest_of_the_table_goes_to_who_took_last_and_is_said():
+    # the last play, then the score: the cards left on the table went to
+    # the side that took last, unsaid
+    proc = play_out(["--game", "scopone", "--seed", "3", "--level", "easy"])
+    said = re.findall(r"^(P1\+P3|P2\+P4) take the rest: ((?:\S+ ?)+)$", proc.stdout, re.M)
+    rounds = proc.stdout.count("\nRound ")
+    assert said and len(said) <= rounds
+    for _, cards in said:
+        assert all(re.fullmatch(r"(10|[1-9])[DCSB](=\d+)?", c) for c in cards.split())

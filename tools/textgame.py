@@ -260,6 +260,7 @@ def rounds(g, level, again):
         return " ".join(cname(c) for c in cards)
 
     dealt = None
+    rest = []  # the cards the last play left on the table
     while True:
         while not g.round_over:
             deal = (g.match_no, g.round_no, g.st[E.DP])
@@ -276,6 +277,7 @@ def rounds(g, level, again):
             if seat != me:
                 card, taken = computer(g, seat, level)
                 observe(g, card, taken)
+                rest = [c for c in g.table() if c not in taken] + ([] if taken else [card])
                 f = g.play(card, taken)
                 print(
                     "P%d plays %s%s%s"
@@ -310,8 +312,15 @@ def rounds(g, level, again):
                 continue
             card, taken = moves[int(ans)]
             observe(g, card, taken)
+            rest = [c for c in g.table() if c not in taken] + ([] if taken else [card])
             if g.play(card, taken) & E.SCOPA:
                 print("SCOPA!")
+        if rest and g.st[E.LAST] != E.NONE:
+            # the table's rest to the side that took last, as the device says
+            print(
+                "%s take%s the rest: %s"
+                % (side_label(r, g.st[E.LAST]), "" if r.sides < r.players else "s", cnames(rest))
+            )
         s = g.score
         print()
         labels = [side_label(r, i) for i in range(r.sides)]
