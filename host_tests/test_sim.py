@@ -871,6 +871,38 @@ def test_a_heap_too_small_for_the_app_is_one_line(capsys):
     assert "Traceback" not in err and "usage" not in err and err.count("\n") == 1
 
 
+SHORT_APP = """\
+# A frame, a while for the script's shot, then the heap runs out.
+import board
+
+display, buttons, clock = board.setup()
+display.fill(1)
+display.show()
+for _ in range(60):
+    buttons.read()
+    clock.sleep_ms(10)
+raise MemoryError
+"""
+
+
+@pytest.mark.mpy
+def test_the_shots_before_the_heap_ran_out_are_written(tmp_path, capsys):
+    # the firmware out of memory: every PNG of the run was lost
+    (tmp_path / "short_app.py").write_text(SHORT_APP)
+    args = ["--entry", "short_app", "--path", str(tmp_path), "--png-dir", str(tmp_path / "png")]
+    assert sim.main(["--keys", "wait:300 shot:before wait:2000", *args]) == 3
+    err = capsys.readouterr().err
+    assert (tmp_path / "png" / "before.png").exists()
+    assert "wrote" in err and "the firmware ran out of memory" in err.splitlines()[-1]
+
+
+def test_a_long_keys_line_is_read_a_token_at_a_time():
+    # the board reads a script a line at a time: a long --keys line was
+    # one list of every token in the firmware's heap (300 taps ran a
+    # 150K heap out); comments stay comments
+    assert sim._one_a_line("A  wait:100 # a note\nright*2,B") == "A\nwait:100\nright*2,B\n"
+
+
 def test_an_entry_module_that_is_not_there_is_a_usage_error(tmp_path, capsys):
     # it ran, printed MicroPython's traceback, then "end at None ms"
     with pytest.raises(SystemExit) as e:

@@ -139,7 +139,10 @@ LOCK_NAME = "sim.lock"  # in the flash folder while a simulator uses it
 
 
 class OutOfMemory(Exception):
-    """The firmware ran out of its heap (-X heapsize): no usage error."""
+    """The firmware ran out of its heap (-X heapsize): no usage error.
+    `result`: the run's Result, the shots before it written as PNGs."""
+
+    result = None
 
 
 class FlashInUse(Exception):
@@ -525,6 +528,7 @@ def run(
     if mpy_compiled:
         firmware = mpy.compile_firmware(MPY_BUILD, mpy.UNIX_MPY_CROSS_ARGS)
     guard = None
+    short = None  # OutOfMemory, raised once the shots before it are written
     lock = flash_lock
     if flash and lock is None:
         lock = FlashLock(flash)
@@ -567,7 +571,7 @@ def run(
             env["SCOPA_SIM_MODE"] = BOARDS[board]
             if keys is not None:  # a file: no limit on a script's length
                 script = tmp / "keys.txt"
-                script.write_text(keys)
+                script.write_text(_one_a_line(keys))
                 env["SCOPA_SIM_SCRIPT"] = str(script)
             if headless:
                 env["SCOPA_SIM_HEADLESS"] = "1"
@@ -658,12 +662,13 @@ def run(
                     pass
             if error_file.exists():
                 why = error_file.read_text()
-                if why == "memory":
-                    raise OutOfMemory(
-                        f"the firmware ran out of memory in a heap of {heapsize or 'the default'}: "
-                        "give a larger --heapsize " + HEAP_NEEDED
-                    )
-                raise ValueError(why)
+                if why != "memory":
+                    raise ValueError(why)
+                # the shots taken before it are still written (below)
+                short = OutOfMemory(
+                    f"the firmware ran out of memory in a heap of {heapsize or 'the default'}: "
+                    "give a larger --heapsize " + HEAP_NEEDED
+                )
             result = Result(proc.returncode, stdout=proc.stdout, stderr=proc.stderr)
             if frames_file.exists():
                 with open(frames_file) as f:
@@ -684,7 +689,18 @@ def run(
             path = out / f"{name}.png"
             png.write_frame_png(path, fr.width, fr.height, fr.mode, fr.data, scale)
             result.pngs.append(path)
+    if short is not None:
+        short.result = result
+        raise short
     return result
+
+
+def _one_a_line(keys):
+    """Key script text with a token a line, its comments dropped: the board
+    reads a line at a time (boards/sim/board.py `steps`), so that a long
+    --keys line does not take the firmware's heap (300 taps on one line ran
+    a 150K heap out)."""
+    return "".join(t + "\n" for line in keys.split("\n") for t in line.split("#")[0].split())
 
 
 # The colour screen in a smaller terminal: drawn at most this many times
@@ -954,6 +970,8 @@ def main(argv=None):
         print(f"scopa-sim: {e}", file=sys.stderr)
         return 2
     except OutOfMemory as e:
+        for p in e.result.pngs if e.result else ():
+            print(f"scopa-sim: wrote {p}", file=sys.stderr)
         print(f"scopa-sim: {e}", file=sys.stderr)
         return 3
     except KeyboardInterrupt:
