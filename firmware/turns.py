@@ -15,7 +15,7 @@ import gc
 import sys
 from micropython import const
 
-from consts import GAME, HARD, HUMAN, JOURNAL
+from consts import GAME, HARD, HUMAN, JOURNAL, MEDIUM
 
 _MPY = sys.implementation.name == "micropython"
 _JOURNAL_MAX = const(64)  # plays in the journal before game.sav is written again
@@ -213,7 +213,8 @@ class Turns:
         the one call site of the computer players (firmware/ai). Their
         generator is seeded by the game and the move number, so a resumed
         game plays on the same. Without firmware/ai (or with use_ai false)
-        a random legal move."""
+        a random legal move; with no heap for the level's search, the
+        medium player's move (an easy player's: a random one)."""
         from scopa.rng import Rng
 
         game = self.app.game
@@ -245,14 +246,21 @@ class Turns:
                 name = ai.LEVELS[min(level, len(ai.LEVELS) - 1)]
                 card, taken = ai.player(name).choose(game.st, game.rules, seat, rng, mates=mates)
         except MemoryError:
-            # no room to search: a plain legal move rather than no move; the
-            # players are loaded again at their next turn (a search cut short
-            # may have left its buffers half made)
+            # no room to search: the medium player's move (no search: one
+            # scratch state, where the hard player's buffers did not fit;
+            # an easy player's stays easy), else a plain legal move rather
+            # than no move; the players are loaded again at their next turn
+            # (a search cut short may have left its buffers half made)
             print("app: no memory for the computer player")
             self.free(_NO_ROOM)
             gc.collect()
-            moves = game.legal_moves()
-            card, taken = moves[rng.below(len(moves))]
+            try:
+                if level < MEDIUM and not hint:
+                    raise MemoryError  # (the easy player allocates next to nothing)
+                card, taken = ai.player("medium").choose(game.st, game.rules, seat, rng)
+            except MemoryError:
+                moves = game.legal_moves()
+                card, taken = moves[rng.below(len(moves))]
         if hint:
             return card, tuple(taken), why
         return card, tuple(taken)

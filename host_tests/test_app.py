@@ -609,6 +609,38 @@ def test_a_language_with_no_heap_for_its_strings_says_so(tmp_path, monkeypatch, 
     assert lang.tr(lang.NO_MEMORY) in text and "English" in text and a.settings["lang"] == 0
 
 
+@pytest.mark.parametrize("level, fallback", [(app.HARD, "medium"), (app.EASY, None)])
+def test_a_computer_short_of_memory_plays_the_medium_players_move(
+    tmp_path, monkeypatch, capsys, level, fallback
+):
+    # no heap for hard's search: it played a random legal move, a blunder
+    # a player at the table would see; now medium's (no search), an easy
+    # player's a random one still
+    from ai import easy, hard, medium
+    from scopa.game import Game
+    from scopa.rules import Rules
+
+    def short(*args, **kw):
+        raise MemoryError
+
+    monkeypatch.setattr(hard, "choose", short)
+    monkeypatch.setattr(easy, "choose", short)
+    a, b = run(F.keys(""), tmp_path, 5)
+    a.levels = [app.HUMAN, level]
+    for seed in range(1, 50):
+        a.game = g = Game(Rules("scopa"), seed)
+        if g.turn == 0:
+            g.play(*g.legal_moves()[0])
+        if len(g.legal_moves()) > 2:
+            break
+    assert g.turn == 1
+    move = a._turns().computer_move(1, level)
+    assert "app: no memory for the computer player" in capsys.readouterr().out
+    if fallback:
+        assert move == medium.choose(g.st, g.rules, 1)
+    assert move in [(c, tuple(t)) for c, t in g.legal_moves()]
+
+
 def test_a_saved_games_table_that_does_not_fit_the_heap_gives_the_menu(
     tmp_path, monkeypatch, capsys
 ):

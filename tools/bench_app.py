@@ -629,7 +629,7 @@ def _main(argv=None):
         "heap in use before the app (the unix port, the board), bytes",
         "heap in use at the start menu, bytes",
         "peak live heap during the match, bytes",
-        "smallest -X heapsize from which it completes, no random fallback, KiB",
+        "smallest -X heapsize from which it completes, the computer never short of memory, KiB",
         "the same, the human asking a hint (Hard) before each play, KiB",
         "time of the match (unix port, %s heap; wasm port), s" % a.heapsize,
         "moves in the match",
