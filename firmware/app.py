@@ -101,6 +101,19 @@ _FREE = (
 )
 
 
+# Native and viper code (tools/flash/compiler.py NATIVE, VIPER): never
+# dropped once loaded where it is machine code. MicroPython keeps the
+# machine code of every native .mpy it imports alive for good (its list
+# of relocated code, MICROPY_PERSISTENT_CODE_TRACK_RELOC_CODE; on an ARM
+# board that code is in the heap), so a module dropped at a round's end
+# and imported again held its code twice, round after round (the unix
+# port, whose code is outside its heap: about 700 B a round). Where they
+# are bytecode (the WebAssembly port, whose build has no viper modules:
+# _VIPER not loaded) the policy drops them as it says.
+_RESIDENT = ("ai.core", "ai.leaf", "scopa.engine", "scopa.group")
+_VIPER = ("ai.leaf", "scopa.group")  # loaded only where the build has machine code
+
+
 def _free(event):
     """Drop the modules of `event` (one of _CONSTS.._LOW) from
     sys.modules (_drop), as the memory policy _FREE says."""
@@ -108,15 +121,28 @@ def _free(event):
         _drop(name)
 
 
+def _kept(name):
+    # a module of machine code, or the package of one (_RESIDENT)
+    for v in _VIPER:
+        if v in sys.modules:
+            for r in _RESIDENT:
+                if (r == name or r.startswith(name + ".")) and r in sys.modules:
+                    return True
+            return False
+    return False
+
+
 def _drop(name):
     """Forget module `name` (e.g. "ui.menu"; "ai.*": the package ai and
     every module of it), from sys.modules and from its package, so that its
     heap is freed at the next collection (it is imported again when
-    needed)."""
+    needed); not a module of machine code, nor its package (_RESIDENT)."""
     if name[-2:] == ".*":
         pkg = name[:-2]
-        for k in [k for k in sys.modules if k == pkg or k.startswith(pkg + ".")]:
-            del sys.modules[k]
+        for k in [k for k in sys.modules if k.startswith(pkg + ".")]:
+            _drop(k)
+        name = pkg
+    if _kept(name):
         return
     sys.modules.pop(name, None)
     pkg, _, attr = name.rpartition(".")

@@ -1288,3 +1288,62 @@ def test_bench_app_says_what_its_options_take(capsys):
             bench_app.main(["--heapsize", bad])
         err = capsys.readouterr().err
         assert e.value.code == 2 and said in err and "Traceback" not in err
+
+
+def _modules(monkeypatch, names):
+    # fake modules "fk", "fk.core"... in sys.modules, each its package's
+    # attribute as an import makes it; app's lists of machine code named
+    # by them (ai.core as fk.core...)
+    import types
+
+    monkeypatch.setattr(app, "_RESIDENT", ("fk.core", "fk.leaf", "fs.engine", "fs.group"))
+    monkeypatch.setattr(app, "_VIPER", ("fk.leaf", "fs.group"))
+    for k in [k for k in sys.modules if k.split(".")[0] in ("fk", "fs")]:
+        monkeypatch.delitem(sys.modules, k)
+    mods = {n: types.ModuleType(n) for n in names}
+    for n, m in mods.items():
+        pkg, _, attr = n.rpartition(".")
+        if pkg in mods:
+            setattr(mods[pkg], attr, m)
+        monkeypatch.setitem(sys.modules, n, m)
+    return mods
+
+
+def _fake_loaded():
+    return sorted(k for k in sys.modules if k.split(".")[0] in ("fk", "fs"))
+
+
+def test_machine_code_modules_are_never_dropped(monkeypatch):
+    # a native build (its viper modules loaded): ai.core and ai.leaf stay,
+    # with their package, through a round's "ai.*"; the rest goes, from
+    # the package too (MicroPython keeps a native module's code for good:
+    # one imported again held it twice)
+    mods = _modules(monkeypatch, ["fk", "fk.core", "fk.leaf", "fk.hard", "fk.medium"])
+    app._drop("fk.*")
+    assert _fake_loaded() == ["fk", "fk.core", "fk.leaf"]
+    assert not hasattr(mods["fk"], "hard") and mods["fk"].core is mods["fk.core"]
+    app._drop("fs.engine")  # (not loaded: nothing)
+    # a bytecode build (no viper module: the WebAssembly port): all go
+    _modules(monkeypatch, ["fk", "fk.core", "fk.hard", "fs", "fs.engine"])
+    app._drop("fk.*")
+    app._drop("fs.engine")
+    assert _fake_loaded() == ["fs"]
+
+
+@pytest.mark.mpy
+def test_compiled_ai_core_stays_loaded_through_a_rounds_end(mpy_firmware, run_mpy):
+    # the app's memory policy at a round's summary on the unix port's
+    # native build: the hard player goes, its machine code stays, the same
+    # module object when the next computer turn imports the players again
+    code = """
+import sys, app
+from ai import hard
+core = sys.modules["ai.core"]
+print("viper", "ai.leaf" in sys.modules)
+app._free(3)  # _SUMMARY (a const(): no attribute on MicroPython)
+print("hard gone", "ai.hard" not in sys.modules)
+from ai import hard as hard2
+print("same core", sys.modules["ai.core"] is core, hard2 is not hard)
+"""
+    out = run_mpy(code, path=(mpy_firmware,)).split("\n")
+    assert "viper True" in out and "hard gone True" in out and "same core True True" in out
