@@ -101,11 +101,16 @@ class Turns:
     def side_label(self, side):
         """The players of `side` joined by "+": "You+P3", "P2+P4"; in threes
         the first by its label, the others by their numbers ("You+3+5",
-        "P2+4+6": a line holds it); a seat's own label when sides are seats."""
+        "P2+4+6": a line holds it); the player's own seat first ("You+P2",
+        "You+2+6"); a seat's own label when sides are seats."""
         r = self.app.game.rules
-        seats = range(side, r.players, r.sides)
+        seats = list(range(side, r.players, r.sides))
+        v = self.viewer()
+        if v in seats and self.seat_label(v) != "P%d" % (v + 1):
+            seats.remove(v)
+            seats.insert(0, v)  # "You" first
         if len(seats) > 2:
-            return "+".join([self.seat_label(side)] + [str(s + 1) for s in seats[1:]])
+            return "+".join([self.seat_label(seats[0])] + [str(s + 1) for s in seats[1:]])
         return "+".join(self.seat_label(s) for s in seats)
 
     # The turn sequence -------------------------------------------------------

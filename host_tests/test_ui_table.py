@@ -691,6 +691,21 @@ def test_the_round_page_names_teams_by_their_players(tmp_path):
         assert "Last take " + label in text or "Last take\n  " + label in text
 
 
+def test_a_team_is_named_with_the_player_first(tmp_path):
+    # your seat P4 in Scopa for 6: your team read "P2+4+6", without "You"
+    g = Game(Rules("scopa", players=6), 1)
+    levels = [app.EASY] * 6
+    levels[3] = app.HUMAN
+    a, b = start(tmp_path, g, levels)
+    assert a.turns.side_label(1) == "You+2+6" and a.turns.side_label(0) == "P1+3+5"
+    g = Game(Rules("scopone_scientifico"), 1)
+    a, b = start(tmp_path, g, [app.EASY, app.EASY, app.HUMAN, app.EASY])
+    assert a.turns.side_label(0) == "You+P1" and a.turns.side_label(1) == "P2+P4"
+    # pass and play: no "You", the seats in order
+    a, b = start(tmp_path, g, [app.HUMAN, app.EASY, app.HUMAN, app.EASY])
+    assert a.turns.side_label(0) == "P1+P3"
+
+
 def test_the_round_pages_wrapped_lists_read_as_one():
     # a labelled list that goes on to another line is indented: under its
     # first item when all fit there, else by two (German's "Letzter Stich"

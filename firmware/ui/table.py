@@ -474,7 +474,7 @@ class Screen(keys.Screen):
             t = "%d:%d" % (seat + 1, len(g.hand(seat)))
             wd = gfx.small_width(t, s)
             c = p.FG
-            if seat == g.turn and self.stage not in (IDLE, SCOPA):
+            if seat == g.turn and self.stage not in (IDLE, SCOPA) and not g.round_over:
                 fb.fill_rect(x, 0, wd + 2 * s, 5 * s + 2, p.FG)
                 c = p.BG
             gfx.small(fb, t, x + s, 1, c, s)
