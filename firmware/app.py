@@ -672,7 +672,16 @@ class App:
             self._short = 0
         except MemoryError:
             self._short += 1  # turns in a row that ran out of memory
-            if self._short > 3:
+            nxt = self._next
+            if self._short > 3 and nxt is not None and nxt[0] != "menu":
+                # a screen that does not fit (the table of a game just
+                # started, in a small heap): the menu, the top row saying
+                # so, rather than a stop; the game is saved (Continue)
+                print("app: no room for the screen", nxt[0])
+                self._short = 0
+                self.go("menu")
+                self.short_key = True
+            elif self._short > 3:
                 raise
             self._low_memory()
         scr = self.screen  # None while a screen to come could not be made

@@ -59,6 +59,9 @@ class Turns:
     def __init__(self, app, use_ai, free):
         self.app = app
         self.use_ai = use_ai
+        # ai.core's machine code found no heap: not loaded again (each try
+        # keeps what it loaded: MicroPython holds native code for good)
+        self.no_code = False
         self.free = free
         self._base = None  # store.checksum of game.sav's code (the journal's base)
         self._base_game = None  # the Game that game.sav holds
@@ -194,7 +197,7 @@ class Turns:
         """Tell the computer players what a play (anyone's) shows of that
         seat's hand, before it is played (ai.core.observe: public cards
         only). Without firmware/ai, or short of heap, nothing."""
-        if not self.use_ai or "ai.core" not in sys.modules and not _has_ai():
+        if not self.use_ai or self.no_code or "ai.core" not in sys.modules and not _has_ai():
             return
         game = self.app.game
         try:
@@ -219,7 +222,9 @@ class Turns:
         generator is seeded by the game and the move number, so a resumed
         game plays on the same. Without firmware/ai (or with use_ai false)
         a random legal move; with no heap for the level's search, the
-        medium player's move (an easy player's: a random one)."""
+        medium player's move (an easy player's: a random one), and from
+        then on random moves when the players' machine code did not fit
+        (`no_code`)."""
         from scopa.rng import Rng
 
         game = self.app.game
@@ -229,7 +234,7 @@ class Turns:
             gc.collect()
         rng = Rng(add30(game.seed, 7919 * game.moves_played() + seat + (101 if hint else 0)))
         ai = None
-        if self.use_ai:
+        if self.use_ai and not self.no_code:
             try:
                 import ai
             except ImportError:
@@ -259,8 +264,13 @@ class Turns:
             print("app: no memory for the computer player")
             self.free(_NO_ROOM)
             gc.collect()
+            if _MPY and "ai.core" not in sys.modules and "scopa.group" in sys.modules:
+                # the machine code itself did not fit (a build with it:
+                # scopa.group loaded): every try would keep some of it
+                print("app: no memory for the computer players' code: random moves")
+                self.no_code = True
             try:
-                if level < MEDIUM and not hint:
+                if self.no_code or level < MEDIUM and not hint:
                     raise MemoryError  # (the easy player allocates next to nothing)
                 card, taken = ai.player("medium").choose(game.st, game.rules, seat, rng)
             except MemoryError:

@@ -551,6 +551,23 @@ def test_out_of_memory_while_a_screen_is_made_retries(tmp_path, monkeypatch, cap
     assert lang.tr(lang.NEW_GAME) in b.display.screen_text()
 
 
+def test_a_screen_that_never_fits_gives_the_menu_not_a_stop(tmp_path, monkeypatch, capsys):
+    # the table of a game just started not made four turns in a row (a
+    # small heap): the app stopped; now the menu says "Out of memory" and
+    # the game, saved at Start, waits on Continue
+    import ui.table as T
+
+    def short(self, app, arg=None):
+        raise MemoryError
+
+    monkeypatch.setattr(T.Screen, "__init__", short)
+    a, b = run(F.keys("AAA"), tmp_path, 200)
+    assert "app: no room for the screen table" in capsys.readouterr().out
+    assert a.screen_mod == "menu" and a.game is not None
+    assert lang.tr(lang.NO_MEMORY) in b.display.screen_text()
+    assert lang.tr(lang.CONTINUE) in b.display.screen_text()
+
+
 def test_start_short_of_memory_says_so_until_the_next_key(tmp_path, monkeypatch, capsys):
     # Start in a heap too small for a game (the simulator's --mpy
     # --heapsize 140K): the options stay, their top row says "Out of
@@ -1347,3 +1364,34 @@ print("same core", sys.modules["ai.core"] is core, hard2 is not hard)
 """
     out = run_mpy(code, path=(mpy_firmware,)).split("\n")
     assert "viper True" in out and "hard gone True" in out and "same core True True" in out
+
+
+@pytest.mark.mpy
+def test_players_code_that_does_not_fit_is_not_loaded_again(mpy_firmware, run_mpy):
+    # ai.core's machine code finding no heap: every computer turn tried to
+    # load it again, and every try kept some of it (MicroPython holds
+    # native code for good), until the app stopped; now random moves
+    code = """
+import sys, ai, turns
+from scopa.game import Game
+from scopa.rules import Rules
+calls = []
+def short(level):
+    calls.append(level)
+    raise MemoryError
+ai.player = short
+class App:
+    pass
+a = App()
+a.game = g = Game(Rules("scopa"), 1)
+a.levels = [2, 2]
+t = turns.Turns(a, True, lambda event: None)
+print("native", "scopa.group" in sys.modules, "ai.core" not in sys.modules)
+m1 = t.computer_move(g.turn, 2)
+m2 = t.computer_move(g.turn, 2)
+legal = [(c, tuple(x)) for c, x in g.legal_moves()]
+print("no_code", t.no_code, len(calls), m1 in legal, m2 in legal)
+"""
+    out = run_mpy(code, path=(mpy_firmware,)).split("\n")
+    assert "native True True" in out
+    assert "no_code True 1 True True" in out  # tried once, then random moves
