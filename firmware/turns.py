@@ -109,7 +109,7 @@ class Turns:
         r = self.app.game.rules
         seats = list(range(side, r.players, r.sides))
         v = self.viewer()
-        if v in seats and self.seat_label(v) != "P%d" % (v + 1):
+        if v in seats and not self.hide_hands():  # (then v is "You")
             seats.remove(v)
             seats.insert(0, v)  # "You" first
         if len(seats) > 2:

@@ -163,9 +163,12 @@ class Screen(keys.Screen):
         g = app.game
         self.seat = g.turn
         n = g.moves_played()
-        # the cards this play leaves on the table: the last play's go to
-        # the side that took last, which the round's end says (stage NEWS)
-        rest = [c for c in g.table() if c not in taken] + ([] if taken else [card])
+        # the cards the last play of a deal leaves on the table: at the
+        # round's end they go to the side that took last, which it says
+        # (stage NEWS); no list made at the other plays
+        rest = None
+        if g.st[engine.INHAND] == 1:
+            rest = [c for c in g.table() if c not in taken] + ([] if taken else [card])
         try:
             self.flags = app.turns.play(card, taken)
         except MemoryError:
