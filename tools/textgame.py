@@ -260,6 +260,11 @@ def rounds(g, level, again):
         return " ".join(cname(c) for c in cards)
 
     dealt = None
+
+    def left(card, taken):
+        # the cards a play leaves on the table (the round's last: its rest)
+        return [c for c in g.table() if c not in taken] + ([] if taken else [card])
+
     rest = []  # the cards the last play left on the table
     while True:
         while not g.round_over:
@@ -277,7 +282,7 @@ def rounds(g, level, again):
             if seat != me:
                 card, taken = computer(g, seat, level)
                 observe(g, card, taken)
-                rest = [c for c in g.table() if c not in taken] + ([] if taken else [card])
+                rest = left(card, taken)
                 f = g.play(card, taken)
                 print(
                     "P%d plays %s%s%s"
@@ -312,7 +317,7 @@ def rounds(g, level, again):
                 continue
             card, taken = moves[int(ans)]
             observe(g, card, taken)
-            rest = [c for c in g.table() if c not in taken] + ([] if taken else [card])
+            rest = left(card, taken)
             if g.play(card, taken) & E.SCOPA:
                 print("SCOPA!")
         if rest and g.st[E.LAST] != E.NONE:
