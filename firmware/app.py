@@ -676,7 +676,7 @@ class App:
             if self._short > 3 and nxt is not None and nxt[0] != "menu":
                 # a screen that does not fit (the table of a game just
                 # started, in a small heap): the menu, the top row saying
-                # so, rather than a stop; the game is saved (Continue)
+                # so, rather than a stop; the game stays (Continue)
                 print("app: no room for the screen", nxt[0])
                 self._short = 0
                 self.go("menu")
