@@ -557,6 +557,17 @@ def test_the_rounds_end_shows_its_rest_going_to_who_took_last(tmp_path):
     assert s.stage == TB.NEWS and s.line == "Rest to " + ("You" if who == 0 else "P2")
     assert all(g.st[c] == E.PILE + who for c in s.rest)  # (its pile now)
     assert s.line in b.display.screen_text()
+    # the top row's match score is the one before the round: its points
+    # are the summary's news, not given away under the rest
+    shown = []
+    small = gfx.small
+    try:
+        gfx.small = lambda fb, t, *args: shown.append(t) or small(fb, t, *args)
+        s.draw(b.display)
+    finally:
+        gfx.small = small
+    before = [g.totals[i] - g.score.total[i] for i in range(2)]
+    assert g.totals != before and "%d-%d" % tuple(before) in shown
     a.loop(200, until=lambda a: a.screen_mod != "table")
     assert a.screen_mod == "summary"
 

@@ -466,7 +466,8 @@ class Screen(keys.Screen):
     def _status(self, fb):
         """Top line, 3 x 5 font: every seat as <n>:<cards> (the seat to
         play inverted, the viewer's underlined, the viewer's partners
-        underlined dotted), the match score right."""
+        underlined dotted), the match score right (before the round's
+        points until the summary shows them)."""
         app = self.app
         g = app.game
         p = app.pal
@@ -487,5 +488,9 @@ class Screen(keys.Screen):
                 for dx in range(0, wd, 2 * s):  # a partner: dotted
                     fb.fill_rect(x + s + dx, 5 * s + 2, s, s, p.FG)
             x += wd + 4 * s
-        t = "-".join(str(t) for t in g.totals)
+        sc = g.score if g.round_over else None
+        if sc is None:
+            t = "-".join(str(t) for t in g.totals)
+        else:  # the round's last play shown: its points are the summary's news
+            t = "-".join(str(g.totals[i] - sc.total[i]) for i in range(len(g.totals)))
         gfx.small(fb, t, app.w - gfx.small_width(t, s), 1, p.FG, s)
