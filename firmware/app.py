@@ -378,7 +378,9 @@ class App:
 
     def load_game(self):
         """Read the saved game (config.py); True when there is one. Sets
-        the note when a damaged save was replaced by its backup, or lost."""
+        the note when a damaged save was replaced by its backup, or lost.
+        Raises MemoryError when the heap is short, the files left as they
+        are."""
         game, levels, note = _config().load_game(self.folder)
         if note and self.note and note != self.note:
             self._later = note  # after the settings' note (App.__init__)
@@ -491,8 +493,21 @@ class App:
         """The first screen: the scorekeeper's sheet when it was the last
         thing shown, else the saved game when there is one, else the menu;
         the menu too (Continue resumes) when a damaged save was replaced by
-        its backup, so that its note is seen."""
-        game = self.load_game()
+        its backup, so that its note is seen; the menu saying "Out of
+        memory" when the saved game does not fit the heap (every copy left
+        on flash as it is: short of memory is not damage)."""
+        try:
+            game = self.load_game()
+        except MemoryError:
+            print("app: saved game not read: out of memory")
+            gc.collect()
+            game = False
+            import lang
+
+            if self.note:
+                self._later = lang.tr(lang.NO_MEMORY)  # after the settings' note
+            else:
+                self.note = lang.tr(lang.NO_MEMORY)
         if self.settings.get("sheet", 0) and not self.note:
             # the scorekeeper was left on its sheet (a power cut at the
             # table): the sheet again, the saved game kept for Continue

@@ -215,11 +215,12 @@ def load_settings(folder=""):
     wrong type, are left at their defaults), note "" or the line that says
     a damaged file was replaced by its backup (lang.SAVE_RESTORED), or lost
     (lang.SETTINGS_LOST: the defaults are used; the saved game is another
-    file). Loads the language."""
+    file). Loads the language. Raises MemoryError when the heap is short
+    (the copies left as they are: short of memory is not damage)."""
     import lang
     import store
 
-    obj, status, why = store.load(SETTINGS, folder)
+    obj, status, why = store.load(SETTINGS, folder, spare=True)
     s = default_settings()
     if isinstance(obj, dict):
         for k in s:
@@ -264,7 +265,8 @@ def load_game(folder=""):
     ``(game, levels, note)``, game None (and levels []) when none was found
     or it is unreadable; note "" or the line that says a damaged save was
     replaced by its backup, or lost, or that damaged journal lines lost
-    the plays after them (the game resumes before them)."""
+    the plays after them (the game resumes before them). Raises
+    MemoryError when the heap is short (every copy left as it is)."""
     import lang
     import store
     from scopa import replay
@@ -287,7 +289,9 @@ def load_game(folder=""):
             raise ValueError("no human seat")
         got.append(game)
 
-    obj, status, why = store.load(GAME, folder, check)
+    # (spare: short of memory, the replay included, is not damage: a
+    # MemoryError leaves every copy as it is, not the newest set aside)
+    obj, status, why = store.load(GAME, folder, check, spare=True)
     if why:
         print("store:", why)
     game = got[-1] if got else None

@@ -316,7 +316,8 @@ def load(name, folder="", check=None, spare=False):
     `spare` a MemoryError is raised instead, every copy left as it is (a
     record that never outgrows the heap: short of memory is not damage).
     A .tmp that does not decode (a save cut while it wrote it) is removed
-    (on a read-only flash it stays)."""
+    (on a read-only flash it stays); a whole one that could not be read
+    or checked is said in why and kept, as .bad at the next save."""
     p = _path(folder, name)
     why = ""
     found = False
@@ -346,6 +347,11 @@ def load(name, folder="", check=None, spare=False):
                 why += _bad(p, name, suffix, e)
             elif not read and isinstance(e, ValueError):
                 _remove(p + suffix)  # that part of a copy: nothing to keep
+            elif not isinstance(e, OSError):
+                # a whole .tmp too large for the free heap, or refused by
+                # the check: the newest copy, kept (.bad at the next save,
+                # not emptied by its open)
+                why += _bad(p, name, suffix, e)
             continue
         found = True
         if status == TMP:
@@ -362,7 +368,7 @@ def load(name, folder="", check=None, spare=False):
     return None, BAD if found else NONE, "" if not found else why
 
 
-_unreadable = []  # paths whose main copy load() could not read
+_unreadable = []  # main copies (and whole .tmps) load() could not read
 
 
 def _renames(p, main):
@@ -421,10 +427,11 @@ def present(p):
 
 
 def _bad(p, name, suffix, e):
-    # what is wrong with a copy; a main copy that does not read is set
-    # aside as .bad at the next save (set_aside), not moved over the .bak
-    if suffix == "" and p not in _unreadable:
-        _unreadable.append(p)
+    # what is wrong with a copy; a main copy (or whole .tmp) that does not
+    # read is set aside as .bad at the next save (set_aside), not moved
+    # over the .bak (or emptied by the save's open)
+    if suffix != ".bak" and p + suffix not in _unreadable:
+        _unreadable.append(p + suffix)
     if isinstance(e, MemoryError):
         e = "too large for the free memory"
     return "%s%s: %s; " % (name, suffix, e)
@@ -434,17 +441,20 @@ def set_aside(name, folder=""):
     """After `load` found no good copy of record `name` (BAD): move the
     main copy it could not read to ``name.bad`` (replacing one), so that a
     note saying so is true at once; `save` does it too, before it moves
-    the main copy to the .bak. Raises OSError when the flash is read-only."""
+    the main copy to the .bak, and to a whole .tmp that `load` could not
+    read (too large for the free heap, or refused by its check), before
+    its open empties it. Raises OSError when the flash is read-only."""
     p = _path(folder, name)
-    if p in _unreadable:
-        _replace(p, p + ".bad")  # (gone since: nothing to set aside)
-        _unreadable.remove(p)
+    for q in (p, p + ".tmp"):  # (the .tmp, newer, last: the .bad kept)
+        if q in _unreadable:
+            _replace(q, p + ".bad")  # (gone since: nothing to set aside)
+            _unreadable.remove(q)
 
 
-def remove(name, folder=""):
+def remove(name, folder="", bad=True):
     """Forget record `name` and every copy of it, the damaged one set
-    aside (.bad) included, the oldest first (a cut between leaves the
-    newest)."""
+    aside (.bad) included unless `bad` is False, the oldest first (a cut
+    between leaves the newest)."""
     p = _path(folder, name)
-    for suffix in (".bad", ".bak", ".tmp", ""):
+    for suffix in (".bad", ".bak", ".tmp", "") if bad else (".bak", ".tmp", ""):
         _remove(p + suffix)

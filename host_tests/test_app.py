@@ -388,6 +388,30 @@ def test_damaged_save_falls_back_and_says_so(tmp_path):
     assert lang.tr(lang.SAVE_LOST) in b3.display.screen_text()
 
 
+def test_a_saved_game_short_of_memory_at_the_start_stays_as_it_is(tmp_path, monkeypatch):
+    # the game's check (a whole match replayed) short of heap counted as
+    # damage: the older .bak resumed with "Backup loaded" and the newest
+    # copy was moved aside as game.sav.bad. Now the menu says "Out of
+    # memory" and every file stays; the next start resumes the game
+    a, b = run(forever(), tmp_path, 3000, until=lambda a: a.plays >= 70)
+    assert (tmp_path / (app.GAME + ".bak")).exists()
+    files = {f.name: f.read_bytes() for f in tmp_path.iterdir() if f.is_file()}
+    real = replay.decode
+
+    def short(code):
+        raise MemoryError
+
+    monkeypatch.setattr(replay, "decode", short)
+    a2, b2 = run(F.keys(""), tmp_path, 5)
+    assert a2.game is None and a2.screen_mod == "menu"
+    assert lang.tr(lang.NO_MEMORY) in b2.display.screen_text()
+    assert {f.name: f.read_bytes() for f in tmp_path.iterdir() if f.is_file()} == files
+    monkeypatch.setattr(replay, "decode", real)
+    a3, b3 = run(F.keys(""), tmp_path, 5)
+    assert a3.note == "" and a3.screen_mod == "table"
+    assert replay.encode(a3.game) == replay.encode(a.game)
+
+
 @pytest.mark.parametrize(
     "rec",
     [{"code": "S1.bogus.123.xyz.EW", "levels": [3, 1]}, {"levels": [3, 1]}, [1, 2], "x"],

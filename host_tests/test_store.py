@@ -508,6 +508,39 @@ def test_a_copy_larger_than_the_heap_is_damage_not_a_crash(run_mpy, tmp_path):
     assert store.decode((tmp_path / "game.bak").read_bytes()) == {"n": 1}
 
 
+def test_a_whole_tmp_larger_than_the_heap_is_kept_not_emptied(run_mpy, tmp_path):
+    # a save cut before its renames left a whole .tmp, the newest copy,
+    # too large for the heap: the main copy was loaded with nothing said,
+    # and the next save's open emptied the .tmp. It is said, and kept as
+    # .bad; a .tmp its check refuses is kept the same way
+    store.save("game", {"n": 1}, str(tmp_path))
+    big = store.encode({"n": 2, "pad": "x" * 600_000})
+    (tmp_path / "game.tmp").write_bytes(big)
+    code = (
+        "import store\n"
+        "obj, status, why = store.load('game')\n"
+        "print(obj, status, why)\n"
+        "store.save('game', {'n': 3})\n"
+        "print(store.load('game')[:2])\n"
+    )
+    out = run_mpy(code, heapsize="256K", cwd=tmp_path).split("\n")
+    assert out[0] == "{'n': 1} 0 game.tmp: too large for the free memory; "
+    assert out[1] == "({'n': 3}, 0)"
+    assert (tmp_path / "game.bad").read_bytes() == big
+    assert not (tmp_path / "game.tmp").exists()
+    refused = store.encode({"n": -2})
+    (tmp_path / "game.tmp").write_bytes(refused)
+
+    def check(obj):
+        if obj["n"] < 0:
+            raise ValueError("negative")
+
+    d = str(tmp_path)
+    assert store.load("game", d, check=check)[2] == "game.tmp: negative; "
+    store.save("game", {"n": 4}, d)
+    assert (tmp_path / "game.bad").read_bytes() == refused
+
+
 def test_a_record_short_of_memory_while_written_leaves_no_part(tmp_path, monkeypatch):
     # the record is written a JSON value at a time: a MemoryError between
     # two removes what was written, the old copy stays as it was
