@@ -858,27 +858,37 @@ def commit(sh, folder, op, i=-1, e=None):
 
 def keep_draft(obj, folder=""):
     """Save `obj` (a dict: ui.keeper_entry's draft of the round being
-    typed) as DRAFT; None: remove it, a damaged copy set aside too
-    (store.remove). An OSError (flash full) or a MemoryError is printed,
-    never raised: the draft is a help, the sheet is what counts (a round
-    confirmed must not be asked again for the draft's sake)."""
+    typed) as DRAFT; None: remove it (its copies; a damaged one set aside
+    as round.sav.bad stays, the latest). An OSError (flash full) is
+    printed, never raised, as a MemoryError removing it: the draft is a
+    help, the sheet is what counts (a round confirmed must not be asked
+    again for the draft's sake). Raises MemoryError when the heap is short
+    for a save (nothing written: App.step tries again later)."""
     import store
 
     try:
         if obj is None:
-            store.remove(DRAFT, folder)
+            store.set_aside(DRAFT, folder)  # (a damaged copy kept, as the sheet's)
+            store.remove(DRAFT, folder, bad=False)
         else:
             store.save(DRAFT, obj, folder)
     except (OSError, MemoryError) as e:
+        if obj is not None and isinstance(e, MemoryError):
+            raise
         print("sheet: round draft not written:", repr(e))
 
 
 def kept_draft(folder=""):
-    """The draft keep_draft saved (a dict), or None: none, or damaged
-    (then removed)."""
+    """The draft keep_draft saved (a dict; from its .bak when the main
+    copy is damaged: a second's keys older), or None: none, or every copy
+    damaged (the main one then kept as round.sav.bad, the others
+    removed). Raises MemoryError when the heap is short, every copy left
+    as it is."""
     import store
 
-    obj, status = store.load(DRAFT, folder)[:2]
+    obj, status, why = store.load(DRAFT, folder, spare=True)
+    if why:
+        print("sheet: round draft:", why)
     if isinstance(obj, dict):
         return obj
     if status != store.NONE:

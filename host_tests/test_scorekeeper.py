@@ -911,7 +911,10 @@ def test_a_draft_of_another_shape_or_damaged_opens_the_sheet(tmp_path, bad):
     k2 = Keeper(tmp_path)
     k2.app.loop(5)
     assert k2.app.screen_mod == "scorekeeper" and type(k2.screen).__name__ == "Screen"
-    assert not [q.name for q in tmp_path.iterdir() if q.name.startswith(S.DRAFT)]
+    left = [q.name for q in tmp_path.iterdir() if q.name.startswith(S.DRAFT)]
+    # a damaged copy is kept aside, as every damaged save (a draft of
+    # another shape is a good record: removed)
+    assert left == ([S.DRAFT + ".bad"] if bad == "damaged" else [])
     k2.press("A up A")  # a round as ever
     assert k2.app.screen_mod == "keeper_entry" and k2.screen.step() == "d"
 
@@ -923,13 +926,83 @@ def test_low_memory_removing_a_draft_adds_the_round_once(tmp_path, monkeypatch):
     k.press("A")
     k.app.loop(110)
 
-    def remove(name, folder=""):
+    def remove(name, folder="", bad=True):
         raise MemoryError
 
     monkeypatch.setattr(store, "remove", remove)
     k.press(entry_keys(E1, k.sheet.fields(), 2))
     assert k.app.screen_mod == "scorekeeper" and k.sheet.rounds == [E1]
     assert S.load(str(tmp_path))[0].rounds == [E1]
+
+
+def test_a_draft_whose_copies_are_damaged_keeps_the_newest_aside(tmp_path):
+    # the main copy damaged: its .bak, a second's keys older, is typed on;
+    # the damaged copy is set aside at the next save. Every copy damaged:
+    # the main one kept as .bad (store.remove took it with the rest, the
+    # .bad of an earlier damage too)
+    k = new_sheet(tmp_path, names=["ADA", "BO"])
+    k.press("A up up A")
+    k.app.loop(110)
+    k.press("down A")
+    k.app.loop(110)
+    p = tmp_path / S.DRAFT
+    older = store.decode((tmp_path / (S.DRAFT + ".bak")).read_bytes())
+    good = p.read_bytes()
+    assert store.decode(good)["v"] != older["v"]
+    p.write_bytes(good[:-3])
+    k2 = Keeper(tmp_path)
+    k2.app.loop(2)
+    assert k2.app.screen_mod == "keeper_entry" and k2.screen.draft()["v"] == older["v"]
+    k2.press("down")
+    k2.app.loop(110)
+    assert (tmp_path / (S.DRAFT + ".bad")).read_bytes() == good[:-3]
+    for name in (S.DRAFT, S.DRAFT + ".bak"):
+        q = tmp_path / name
+        q.write_bytes(q.read_bytes()[:-3])
+    k3 = Keeper(tmp_path)
+    k3.app.loop(2)
+    assert k3.app.screen_mod == "scorekeeper"
+    left = sorted(q.name for q in tmp_path.iterdir() if q.name.startswith(S.DRAFT))
+    assert left == [S.DRAFT + ".bad"]
+
+
+def test_a_draft_short_of_memory_is_kept_and_saved_later(tmp_path, monkeypatch):
+    # the draft read short of heap (the sheet just read: the heap's peak)
+    # counted as damage and every copy was removed; a save short of heap
+    # was printed and never tried again until the next key
+    k = new_sheet(tmp_path, names=["ADA", "BO"])
+    k.press("A up up A")
+    k.app.loop(110)
+    p = tmp_path / S.DRAFT
+    before = p.read_bytes()
+    real = store._load
+
+    def short_load(path):
+        if S.DRAFT in path:
+            raise MemoryError
+        return real(path)
+
+    monkeypatch.setattr(store, "_load", short_load)
+    k2 = Keeper(tmp_path)
+    k2.app.loop(2)
+    assert k2.app.screen_mod == "scorekeeper" and "Out of memory" in k2.text()
+    assert p.read_bytes() == before
+    monkeypatch.setattr(store, "_load", real)
+    k3 = Keeper(tmp_path).open()  # (the menu: the note was the last shown)
+    assert k3.app.screen_mod == "keeper_entry"
+    real_save = store.save
+    calls = []
+
+    def short(name, obj, folder=""):
+        calls.append(name)
+        if len(calls) == 1:
+            raise MemoryError
+        return real_save(name, obj, folder)
+
+    monkeypatch.setattr(store, "save", short)
+    k3.press("down")  # a change: saved a second later, or (short) later again
+    k3.app.loop(300)
+    assert len(calls) == 2 and p.read_bytes() != before
 
 
 def test_a_round_the_flash_did_not_take_keeps_its_draft(tmp_path, monkeypatch):
