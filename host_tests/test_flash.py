@@ -766,6 +766,35 @@ def test_port_errors_are_a_reason_and_what_to_do(tmp_path: Path, capsys: pytest.
         assert capsys.readouterr().err.splitlines() == [reason, listing]
 
 
+def test_a_record_cut_while_written_is_removed_by_the_next_flash(
+    tmp_path: Path, board: VirtualBoard
+):
+    # the record of a real firmware (1,198 B) is written in two commands;
+    # a cut between them left /.flash.json.flash-new for good (only
+    # --wipe removed it)
+    args = tool_args(tmp_path)
+    assert run_flash(board, *args).returncode == 0
+    left = board.root / (".flash.json" + flash.TMP_SUFFIX)
+    left.write_bytes(b'{\n "tool": "scopa flash",\n "bo')
+    done = run_flash(board, *args)
+    assert done.returncode == 0, done.out
+    assert not left.exists() and (board.root / ".flash.json").exists()
+
+
+def test_a_damaged_record_is_named_as_why_files_are_refused(tmp_path: Path, board: VirtualBoard):
+    # the record unreadable: every app file to replace counts as not the
+    # tool's, and the refusal blamed "another program's, or ... mip?"
+    args = tool_args(tmp_path)
+    assert run_flash(board, *args).returncode == 0
+    (board.root / ".flash.json").write_bytes(b'{"files": ["app.mpy", ')
+    (tmp_path / "fw" / "pkg" / "a.py").write_text("def f():\n    return 2\n")
+    done = run_flash(board, *args)
+    assert done.returncode == 1, done.out
+    assert "/.flash.json is unreadable" in done.out and "mip?" not in done.out
+    assert "/pkg/a.mpy" in done.out and "--force" in done.out
+    assert run_flash(board, *args, "--force").returncode == 0
+
+
 def test_wipe_removes_what_the_tool_wrote_and_nothing_else(tmp_path: Path, board: VirtualBoard):
     args = tool_args(tmp_path)
     assert run_flash(board, *args).returncode == 0

@@ -263,10 +263,16 @@ class Flasher:
             self.touched = False  # nothing changed: the app it found starts again
             n = len(plan.foreign)
             shown = ", ".join("/" + p for p in plan.foreign[:8]) + (", ..." if n > 8 else "")
+            if record.unreadable:
+                whose = "the flash tool cannot tell it wrote (its record is damaged)"
+                why = f"/{RECORD} is unreadable, so no file on the board is known as the tool's"
+            else:
+                whose = "the flash tool did not write"
+                why = "another program's, or the app installed by mip?"
             raise FlashError(
-                f"the board holds {n} files the flash tool did not write that this flash "
+                f"the board holds {n} files {whose} that this flash "
                 f"would replace or remove (the app's own, or a .py that would shadow "
-                f"its .mpy): {shown}; another program's, or the app installed by mip?",
+                f"its .mpy): {shown}; {why}",
                 f"copy off what you want to keep (mpremote connect {self.port} cp "
                 f":/{plan.foreign[0]} .), then run flash again with --force, which "
                 "replaces them (other files stay)",

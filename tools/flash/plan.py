@@ -17,6 +17,7 @@ class Record:
     files: set[str] = field(default_factory=set)
     libs: dict[str, list[str]] = field(default_factory=dict)
     complete: bool = True
+    unreadable: bool = False  # the board's record was there but damaged
 
     @classmethod
     def parse(cls, text: str | None) -> Record:
@@ -29,7 +30,7 @@ class Record:
             return cls(files, libs, bool(data.get("complete", True)))
         except (ValueError, AttributeError, TypeError):
             say(f"note: /{RECORD} on the board is unreadable: starting a new one")
-            return cls()
+            return cls(unreadable=True)
 
     def dump(self, board: str, version: str) -> bytes:
         data = {
@@ -105,7 +106,7 @@ def make_plan(
     wanted = set(stage.files) | {f for fs in libs_keep.values() for f in fs}
     remove = {f for f in record.files | {f for fs in record.libs.values() for f in fs}}
     remove = {f for f in remove if f not in wanted and f in files}
-    for path in set(stage.files) | record.files:
+    for path in set(stage.files) | record.files | {RECORD}:  # (the record: 2 writes)
         if path + TMP_SUFFIX in files:
             remove.add(path + TMP_SUFFIX)
     if PAUSED_MAIN in files and not restore_main:
