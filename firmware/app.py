@@ -733,18 +733,24 @@ def run(board, max_steps=None, folder="", until=None):
         app.flush()  # a quit (the sim's q, Ctrl-C): nothing left for a timed save
         raise
     except Exception as e:  # a bug: said on the screen, then raised as always
-        # (what was typed and shown is written first, as on a quit: an
-        # error that is no bug of the app's, such as a print to a terminal
-        # that is gone, loses nothing either)
-        app.flush()
-        try:
-            from ui import stopped
-
-            stopped.show(app, e)
-        except Exception:  # (no heap for it, or the display): printed anyway
-            pass
+        stop(app, e)
         raise
     return app
+
+
+def stop(app, e):
+    """The app stopped on error `e` (a bug): what was typed and shown is
+    written first, as on a quit (an error that is no bug of the app's,
+    such as a print to a terminal that is gone, loses nothing either),
+    then the screen says "Scopa stopped:" and the error's name. Never
+    raises; the caller raises `e` as always."""
+    app.flush()
+    try:
+        from ui import stopped
+
+        stopped.show(app, e)
+    except Exception:  # (no heap for it, or the display): printed anyway
+        pass
 
 
 def _say(what, e):

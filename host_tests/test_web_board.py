@@ -112,6 +112,41 @@ def test_keys_hold_each_change_long_enough():
     assert "masks [0, 0, 0, 16, 0, 0, 32, 0]" in out, out
 
 
+STOPPED = """
+import board as web
+web.FRAME = "frame.bin"
+import store
+
+a = web.start("")
+a.set_setting("sleep", 3)  # saved a second later (a timed save)
+
+
+def bug(now):
+    raise ValueError("a bug")
+
+
+a.screen.tick = bug
+from ui import gfx
+
+text = gfx.text
+gfx.text = lambda fb, t, *args: print("text", t) or text(fb, t, *args)
+try:
+    web.step()
+except ValueError:
+    print("raised")
+print("sleep", store.load("settings.sav")[0]["sleep"])
+"""
+
+
+@pytest.mark.mpy
+def test_a_firmware_error_writes_what_waits_and_says_stopped():
+    # the page drives App.step, not app.run: an error lost the setting
+    # waiting for its timed save, and the screen kept its last frame
+    out = mpy.run_mpy(STOPPED, path=(mpy.FIRMWARE, WEB))
+    assert "raised" in out and "sleep 3" in out, out
+    assert "text Scopa stopped:\ntext ValueError\n" in out, out
+
+
 def test_firmware_pack_holds_the_staged_firmware_as_bytecode():
     from tools import web
     from tools.flash.compiler import VIPER

@@ -183,8 +183,12 @@ def start(folder=""):
     import app as A
 
     a = A.App(__import__("board"), folder)
-    a.start()
     _app = a
+    try:
+        a.start()
+    except Exception as e:  # as app.run: saved, said on the screen, raised
+        A.stop(a, e)
+        raise
     return a
 
 
@@ -196,7 +200,13 @@ def step():
         raise RuntimeError("board.start() first")
     display = a.fb
     before = display.shown
-    wait = a.step()
+    try:
+        wait = a.step()
+    except Exception as e:  # as app.run: saved, said on the screen, raised
+        import app as A
+
+        A.stop(a, e)
+        raise
     drawn = 1 if display.shown != before else 0
     off = 0 if display.on else 1
     return drawn | min(wait, 1023) << 1 | off << 11

@@ -344,8 +344,14 @@ board.start()
         try {
             r = step();
         } catch (e) {
+            // the app wrote what waited and drew "Scopa stopped:" (app.stop)
             page.error = String(e.message || e);
             say(`The firmware stopped:\n${page.error}`);
+            try {
+                draw(mp);
+            } finally {
+                syncFlash(FS);
+            }
             throw e;
         }
         const dt = performance.now() - t;
