@@ -464,6 +464,10 @@ class App:
                 mod = __import__("ui." + module, None, None, (name,))
             except ImportError as e:
                 # a screen missing from the flash: say so rather than stop
+                # (an ImportError of the screen's own imports is a bug:
+                # raised, as any)
+                if ("'ui.%s'" % module) not in str(e):
+                    raise
                 print("app: no screen %s.%s:" % (module, name), e)
                 import lang
 

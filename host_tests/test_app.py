@@ -980,6 +980,68 @@ def test_compiled_app_drops_what_a_screen_no_longer_shows(mpy_firmware, tmp_path
     assert "ui.round_info" in seen[-2][2:] and "ui.round_info" not in seen[-1][2:], seen
 
 
+def test_a_missing_screen_says_not_yet_and_a_broken_one_stops(tmp_path, monkeypatch):
+    # a screen's module missing from the flash: "Not yet" rather than a
+    # stop; an ImportError inside a screen's own imports (a bug, or a
+    # dependency missing) was shown as "Not yet" too, hiding it
+    import builtins
+
+    real = builtins.__import__
+
+    def imp(name, *args, **kw):
+        if name == "ui.summary":
+            raise ImportError("no module named 'ui.summary'")
+        if name == "ui.round_info":
+            raise ImportError("no module named 'gone'")
+        return real(name, *args, **kw)
+
+    a, b = run(F.keys(""), tmp_path, 3)
+    monkeypatch.setattr(builtins, "__import__", imp)
+    a.go("summary")
+    a._switch()
+    a.draw()
+    assert a.screen_mod == "pages" and lang.tr(lang.NOT_YET) in b.display.screen_text()
+    a.go("round_info")
+    with pytest.raises(ImportError, match="gone"):
+        a._switch()
+
+
+HELP_RUN = """
+import sys
+import bench_board
+
+bench_board.KEYS = "DDDAA"  # How to play, Scopa
+import app
+
+mods = []
+
+
+def until(a):
+    if a.screen_mod == "pages":
+        mods.extend(k for k in ("ui.menu", "ui.lists") if k in sys.modules)
+        return True
+    return False
+
+
+app.run(bench_board, max_steps=3000, until=until)
+print("help", " ".join(mods))
+"""
+
+
+@pytest.mark.mpy
+def test_compiled_help_pages_do_not_load_the_start_menu(mpy_firmware, tmp_path):
+    # the house rules' rows were the start menu's: a game's How to play
+    # loaded the whole of ui.menu (9.6 KB) again for them
+    import mpy
+    from tools import bench_app
+
+    fw = _with_data(mpy_firmware)
+    board = bench_app.board_dir(tmp_path / "board")
+    (tmp_path / "flash").mkdir()
+    out = mpy.run_mpy(HELP_RUN, heapsize="512K", path=(board, fw), cwd=tmp_path / "flash")
+    assert "help ui.lists\n" in out, out
+
+
 @pytest.mark.mpy
 def test_bench_app_says_in_one_line_when_its_heap_is_too_small(capsys):
     # tools/bench_app.py --heapsize 48K: the app runs out of memory before
