@@ -8,7 +8,10 @@ Italian, 1 French), contrast and sleep (indices of consts.CONTRASTS and
 consts.SLEEPS), pass-and-play, sheet (1: the scorekeeper was left on its
 sheet, which a restart opens) and the last New game choices (cfg).
 
-It returns what it reads or makes; the app keeps it and saves it.
+It returns what it reads or makes; the app keeps it and saves it. Reading
+the saves (called by the app) it writes only their recovery: a damaged
+copy set aside as .bad, a cut save's renames finished, the journal moved
+beside the record it follows (store.load, store.set_aside, store.rotate).
 """
 
 from micropython import const

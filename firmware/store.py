@@ -292,7 +292,8 @@ def append(name, n, value, base, folder=""):
 
 def rotate(name, folder=""):
     """Move journal `name` to ``name.bak`` (replacing it), if there: after
-    the record it follows was saved again (its old copy now the .bak)."""
+    the record it follows was saved again (its old copy now the .bak).
+    Raises OSError when the flash is read-only."""
     p = _path(folder, name)
     if _exists(p):
         _replace(p, p + ".bak")  # (a .bak that stays: the journal goes, its record is whole)
