@@ -54,13 +54,15 @@ def _firmware():
 
 
 def find_port():
-    """The first USB serial device, as ``mpremote connect auto`` picks it."""
-    import serial.tools.list_ports
+    """The first USB serial device, as ``mpremote connect auto`` picks it
+    (the flash tool's choice, said the same way)."""
+    from tools.flash.common import FlashError
+    from tools.flash.device import find_port as first_port
 
-    ports = [p for p in sorted(serial.tools.list_ports.comports()) if p.vid is not None]
-    if not ports:
-        raise ScoresError("no board found: plug it in, or pass --port /dev/ttyACM0 (COM3...)")
-    return ports[0].device
+    try:
+        return first_port()
+    except FlashError as e:
+        raise ScoresError(f"{e.what}: {e.todo}") from None
 
 
 def fetch(port, path, restart=True):
