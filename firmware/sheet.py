@@ -56,6 +56,7 @@ SEVEN = const(7)  # primiera: the 7 of denari is not the settebello's side's (`s
 NO_SEVEN = const(8)  # primiera: the 7 of a suit is in no side's (all 40 are taken)
 ALL = const(9)  # primiera: nobody's, while one side (`side`) took every card
 FULL = const(10)  # the sheet holds MAX_ROUNDS rounds (Sheet.add)
+SCOPE = const(11)  # a side (`side`) has more scope than half its cards
 _SETTEBELLO = const(6)
 # a round's record: which optional fields its entry holds
 _P = const(1)
@@ -203,14 +204,30 @@ class Sheet:
         """check(e), and what a round typed now must keep besides, which
         rounds saved by an earlier firmware may not (they still load and
         count as they were typed): a primiera nobody won while one side
-        took every card, every suit (ALL). Raises EntryError."""
+        took every card, every suit (ALL); no more scope than half a
+        side's cards (SCOPE). Raises EntryError."""
         try:
             self.check(e)
         except EntryError as x:
             if x.key in ("sc", "rb", "np", "gr"):
                 self._check_all(e)  # the primiera's step comes first
+            if x.key in ("rb", "np", "gr"):
+                self._check_scope(e)  # and the scope's
             raise
         self._check_all(e)
+        self._check_scope(e)
+
+    def _check_scope(self, e):
+        # a scopa puts the card played and at least one taken on the pile
+        # (Scopa a 15's dealer's fifteen or thirty: the table's four cards
+        # for one or two); Cirulla's declarations score scope with no cards
+        # (pagat.com Scopa, Cirulla)
+        if self.rules.game == CIRULLA:
+            return
+        for i in range(self.rules.sides):
+            if 2 * e["sc"][i] > e["t"][i]:
+                msg = "%s: %d scope with %d cards" % (self.names[i], e["sc"][i], e["t"][i])
+                raise EntryError(msg, "sc", SCOPE, i)
 
     def _check_all(self, e):
         if e.get("p", 0) == -1:

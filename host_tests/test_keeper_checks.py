@@ -220,3 +220,43 @@ def test_the_new_refusals_fit_in_every_language():
             assert len(lang.tr(lang.SK_CARDS_FIT)) <= 16 and len(lang.tr(lang.SK_NO_SEVEN)) <= 16
         finally:
             lang.load("en")
+
+
+def test_more_scope_than_half_the_cards_is_refused_when_typed():
+    # a scopa puts the card played and one taken at least on the pile: a
+    # side with no cards scored a scopa, one with 14 cards 40 (a tester's
+    # find). A round saved by an earlier firmware still loads as typed
+    sh = S.Sheet(Rules("scopa"), ["ADA", "BO"])
+    for e, side in (
+        ({"t": [40, 0], "d": [10, 0], "s": 0, "p": 0, "sc": [0, 1]}, 1),
+        ({"t": [39, 1], "d": [10, 0], "s": 0, "p": 0, "sc": [2, 1]}, 1),
+        ({"t": [38, 2], "d": [10, 0], "s": 0, "p": 0, "sc": [20, 1]}, 0),
+    ):
+        sh.check(e)
+        with pytest.raises(S.EntryError) as x:
+            sh.check_typed(e)
+        assert (x.value.key, x.value.kind, x.value.side) == ("sc", S.SCOPE, side)
+    sh.check_typed({"t": [38, 2], "d": [10, 0], "s": 0, "p": 0, "sc": [19, 1]})
+    # Cirulla's declarations (3 or 10 scope) are scored with no capture
+    c = S.Sheet(Rules("cirulla"), ["ADA", "BO"])
+    e = {"t": [40, 0], "d": [10, 0], "s": 0, "p": 0, "sc": [0, 3], "np": [10, 0], "gr": 0}
+    c.check_typed(e)
+
+
+@pytest.mark.parametrize("code", lang.LANGS)
+def test_the_entry_screen_refuses_a_scopa_with_no_cards(tmp_path, code):
+    k = new_sheet(tmp_path, names=["ADA", "BO"])
+    saved = (tmp_path / S.FILE).read_bytes()
+    lang.load(code)
+    try:
+        e = {"t": [40, 0], "d": [10, 0], "s": 0, "p": 0, "sc": [0, 1]}
+        k.press(["A"] + entry_keys(e, k.sheet.fields(), 2))
+        s = k.screen
+        msg = lang.tr(lang.SK_SCOPE_CARDS)
+        assert s.step() == "sc" and s.err == msg and s.cur == 1 and len(msg) <= 16
+        assert msg in k.text()
+        k.press("A A")  # A again: still refused
+        assert k.screen.step() == "sc" and k.screen.err == msg
+    finally:
+        lang.load("en")
+    assert k.sheet.rounds == [] and (tmp_path / S.FILE).read_bytes() == saved

@@ -1200,8 +1200,8 @@ def test_a_tie_at_the_target_says_play_on(tmp_path):
     k = new_sheet(tmp_path, names=["ADA", "BO"])
     for e in (E1, E1):  # 10-0
         k.add(e)
-    k.add({"t": [20, 20], "d": [5, 5], "s": 0, "p": -1, "sc": [0, 11]})  # 11-11
-    assert k.sheet.rounds[-1]["sc"] == [0, 11]
+    k.add({"t": [20, 20], "d": [5, 5], "s": 0, "p": 1, "sc": [0, 10]})  # 11-11
+    assert k.sheet.rounds[-1]["sc"] == [0, 10] and k.screen.m["totals"] == [11, 11]
     lines = k.text().split("\n")
     assert lines[-1] == "Tie: play on" and not k.screen.m["over"], lines
 

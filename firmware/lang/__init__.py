@@ -179,7 +179,8 @@ SK_DROP = const(145)  # B out of a round typed in part: a second B drops it
 READING = const(146)  # a long sheet being read from flash (App._switch)
 FEWEST = const(147)  # New game's house rule: of the sums a card can take, the fewest cards
 TAKES_REST = const(148)  # the round's end: the table's rest to the side that took last
-N_STRINGS = const(149)
+SK_SCOPE_CARDS = const(149)  # the sheet: more scope than half a side's cards
+N_STRINGS = const(150)
 
 _blob = b""
 _offs = None

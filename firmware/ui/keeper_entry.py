@@ -70,6 +70,7 @@ ERRORS = {
     sheet.CLASH: lang.SK_CLASH,
     sheet.COUNT: lang.SK_CARDS_FIT,
     sheet.NO_SEVEN: lang.SK_NO_SEVEN,
+    sheet.SCOPE: lang.SK_SCOPE_CARDS,
 }
 
 
