@@ -695,6 +695,19 @@ def test_history_edit_recounts_everything_after(tmp_path, capsys):
     assert type(k.screen).__name__ == "History" and k.screen.sel == 0
 
 
+def test_an_edit_that_ends_a_match_in_progress_says_who_won_it(tmp_path):
+    # the second match had no winner: "Winner changed" read as if another
+    # side had won it (a tester's find)
+    k = new_sheet(tmp_path, names=["ADA", "BO"])
+    for e in (E1, E1, E3, E2):  # 11-0 (ADA wins); 0-7
+        k.add(e)
+    big = {"t": [0, 40], "d": [0, 10], "s": 1, "p": 1, "sc": [0, 8]}  # 0 - 12
+    k.press("down A A")  # History on the last round, its review, edit it
+    k.press(entry_keys(big, k.sheet.fields(), 2, old=E2))
+    assert k.sheet.rounds[-1] == big
+    assert k.app.screen_mod == "scorekeeper" and k.text().split("\n") == ["Match to BO", "0-12"]
+
+
 def test_an_edit_opens_the_steps_its_new_counts_rule_out_as_a_new_round(tmp_path):
     # round 1 edited from 22-18 cards to 0-40: its old denari (6-4), its
     # settebello and primiera (the first side's) cannot be any more; they
@@ -710,7 +723,8 @@ def test_an_edit_opens_the_steps_its_new_counts_rule_out_as_a_new_round(tmp_path
     k.press("A")
     assert k.screen.step() == "p" and k.screen.v["p"] == 1 and not k.screen.objection()
     k.press("A")
-    assert k.screen.step() == "sc" and k.screen.v["sc"] == [1, 0]  # what is still possible stays
+    # ADA's scopa is not possible with no cards any more: 0 (BO's 0 stays)
+    assert k.screen.step() == "sc" and k.screen.v["sc"] == [0, 0] and not k.screen.objection()
     # back to the cards, 1-39: the denari 0-10 still fit, BO's settebello
     # and primiera still stand: nothing reopens
     k.press("B B B B up A")

@@ -80,13 +80,17 @@ UNSET = -2  # a choice step's value before the keeper picks one
 def _new_winner(sh, before, after):
     """The note of an edit that changed a match's winner: "Winner
     changed", then the first such match's new result ("BO wins", "14-6"),
-    which the totals no longer show when later rounds start a new match."""
+    which the totals no longer show when later rounds start a new match;
+    a match that had no winner and has one now: "Match to BO", "0-12"."""
     lines = [tr(lang.SK_NEW_WINNER)]
     for i in range(len(after)):
         w, t = after[i]
         if i >= len(before) or before[i][0] != w:
-            if w is not None:
+            if w is not None and i >= len(before):
+                lines = [tr(lang.MATCH_TO) % sh.names[w]]
+            elif w is not None:
                 lines.append(tr(lang.WINS) % sh.names[w])
+            if w is not None:
                 lines.append("-".join(str(x) for x in t))
             break
     return lines
@@ -352,7 +356,8 @@ class Screen(keys.Screen):
         """Defaults of the step just reached, only where the counts leave
         no doubt: the settebello and the re bello to the one side that took
         denari, the primiera to the one side that took cards, and no more
-        denari than cards (_fit). Otherwise nothing is chosen (UNSET): the
+        denari than cards (_fit), no more scope than half the cards.
+        Otherwise nothing is chosen (UNSET): the
         keeper picks, and A objects until then. A side that took all ten
         denari has the run of ten (napola, piccola) and the grande. A value
         the keeper gave (an edited round's, or one typed before going back)
@@ -377,6 +382,10 @@ class Screen(keys.Screen):
             v["np"] = [10 if x == 10 else 0 for x in d]
         elif f == "gr":  # all ten denari: the grande too
             v["gr"] = d.index(10) if 10 in d else -1
+        elif f == "sc" and self.sh.rules.game != CIRULLA:
+            # no more scope than half the cards (sheet: SCOPE)
+            t = v["t"]
+            v["sc"] = [min(v["sc"][i], t[i] // 2) for i in range(len(t))]
 
     def _ruled_out(self, f):
         """True when the sheet's check (sheet.Sheet.check) finds step `f`'s
