@@ -304,18 +304,24 @@ def test_announcements_are_the_deals_declarations_and_the_dealers_fifteen():
     # Cirulla: over many deals, the dealer's bonus scope and each hand's
     # declaration (engine.declaration) in playing order; none once a card
     # is played, and none in a game without them
+    # (a declaration shows the hand; the dealer's fifteen, the table taken)
     seen = set()
     for seed in range(1, 200):
         g = Game(Rules("cirulla"), seed)
         r = g.rules
         want = []
         if g.st[E.BONUS]:
-            want.append((g.dealer, g.st[E.BONUS], None))
+            # the dealer's four: the table dealt (after the hands) that it
+            # took, in its pile
+            k = E.DECK + r.hand * r.players
+            four = sorted(g.st[k : k + 4])
+            assert E.pile_of(g.st, r.side(g.dealer)) == four
+            want.append((g.dealer, g.st[E.BONUS], None, four))
         for i in range(1, r.players + 1):
             seat = (g.dealer + i) % r.players
             n = E.declaration(g.hand(seat))
             if n:
-                want.append((seat, n, "Decino" if n == 10 else "Cirulla"))
+                want.append((seat, n, "Decino" if n == 10 else "Cirulla", g.hand(seat)))
         assert g.announcements() == want
         seen.update(w[2] for w in want)
         card, taken = g.legal_moves()[0]

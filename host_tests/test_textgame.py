@@ -325,18 +325,30 @@ def test_your_hard_partner_plays_beside_you_as_on_the_device():
 def _first_deal_news(seed):
     """What the first deal of Cirulla from `seed` announces, from the
     engine on CPython: the dealer's 15 or 30, each hand's declaration."""
+    from scopa import cards as C
+
     g = Game(Rules("cirulla"), seed)
     out = []
     bonus = g.st[engine.BONUS]
     if bonus:
+        # the table the dealer took: the four dealt after the hands
+        four = sorted(g.st[engine.DECK + 6 : engine.DECK + 10])
         out.append(
-            "P%d deals a table of %d: +%d %s"
-            % (g.dealer + 1, 15 * bonus, bonus, "scopa" if bonus == 1 else "scope")
+            "P%d deals a table of %d: +%d %s, takes %s"
+            % (
+                g.dealer + 1,
+                15 * bonus,
+                bonus,
+                "scopa" if bonus == 1 else "scope",
+                " ".join(C.name(c) for c in four),
+            )
         )
     for seat in (0, 1):  # P2 deals: P1 is dealt first
         n = engine.declaration(g.hand(seat))
         if n:
-            out.append("P%d declares %s: +%d" % (seat + 1, "Decino" if n == 10 else "Cirulla", n))
+            what = "Decino" if n == 10 else "Cirulla"
+            shown = " ".join(C.name(c) for c in g.hand(seat))  # (a declaration shows it)
+            out.append("P%d declares %s: +%d, shows %s" % (seat + 1, what, n, shown))
     return out
 
 
@@ -357,7 +369,9 @@ def test_cirulla_announces_the_declarations_at_each_deal():
         assert out[at + 1 + len(news)] == ""  # then the table and your hand
     # and at the later deals of a whole game
     proc = play_out(["--game", "cirulla", "--seed", "7", "--level", "easy"])
-    assert len(re.findall(r"^P[12] declares (Cirulla: \+3|Decino: \+10)$", proc.stdout, re.M)) >= 3
+    said = r"^P[12] declares (Cirulla: \+3|Decino: \+10), shows \S+ \S+ \S+$"
+    found = re.findall(said, proc.stdout, re.M)
+    assert len(found) >= 3
 
 
 @pytest.mark.parametrize("game", ["scopa", "scopone", "scopa_15"])

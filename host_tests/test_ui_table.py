@@ -549,13 +549,13 @@ def test_the_rounds_end_shows_its_rest_going_to_who_took_last(tmp_path):
         a.loop(5)
         _play_until(a, b, lambda a: a.game.round_over, 400)
         s = a.screen
-        if g.round_over and a.screen_mod == "table" and s.rest:
+        if g.round_over and a.screen_mod == "table" and s.cards:
             break
     else:
         raise AssertionError("no round ended with cards on the table")
     who = g.st[E.LAST]
     assert s.stage == TB.NEWS and s.line == "Rest to " + ("You" if who == 0 else "P2")
-    assert all(g.st[c] == E.PILE + who for c in s.rest)  # (its pile now)
+    assert all(g.st[c] == E.PILE + who for c in s.cards)  # (its pile now)
     assert s.line in b.display.screen_text()
     # the top row's match score is the one before the round: its points
     # are the summary's news, not given away under the rest

@@ -37,14 +37,17 @@ def seed_where(rules, pred, tries=5000):
     raise AssertionError("no such deal")
 
 
-def announced(a, b, steps=2000):
-    """The NEWS lines the table shows, in order, until the first turn."""
+def announced(a, b, steps=2000, cards=None):
+    """The NEWS lines the table shows, in order, until the first turn;
+    `cards`, a list: each line's cards, lit in the table's place, added."""
     seen = []
 
     def watch(a):
         s = a.screen
         if s.stage == TB.NEWS and (not seen or seen[-1] != s.line):
             seen.append(s.line)
+            if cards is not None:
+                cards.append(list(s.cards))
         return s.stage in (TB.PICK, TB.THINK)
 
     a.loop(steps, until=watch)
@@ -62,9 +65,15 @@ def test_cirulla_dealer_bonus_and_declaration_are_announced(tmp_path):
     assert g.dealer == 1 and g.table() == []
     # the engine has counted them: 30 on the first table, a cirulla in hand
     assert g.scope(1) == 2 + E.declaration(g.hand(1)) and g.scope(0) == 3
+    four = E.pile_of(g.st, 1)  # the table the dealer took
+    hand = g.hand(0)
     a, b = start(tmp_path, g, [app.HUMAN, app.EASY])
-    assert announced(a, b) == ["P2: 30 +2", "You: Cirulla +3"]
-    assert a.screen.stage == TB.PICK
+    # each shows its cards, as the rules have them shown: the dealer's
+    # four taken, the declared hand (they went unseen)
+    cards = []
+    assert announced(a, b, cards=cards) == ["P2: 30 +2", "You: Cirulla +3"]
+    assert cards == [four, hand] and len(four) == 4
+    assert a.screen.stage == TB.PICK and not a.screen.cards
 
 
 def test_decino_is_announced_and_a_key_skips(tmp_path):
@@ -99,7 +108,7 @@ def test_scopa_15_dealer_bonus_is_announced_once(tmp_path):
             a.turns.play(c, t)
             s.stage = TB.IDLE
         elif s.stage == TB.NEWS:
-            if not s.rest:  # (the round's end: its rest to who took last)
+            if not s.cards:  # (the round's end: its rest to who took last)
                 lines.append(s.line)
             s._done()
     assert lines == []

@@ -132,15 +132,18 @@ def news(g):
     """At a fresh deal, what the device announces (ui/table.py `_news`,
     from scopa.game.Game.announcements): the dealer's fifteen or thirty,
     then each hand's Cirulla declaration, as lines."""
+    from scopa import cards as C
+
     out = []
-    for seat, n, what in g.announcements():
+    for seat, n, what, cards in g.announcements():
+        shown = " ".join(C.name(c) for c in cards)
         if what is None:
             out.append(
-                "P%d deals a table of %d: +%d scop%s"
-                % (seat + 1, 15 * n, n, "a" if n == 1 else "e")
+                "P%d deals a table of %d: +%d scop%s, takes %s"
+                % (seat + 1, 15 * n, n, "a" if n == 1 else "e", shown)
             )
         else:
-            out.append("P%d declares %s: +%d" % (seat + 1, what, n))
+            out.append("P%d declares %s: +%d, shows %s" % (seat + 1, what, n, shown))
     return out
 
 

@@ -99,12 +99,14 @@ class Game:
 
     def announcements(self):
         """What the deal just made announces (Scopa a 15, Cirulla): a list
-        of ``(seat, points, name)``: the dealer's table adding up to 15 or
-        30 (name None, points the scope it scores), then each hand's
-        declaration in playing order (name "Cirulla" or "Decino", points 3
-        or 10; scopa.engine.declaration). Empty in other games and once the
-        deal's first card is played. Source: as scopa.engine.declaration
-        and the dealer's bonus scope (Parlett p.138, regoledelgioco.com)."""
+        of ``(seat, points, name, cards)``: the dealer's table adding up to
+        15 or 30 (name None, points the scope it scores, cards the table's
+        four it took), then each hand's declaration in playing order (name
+        "Cirulla" or "Decino", points 3 or 10, cards the hand, which a
+        declaration shows; scopa.engine.declaration). Empty in other games
+        and once the deal's first card is played. Source: as
+        scopa.engine.declaration and the dealer's bonus scope (Parlett
+        p.138, regoledelgioco.com: the hand is shown to declare)."""
         from scopa import rules as R
 
         r = self.rules
@@ -116,13 +118,15 @@ class Game:
             return out
         bonus = st[engine.BONUS]
         if bonus and st[engine.DP] == r.table + r.hand * r.players:
-            out.append((self.dealer, bonus, None))
+            # (the round's first deal: its only cards taken yet, the table's)
+            out.append((self.dealer, bonus, None, engine.pile_of(st, r.side(self.dealer))))
         if r.game == R.CIRULLA:
             for i in range(1, r.players + 1):
                 seat = (self.dealer + i) % r.players
-                n = engine.declaration(self.hand(seat))
+                hand = self.hand(seat)
+                n = engine.declaration(hand)
                 if n:
-                    out.append((seat, n, "Decino" if n == 10 else "Cirulla"))
+                    out.append((seat, n, "Decino" if n == 10 else "Cirulla", hand))
         return out
 
     # Playing ------------------------------------------------------------

@@ -81,7 +81,9 @@ class Screen(keys.Screen):
         self.news = []  # NEWS: lines still to announce at this deal
         self.line = ""  # NEWS: the line shown
         self.dealt = None  # (round, cards dealt) of the deal announced
-        self.rest = ()  # NEWS at the round's end: the table's rest, to the side that took last
+        # NEWS's cards, lit in the table's place: the round's rest (to the
+        # side that took last), the dealer's fifteen, a declared hand
+        self.cards = ()
         self.info = False  # PICK: the round's page (ui/round_info.py) shown
         self.peek = 0  # PICK: 0 the own hand, k the k-th partner's (partners_visible)
 
@@ -181,7 +183,7 @@ class Screen(keys.Screen):
             self.stage = SCOPA
             self.t0 = now
         elif g.round_over and rest and last != engine.NONE:
-            self.rest = rest
+            self.cards = rest
             self.line = tr(lang.TAKES_REST) % app.turns.side_label(last)
             print("news:", self.line)
             self.stage = NEWS
@@ -204,15 +206,15 @@ class Screen(keys.Screen):
             news = g.announcements()
             label = self.app.turns.seat_label
             for i in range(len(news)):
-                seat, n, what = news[i]
+                seat, n, what, cards = news[i]
                 if what is None:  # the dealer's fifteen or thirty
-                    news[i] = "%s: %d +%d" % (label(seat), 15 * n, n)
+                    news[i] = ("%s: %d +%d" % (label(seat), 15 * n, n), cards)
                 else:
-                    news[i] = "%s: %s +%d" % (label(seat), what, n)
+                    news[i] = ("%s: %s +%d" % (label(seat), what, n), cards)
             self.news = news
         if not self.news:
             return False
-        self.line = self.news.pop(0)
+        self.line, self.cards = self.news.pop(0)
         print("news:", self.line)
         self.stage = NEWS
         self.t0 = now
@@ -221,7 +223,7 @@ class Screen(keys.Screen):
 
     def _done(self):
         self.stage = IDLE
-        self.rest = ()
+        self.cards = ()
         self.app.dirty = True
 
     def _select(self):
@@ -341,8 +343,8 @@ class Screen(keys.Screen):
         elif st == PICK and self.hint:
             lit = self.hint[1]
         tab = g.table()
-        if self.rest:  # the round's end: the rest, lit, to the side that took last
-            tab = lit = self.rest
+        if self.cards:  # NEWS's: the round's rest, the dealer's fifteen, a declared hand
+            tab = lit = self.cards
         pos = lay.table(len(tab))
         mr = g.st[engine.MATTA]  # Cirulla: the rank the matta was designated
         for i, c in enumerate(tab):
