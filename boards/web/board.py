@@ -113,7 +113,9 @@ class WebKeys:
 
     The page calls ``push(bit, down)`` for each key change; ``read`` takes
     them in order, one per `HOLD_MS` of `clock` time at most. Changes that
-    change nothing (a key down twice) are dropped; at most 64 wait.
+    change nothing (a key down twice) are dropped; at most 64 wait, and
+    past that a press is dropped but never a release (else its key would
+    stay held, a B held the hint), up to 64 more.
     """
 
     def __init__(self, clock):
@@ -123,7 +125,8 @@ class WebKeys:
         self._since = clock.ticks_ms()
 
     def push(self, bit, down):
-        if len(self._queue) < _QUEUE_MAX:
+        n = len(self._queue)
+        if n < _QUEUE_MAX or not down and n < 2 * _QUEUE_MAX:
             self._queue.append((bit, bool(down)))
 
     def read(self):
