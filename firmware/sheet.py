@@ -205,7 +205,9 @@ class Sheet:
         rounds saved by an earlier firmware may not (they still load and
         count as they were typed): a primiera nobody won while one side
         took every card, every suit (ALL); no more scope than half a
-        side's cards (SCOPE). Raises EntryError."""
+        side's cards (SCOPE); the denari of the one side whose denari are
+        not all named are the rest, with their napola, grande and re bello
+        (CLASH). Raises EntryError."""
         try:
             self.check(e)
         except EntryError as x:
@@ -216,6 +218,7 @@ class Sheet:
             raise
         self._check_all(e)
         self._check_scope(e)
+        self._check_rest(e)
 
     def _check_scope(self, e):
         # a scopa puts the card played and at least one taken on the pile
@@ -330,10 +333,7 @@ class Sheet:
         # after the primiera too) the napola is the whole run of what is
         # named, and the re bello and grande go to the side named holding them.
         taken = []
-        fields = self.fields()
         pc = e.get("pc")
-        np = e.get("np")
-        rb = self.rules.re_bello
         for i in range(self.rules.sides):
             have, last = self._named(e, i, late)
             mine = []
@@ -365,16 +365,46 @@ class Sheet:
             mine = self._named(e, i, True)[0]
             if e["d"][i] == 10:  # all the denari: every one of them is this side's
                 mine = list(range(1, 11))
-            if np is not None and scoring.run_from_ace(mine) != np[i]:
-                msg = "%s: the denari named make a napola of %d" % (
-                    self.names[i],
-                    scoring.run_from_ace(mine),
-                )
-                raise EntryError(msg, "np", CLASH, i)
-            if "gr" in fields and e.get("gr", -1) != i and 8 in mine and 9 in mine and 10 in mine:
-                raise EntryError("%s holds the grande" % self.names[i], "gr", CLASH, i)
-            if "rb" in fields and rb // 10 == 0 and e.get("rb", -1) != i and rb % 10 + 1 in mine:
-                raise EntryError("%s holds the re bello" % self.names[i], "rb", CLASH, i)
+            self._check_held(e, i, mine)
+
+    def _check_held(self, e, i, mine):
+        # side i holds the denari (values 1..10) `mine`: its napola is their
+        # run, the grande and the re bello among them are its
+        fields = self.fields()
+        np = e.get("np")
+        rb = self.rules.re_bello
+        if np is not None and scoring.run_from_ace(mine) != np[i]:
+            msg = "%s: the denari named make a napola of %d" % (
+                self.names[i],
+                scoring.run_from_ace(mine),
+            )
+            raise EntryError(msg, "np", CLASH, i)
+        if "gr" in fields and e.get("gr", -1) != i and 8 in mine and 9 in mine and 10 in mine:
+            raise EntryError("%s holds the grande" % self.names[i], "gr", CLASH, i)
+        if "rb" in fields and rb // 10 == 0 and e.get("rb", -1) != i and rb % 10 + 1 in mine:
+            raise EntryError("%s holds the re bello" % self.names[i], "rb", CLASH, i)
+
+    def _check_rest(self, e):
+        # every denaro of all sides but one named (as many as each took):
+        # the last side's are the rest, its napola, grande and re bello as
+        # they say (Cirulla: a piccola of 4 named A 2 3 4, all its side
+        # took, leaves the Fante, Cavallo and Re to the other: its grande)
+        n = self.rules.sides
+        held = []
+        left = -1
+        for i in range(n):
+            mine = self._named(e, i, True)[0]
+            got = 0
+            for v in mine:
+                if v not in held:
+                    held.append(v)
+                    got += 1
+            if got < e["d"][i]:
+                if left >= 0:
+                    return  # two sides with denari unnamed: no rest known
+                left = i
+        if left >= 0:
+            self._check_held(e, left, [v for v in range(1, 11) if v not in held])
 
     def points(self, e):
         """The Score (scopa.scoring.Score) of entry `e`. Raises EntryError."""

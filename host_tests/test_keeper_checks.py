@@ -10,7 +10,7 @@ import pytest
 import lang
 import sheet as S
 from scopa import cards as C
-from scopa.rules import Rules
+from scopa.rules import CIRULLA, Rules
 from test_scorekeeper import entry_keys, new_sheet
 
 
@@ -260,3 +260,40 @@ def test_the_entry_screen_refuses_a_scopa_with_no_cards(tmp_path, code):
     finally:
         lang.load("en")
     assert k.sheet.rounds == [] and (tmp_path / S.FILE).read_bytes() == saved
+
+
+def test_the_rest_of_the_denari_is_the_last_sides():
+    # Cirulla: ADA's piccola of 4 named A 2 3 4, all the denari ADA took:
+    # BO's six are 5 to the Re, the grande among them; a round without
+    # BO's grande was taken (a tester's find). Rounds saved before load
+    sh = S.Sheet(Rules("cirulla"), ["ADA", "BO"])
+    for d, np in (([4, 6], [4, 0]), ([3, 7], [3, 0])):
+        e = {"t": [20, 20], "d": d, "s": 1, "p": 0, "sc": [0, 0], "np": np, "gr": -1}
+        sh.check(e)
+        with pytest.raises(S.EntryError) as x:
+            sh.check_typed(e)
+        assert (x.value.key, x.value.kind, x.value.side) == ("gr", S.CLASH, 1), str(x.value)
+        sh.check_typed(dict(e, gr=1))
+    # ADA's five unnamed (the 7 and four more): nothing known of BO's
+    e = {"t": [20, 20], "d": [5, 5], "s": 0, "p": 0, "sc": [0, 0], "np": [0, 0], "gr": -1}
+    sh.check_typed(e)
+    # the re bello likewise: ADA's one denaro named (the settebello, its
+    # primiera's), the Re of denari is BO's
+    r = Rules("scopa", re_bello="10D")
+    rb = S.Sheet(r, ["ADA", "BO"])
+    e = {"t": [20, 20], "d": [1, 9], "s": 0, "pc": OK_PC, "sc": [0, 0]}
+    rb.check(dict(e, rb=-1))
+    with pytest.raises(S.EntryError) as x:
+        rb.check_typed(dict(e, rb=-1))
+    assert (x.value.key, x.value.kind, x.value.side) == ("rb", S.CLASH, 1), str(x.value)
+    rb.check_typed(dict(e, rb=1))
+
+
+def test_the_entry_screen_names_the_grande_the_rest_holds(tmp_path):
+    k = new_sheet(tmp_path, names=["ADA", "BO"], game=2)
+    assert k.sheet.rules.game == CIRULLA
+    e = {"t": [20, 20], "d": [4, 6], "s": 1, "p": 0, "sc": [0, 0], "np": [4, 0], "gr": -1}
+    k.press(["A"] + entry_keys(e, k.sheet.fields(), 2))
+    s = k.screen
+    assert s.step() == "gr" and s.err == lang.tr(lang.SK_CLASH)
+    assert k.sheet.rounds == []
