@@ -14,9 +14,10 @@ nothing a player saved is overwritten unseen.
 
 A journal is a file of lines appended one at a time after a record: each
 ``J <n> <value> <check>`` names its place n (1, 2, ...) after the record
-and carries a checksum over the record's own checksum, n and the value, so
-that a line cut short, out of order or left from an older record is no
-line at all. The game is saved this way: its record at the start and the
+and carries a checksum over a base that names the record (the game's: the
+checksum of its replay code, which its seats do not change), n and the
+value, so that a line cut short, out of order or left from an older
+record is no line at all. The game is saved this way: its record at the start and the
 end of a round, one short line a play in between, so that a play's save
 costs the same few bytes however long the game (the whole record, written
 again after every play, grew with the history and froze the app for a
