@@ -486,6 +486,17 @@ def test_rotate_moves_the_journal_beside_the_records_bak(tmp_path):
     assert config.journal("j.bak", "c", d) == ([9], False)
 
 
+# on the unix port: load "game" (what it read, its status, why), save it
+# anew, load it again
+LOAD_SAVE_LOAD = """
+import store
+obj, status, why = store.load('game')
+print(obj, status, why)
+store.save('game', {'n': 3})
+print(store.load('game')[:2])
+"""
+
+
 @pytest.mark.mpy
 def test_a_copy_larger_than_the_heap_is_damage_not_a_crash(run_mpy, tmp_path):
     # a main copy of 600 KB (a damaged length, a runaway sheet) in a 256 KiB
@@ -494,20 +505,14 @@ def test_a_copy_larger_than_the_heap_is_damage_not_a_crash(run_mpy, tmp_path):
     store.save("game", {"n": 1}, str(tmp_path))
     store.save("game", {"n": 2, "pad": "x" * 600_000}, str(tmp_path))
     big = (tmp_path / "game").read_bytes()
-    code = (
-        "import store\n"
-        "obj, status, why = store.load('game')\n"
-        "print(obj, status, why)\n"
-        "store.save('game', {'n': 3})\n"
-        "print(store.load('game')[:2])\n"
-    )
-    out = run_mpy(code, heapsize="256K", cwd=tmp_path).split("\n")
+    out = run_mpy(LOAD_SAVE_LOAD, heapsize="256K", cwd=tmp_path).split("\n")
     assert out[0] == "{'n': 1} 2 game: too large for the free memory; "
     assert out[1] == "({'n': 3}, 0)"
     assert (tmp_path / "game.bad").read_bytes() == big
     assert store.decode((tmp_path / "game.bak").read_bytes()) == {"n": 1}
 
 
+@pytest.mark.mpy
 def test_a_whole_tmp_larger_than_the_heap_is_kept_not_emptied(run_mpy, tmp_path):
     # a save cut before its renames left a whole .tmp, the newest copy,
     # too large for the heap: the main copy was loaded with nothing said,
@@ -516,14 +521,7 @@ def test_a_whole_tmp_larger_than_the_heap_is_kept_not_emptied(run_mpy, tmp_path)
     store.save("game", {"n": 1}, str(tmp_path))
     big = store.encode({"n": 2, "pad": "x" * 600_000})
     (tmp_path / "game.tmp").write_bytes(big)
-    code = (
-        "import store\n"
-        "obj, status, why = store.load('game')\n"
-        "print(obj, status, why)\n"
-        "store.save('game', {'n': 3})\n"
-        "print(store.load('game')[:2])\n"
-    )
-    out = run_mpy(code, heapsize="256K", cwd=tmp_path).split("\n")
+    out = run_mpy(LOAD_SAVE_LOAD, heapsize="256K", cwd=tmp_path).split("\n")
     assert out[0] == "{'n': 1} 0 game.tmp: too large for the free memory; "
     assert out[1] == "({'n': 3}, 0)"
     assert (tmp_path / "game.bad").read_bytes() == big

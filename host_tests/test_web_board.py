@@ -75,7 +75,8 @@ def test_app_a_step_at_a_time_plays_as_app_loop(tmp_path):
     assert lines == wlines
 
 
-KEYS = """
+# the web board's keys on a clock the script sets (c.t, ms)
+CLOCKED = """
 import sys
 sys.path.append({web!r})
 import board as web
@@ -91,6 +92,11 @@ class Clock:
 
 c = Clock()
 k = web.WebKeys(c)
+"""
+
+KEYS = (
+    CLOCKED
+    + """
 k.push(A, True)  # a tap far shorter than a turn
 k.push(A, False)
 k.push(B, True)
@@ -102,6 +108,7 @@ for t in (0, 1, 39, 40, 200, 239, 240, 1000):
     seen.append(k.read())
 print("masks", seen)
 """
+)
 
 
 @pytest.mark.mpy
@@ -112,22 +119,9 @@ def test_keys_hold_each_change_long_enough():
     assert "masks [0, 0, 0, 16, 0, 0, 32, 0]" in out, out
 
 
-MASHED = """
-import sys
-sys.path.append({web!r})
-import board as web
-from ui.buttons import A, B
-
-
-class Clock:
-    t = 0
-
-    def ticks_ms(self):
-        return self.t
-
-
-c = Clock()
-k = web.WebKeys(c)
+MASHED = (
+    CLOCKED
+    + """
 for i in range(31):  # taps far faster than the app reads them: 62 changes
     k.push(A, True)
     k.push(A, False)
@@ -143,8 +137,10 @@ while k._queue:
     k.read()
 print("held", k.mask)
 """
+)
 
 
+@pytest.mark.mpy
 def test_mashed_keys_never_stay_held():
     # past 64 queued changes every change was dropped, the releases too: a
     # key pressed stayed held (B: the hint) until pressed again (a tester's
