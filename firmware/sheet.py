@@ -390,20 +390,20 @@ class Sheet:
         # they say (Cirulla: a piccola of 4 named A 2 3 4, all its side
         # took, leaves the Fante, Cavallo and Re to the other: its grande)
         n = self.rules.sides
-        held = []
+        held = []  # the denari of the sides whose are all named
         left = -1
         for i in range(n):
-            mine = self._named(e, i, True)[0]
-            got = 0
-            for v in mine:
-                if v not in held:
-                    held.append(v)
-                    got += 1
-            if got < e["d"][i]:
+            mine = []
+            for v in self._named(e, i, True)[0]:
+                if v not in mine:
+                    mine.append(v)
+            if len(mine) < e["d"][i]:
                 if left >= 0:
                     return  # two sides with denari unnamed: no rest known
                 left = i
-        if left >= 0:
+            else:
+                held += mine
+        if left >= 0:  # its own named among them
             self._check_held(e, left, [v for v in range(1, 11) if v not in held])
 
     def points(self, e):

@@ -274,6 +274,20 @@ def test_the_rest_of_the_denari_is_the_last_sides():
             sh.check_typed(e)
         assert (x.value.key, x.value.kind, x.value.side) == ("gr", S.CLASH, 1), str(x.value)
         sh.check_typed(dict(e, gr=1))
+    # the side not all named keeps its own named denari: ADA's napola of 6
+    # (A to 6) beside BO's one denaro, the settebello: ADA's are A to 6
+    # and the three court cards, a napola of 6 (its own run was left out
+    # of its rest, and every napola refused: a tester's find)
+    nap = S.Sheet(Rules("scopa", napola=True), ["ADA", "BO"])
+    e = {"t": [30, 10], "d": [9, 1], "s": 1, "p": 0, "sc": [0, 0], "np": [6, 0]}
+    nap.check_typed(e)
+    with pytest.raises(S.EntryError) as x:
+        nap.check_typed(dict(e, np=[0, 0]))
+    assert (x.value.key, x.value.side) == ("np", 0)
+    three = S.Sheet(Rules("scopa", players=3, napola=True), ["ADA", "BO", "CY"])
+    three.check_typed(
+        {"t": [20, 12, 8], "d": [9, 1, 0], "s": 1, "p": 0, "sc": [0, 0, 0], "np": [6, 0, 0]}
+    )
     # ADA's five unnamed (the 7 and four more): nothing known of BO's
     e = {"t": [20, 20], "d": [5, 5], "s": 0, "p": 0, "sc": [0, 0], "np": [0, 0], "gr": -1}
     sh.check_typed(e)
