@@ -80,7 +80,7 @@ CLOCKED = """
 import sys
 sys.path.append({web!r})
 import board as web
-from ui.buttons import A, B
+from ui.buttons import A, B, DOWN, LEFT, UP
 
 
 class Clock:
@@ -135,6 +135,18 @@ for i in range(40):  # and more taps on a full queue
 while k._queue:
     c.t += 40
     k.read()
+k.push(B, True)  # B held through a mash faster than it is read
+for i in range(600):
+    k.push((A, UP, DOWN, LEFT)[i % 4], True)
+    k.push((A, UP, DOWN, LEFT)[i % 4], False)
+    if i % 3 == 0:
+        c.t += 40
+        k.read()
+print("queued", len(k._queue))
+k.push(B, False)
+while k._queue:
+    c.t += 40
+    k.read()
 print("held", k.mask)
 """
 )
@@ -147,6 +159,8 @@ def test_mashed_keys_never_stay_held():
     # find, in the browser)
     out = mpy.run_mpy(MASHED.format(web=str(WEB)))
     assert "held 0" in out, out
+    queued = int(out.split("queued ")[1].split()[0])
+    assert 64 <= queued <= 64 + 6, out  # a release of each key held, past 64
 
 
 STOPPED = """

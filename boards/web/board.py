@@ -113,21 +113,25 @@ class WebKeys:
 
     The page calls ``push(bit, down)`` for each key change; ``read`` takes
     them in order, one per `HOLD_MS` of `clock` time at most. Changes that
-    change nothing (a key down twice) are dropped; at most 64 wait, and
-    past that a press is dropped but never a release (else its key would
-    stay held, a B held the hint), up to 64 more.
+    change nothing (a key down twice, the release of a press dropped) are
+    dropped; at most 64 wait, and past that a press is dropped but never
+    the release of a key held (else it would stay held, a B held the
+    hint): one for each of the six keys at most.
     """
 
     def __init__(self, clock):
         self.clock = clock
         self.mask = 0
         self._queue = []
+        self._held = 0  # the mask once every change queued is read
         self._since = clock.ticks_ms()
 
     def push(self, bit, down):
-        n = len(self._queue)
-        if n < _QUEUE_MAX or not down and n < 2 * _QUEUE_MAX:
-            self._queue.append((bit, bool(down)))
+        held = self._held | bit if down else self._held & ~bit
+        if held == self._held or down and len(self._queue) >= _QUEUE_MAX:
+            return
+        self._held = held
+        self._queue.append((bit, bool(down)))
 
     def read(self):
         now = self.clock.ticks_ms()
