@@ -781,12 +781,20 @@ def test_a_record_cut_while_written_is_removed_by_the_next_flash(
     assert not left.exists() and (board.root / ".flash.json").exists()
 
 
-def test_a_damaged_record_is_named_as_why_files_are_refused(tmp_path: Path, board: VirtualBoard):
+@pytest.mark.parametrize(
+    "damaged", [b'{"files": ["app.mpy", ', b'\xff{"files"', b"", b'{"files": "app.mpy"}']
+)
+def test_a_damaged_record_is_named_as_why_files_are_refused(
+    tmp_path: Path, board: VirtualBoard, damaged: bytes
+):
     # the record unreadable: every app file to replace counts as not the
-    # tool's, and the refusal blamed "another program's, or ... mip?"
+    # tool's, and the refusal blamed "another program's, or ... mip?"; one
+    # not UTF-8 stopped the tool's code on the board at every run (--force
+    # and --wipe too), an empty one was no record, a string of files its
+    # letters (a tester's finds)
     args = tool_args(tmp_path)
     assert run_flash(board, *args).returncode == 0
-    (board.root / ".flash.json").write_bytes(b'{"files": ["app.mpy", ')
+    (board.root / ".flash.json").write_bytes(damaged)
     (tmp_path / "fw" / "pkg" / "a.py").write_text("def f():\n    return 2\n")
     done = run_flash(board, *args)
     assert done.returncode == 1, done.out

@@ -215,9 +215,11 @@ class Device:
         """
         return self.eval(SCAN % (sorted(set(dirs)), sizes))
 
-    def read_text(self, path: str) -> str | None:
+    def read_bytes(self, path: str) -> bytes | None:
+        """The bytes of file `path` on the board, None when there is none
+        (read as bytes: text that is not UTF-8 would stop the board's code)."""
         return self.eval(
-            f"try:\n with open({path!r}) as f:\n  print(repr(f.read()))\n"
+            f"try:\n with open({path!r}, 'rb') as f:\n  print(repr(f.read()))\n"
             "except OSError:\n print('None')"
         )
 

@@ -225,8 +225,8 @@ class Flasher:
         args = self.args
         device = self.device
         assert device is not None
-        record_text = device.read_text(RECORD)
-        record = Record.parse(record_text)
+        record_bytes = device.read_bytes(RECORD)
+        record = Record.parse(record_bytes)
         lib_files = {f for fs in record.libs.values() for f in fs}
         known = set(stage.files) | record.files | lib_files | {PAUSED_MAIN}
         sizes = {p: stage.size(p) for p in stage.files}
@@ -325,7 +325,7 @@ class Flasher:
                     installed[spec] = self.mip_install(spec, args.source)
                     self.libs_done.append(spec)
             except FlashError as e:
-                self.undo_pause(e, early, record_text)
+                self.undo_pause(e, early, record_bytes)
                 raise
             device = self.connect()
         for spec, files in stage.offline_libs.items():
@@ -424,7 +424,7 @@ class Flasher:
         self.counts["copied"] += 1
         self.counts["bytes"] += len(data)
 
-    def undo_pause(self, e: FlashError, early: bool, record_text: str | None) -> None:
+    def undo_pause(self, e: FlashError, early: bool, record_bytes: bytes | None) -> None:
         """mip failed (`e`) having written nothing: main.py and the record
         back as they were. Having written part of a library, main.py stays
         paused (no app on a half-updated library). `e` says which."""
@@ -439,10 +439,10 @@ class Flasher:
             device = self.connect()
             if early:
                 device.rename(PAUSED_MAIN, "main.py")
-            if record_text is None:
+            if record_bytes is None:
                 device.remove([RECORD])
             else:
-                device.write(RECORD, record_text.encode(), None)
+                device.write(RECORD, record_bytes, None)
             self.touched = False  # as found: the app starts again
         except FlashError:
             e.what += "\n  The board was lost: main.py stays paused until a flash finishes."

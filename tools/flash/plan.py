@@ -20,15 +20,26 @@ class Record:
     unreadable: bool = False  # the board's record was there but damaged
 
     @classmethod
-    def parse(cls, text: str | None) -> Record:
-        if not text:
+    def parse(cls, data: bytes | None) -> Record:
+        """The record of the board's file `data` (None: no file). One that
+        is not the tool's JSON (empty, not UTF-8, another shape) is said
+        and read as empty, `unreadable` set."""
+        if data is None:
             return cls()
         try:
-            data = json.loads(text)
-            files = {str(f) for f in data.get("files", [])}
-            libs = {str(k): [str(f) for f in v] for k, v in data.get("libs", {}).items()}
-            return cls(files, libs, bool(data.get("complete", True)))
-        except (ValueError, AttributeError, TypeError):
+            obj = json.loads(data.decode("utf-8"))
+            files, libs = obj.get("files", []), obj.get("libs", {})
+            if not isinstance(files, list) or not isinstance(libs, dict):
+                raise TypeError("not the tool's record")
+            for v in [files, *libs.values()]:
+                if not isinstance(v, list) or not all(isinstance(f, str) for f in v):
+                    raise TypeError("not the tool's record")
+            return cls(
+                set(files),
+                {str(k): list(v) for k, v in libs.items()},
+                bool(obj.get("complete", True)),
+            )
+        except (ValueError, AttributeError, TypeError):  # (UnicodeDecodeError: a ValueError)
             say(f"note: /{RECORD} on the board is unreadable: starting a new one")
             return cls(unreadable=True)
 
