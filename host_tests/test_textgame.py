@@ -352,6 +352,19 @@ def _first_deal_news(seed):
     return out
 
 
+def test_the_dealers_matta_is_printed_as_the_dealer_counts_it():
+    # R 7C 4 6 is the dealer's 30 with the matta as a 10: "7C=10"
+    for seed in range(1, 2000):
+        g = Game(Rules("cirulla"), seed)
+        four = engine.pile_of(g.st, g.rules.side(g.dealer))
+        if g.st[engine.BONUS] and 16 in four:
+            break
+    m = 15 * g.st[engine.BONUS] - sum(c % 10 + 1 for c in four if c != 16)
+    proc = textgame(["--game", "cirulla", "--seed", str(seed), "--level", "easy"])
+    line = [ln for ln in proc.stdout.splitlines() if " deals a table of " in ln][0]
+    assert ("7C=%d" % m) in line.split("takes ")[1], line
+
+
 def test_cirulla_announces_the_declarations_at_each_deal():
     # the first seed where P1 declares, where P2 does, where the table
     # dealt is 15 or 30

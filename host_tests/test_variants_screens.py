@@ -76,6 +76,28 @@ def test_cirulla_dealer_bonus_and_declaration_are_announced(tmp_path):
     assert a.screen.stage == TB.PICK and not a.screen.cards
 
 
+def test_the_dealers_matta_shows_as_the_dealer_counts_it(tmp_path):
+    # Cirulla's dealer's 30 of R 7C 4 6 read as 27: the matta, wild, drew
+    # as a plain 7 (a tester's find); it draws as the 10 it counts
+    def matta_taken(g):
+        return g.st[E.BONUS] and 16 in E.pile_of(g.st, g.rules.side(g.dealer))
+
+    g = seed_where(Rules("cirulla"), matta_taken)
+    cards = E.pile_of(g.st, g.rules.side(g.dealer))
+    want = 15 * g.st[E.BONUS] - sum(c % 10 + 1 for c in cards if c != 16)
+    a, b = start(tmp_path, g, [app.HUMAN, app.EASY])
+    a.loop(500, until=lambda a: a.screen.stage == TB.NEWS)
+    assert a.screen.cards == cards and a.screen.matta == want and 1 <= want <= 10
+    drawn = []
+    real = TB.gfx.card
+    TB.gfx.card = lambda fb, x, y, c, *args: drawn.append((c, args[-1])) or real(fb, x, y, c, *args)
+    try:
+        a.screen.draw(b.display)
+    finally:
+        TB.gfx.card = real
+    assert (16, want) in drawn
+
+
 def test_decino_is_announced_and_a_key_skips(tmp_path):
     g = seed_where(Rules("cirulla", players=4), lambda g: E.declaration(g.hand(2)) == 10)
     a, b = start(tmp_path, g, [app.HUMAN, app.EASY, app.EASY, app.EASY])

@@ -84,6 +84,7 @@ class Screen(keys.Screen):
         # NEWS's cards, lit in the table's place: the round's rest (to the
         # side that took last), the dealer's fifteen, a declared hand
         self.cards = ()
+        self.matta = 0  # the rank the matta counts among the cards (0: its own)
         self.info = False  # PICK: the round's page (ui/round_info.py) shown
         self.peek = 0  # PICK: 0 the own hand, k the k-th partner's (partners_visible)
 
@@ -184,6 +185,7 @@ class Screen(keys.Screen):
             self.t0 = now
         elif g.round_over and rest and last != engine.NONE:
             self.cards = rest
+            self.matta = 0
             self.line = tr(lang.TAKES_REST) % app.turns.side_label(last)
             print("news:", self.line)
             self.stage = NEWS
@@ -208,13 +210,18 @@ class Screen(keys.Screen):
             for i in range(len(news)):
                 seat, n, what, cards = news[i]
                 if what is None:  # the dealer's fifteen or thirty
-                    news[i] = ("%s: %d +%d" % (label(seat), 15 * n, n), cards)
+                    # (Cirulla's matta among them: drawn as the value the
+                    # dealer counts it, the rest of the 15 or 30)
+                    m = 15 * n
+                    for c in cards:
+                        m -= 0 if c == _MATTA else c % 10 + 1
+                    news[i] = ("%s: %d +%d" % (label(seat), 15 * n, n), cards, m)
                 else:
-                    news[i] = ("%s: %s +%d" % (label(seat), what, n), cards)
+                    news[i] = ("%s: %s +%d" % (label(seat), what, n), cards, 0)
             self.news = news
         if not self.news:
             return False
-        self.line, self.cards = self.news.pop(0)
+        self.line, self.cards, self.matta = self.news.pop(0)
         print("news:", self.line)
         self.stage = NEWS
         self.t0 = now
@@ -347,10 +354,12 @@ class Screen(keys.Screen):
             tab = lit = self.cards
         pos = lay.table(len(tab))
         mr = g.st[engine.MATTA]  # Cirulla: the rank the matta was designated
+        # (the dealer's fifteen or thirty: the matta as the dealer counts it)
+        tm = self.matta if self.cards and self.matta else mr
         for i, c in enumerate(tab):
             x, y = pos[i]
             md = gfx.LIT if c in lit else gfx.FACE
-            gfx.card(fb, x, y, c, p, s, md, fr, mr if c == _MATTA else 0)
+            gfx.card(fb, x, y, c, p, s, md, fr, tm if c == _MATTA else 0)
         two_rows = len(pos) and pos[-1][1] != lay.table_y
         band_y = lay.band_y + (lay.ch + lay.gap if two_rows else 0)
         band_h = lay.hand_y - lay.lift - band_y
