@@ -204,6 +204,7 @@ class App:
         self.idle_since = 0
         self.note = ""  # a line the menu shows once (save restored...)
         self._later = ""  # a second note, shown once the first is seen
+        self.unread = False  # a saved game the start had no heap to read
         self.menu_shown = False
         self.game = None  # type: ignore
         self.levels = []
@@ -362,6 +363,7 @@ class App:
         saved."""
         t = self._turns()
         self.game, self.levels = _config().new_game(self.settings, t.seed())
+        self.unread = False  # (a saved game not read: replaced, as asked)
         self.shown = -1
         self.cursor = -1
         t.save_game()
@@ -375,6 +377,19 @@ class App:
             if _MPY:
                 _free(_CONSTS)
         return self.turns
+
+    def resume(self):
+        """Continue: the game in progress, on its table or its round's
+        summary; one the start had no heap to read (unread) read again
+        first. Raises MemoryError when it still does not fit (the files
+        as they are)."""
+        if self.game is None and self.unread:
+            if not self.load_game():
+                self.unread = False  # (gone since: nothing to continue)
+                self.go("menu")
+                return
+            self.unread = False
+        self.go("summary" if self.game.round_over else "table")
 
     def load_game(self):
         """Read the saved game (config.py); True when there is one. Sets
@@ -506,6 +521,7 @@ class App:
             print("app: saved game not read: out of memory")
             gc.collect()
             game = False
+            self.unread = True  # Continue reads it again; New game asks first
             import lang
 
             if self.note:

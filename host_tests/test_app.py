@@ -406,7 +406,22 @@ def test_a_saved_game_short_of_memory_at_the_start_stays_as_it_is(tmp_path, monk
     assert a2.game is None and a2.screen_mod == "menu"
     assert lang.tr(lang.NO_MEMORY) in b2.display.screen_text()
     assert {f.name: f.read_bytes() for f in tmp_path.iterdir() if f.is_file()} == files
+    # the menu keeps Continue, which reads it again (short still: the
+    # top row says so), and New game asks before it replaces it
+    assert lang.tr(lang.CONTINUE) in b2.display.screen_text()
+    b2.buttons.push(F.keys("A"))  # the note seen
+    a2.loop(40)
+    assert a2.screen.ids[a2.screen.sel] == lang.CONTINUE
+    b2.buttons.push(F.keys("A"))
+    a2.loop(40)
+    assert a2.screen_mod == "menu" and a2.short_key and a2.game is None
+    b2.buttons.push(F.keys("UA"))  # New game: asked first
+    a2.loop(80)
+    assert type(a2.screen).__name__ == "Replace"
     monkeypatch.setattr(replay, "decode", real)
+    b2.buttons.push(F.keys("A"))  # Continue, with the heap for it now
+    a2.loop(80)
+    assert a2.screen_mod == "table" and replay.encode(a2.game) == replay.encode(a.game)
     a3, b3 = run(F.keys(""), tmp_path, 5)
     assert a3.note == "" and a3.screen_mod == "table"
     assert replay.encode(a3.game) == replay.encode(a.game)

@@ -16,13 +16,14 @@ class Screen(List):
         app = self.app
         self.title = "Scopa"
         self.ids = [lang.NEW_GAME]
-        if app.game is not None:
+        saved = app.game is not None or app.unread  # (unread: no heap to read it at the start)
+        if saved:
             self.ids.append(lang.CONTINUE)
         self.ids += [lang.SCOREKEEPER, lang.SETTINGS, lang.HOW_TO, lang.ABOUT]
         self.rows = [[tr(i), None, 0] for i in self.ids]
         if self.arg in self.ids:
             self.sel = self.ids.index(self.arg)
-        elif app.game is not None:
+        elif saved:
             self.sel = 1  # a game is saved: the cursor on Continue
         if app.first_menu():
             en = ("New game", "Continue", "Scorekeeper", "Settings", "How to play", "About")
@@ -33,9 +34,9 @@ class Screen(List):
         k = self.ids[i]
         if k == lang.NEW_GAME:
             # a new game replaces the saved one at Start: ask first
-            app.go("menu", "Games" if app.game is None else "Replace")
+            app.go("menu", "Games" if app.game is None and not app.unread else "Replace")
         elif k == lang.CONTINUE:
-            app.go("summary" if app.game.round_over else "table")
+            app.resume()
         elif k == lang.SCOREKEEPER:
             app.go("scorekeeper")
         elif k == lang.SETTINGS:
@@ -90,7 +91,7 @@ class Replace(List):
         if i == 1:
             app.go("menu", "Games")
         else:
-            app.go("summary" if app.game.round_over else "table")
+            app.resume()
 
 
 def game_titles():
