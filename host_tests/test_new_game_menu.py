@@ -213,6 +213,28 @@ def test_new_game_rows(tmp_path, down, title, game, players):
     assert a.game.rules == C.make_rules(cfg_of(game=game, players=players))
 
 
+def test_another_game_starts_from_its_own_players(tmp_path):
+    # Scopa for 4, then Cirulla: it opened with 4 players, its Players row
+    # out of sight above Start (a new user's find); Cirulla again keeps
+    # the count set for it
+    a, b = run("ADDA", tmp_path)  # Scopa for 4
+    assert a.settings["cfg"]["players"] == 4
+    a.go("menu", "Games")
+    a._switch()
+    a.screen.action(7)  # Cirulla
+    a._switch()
+    assert options(a)["players"] == "2"
+    s = a.screen
+    s.sel = s.keys.index("players")
+    b.buttons.push(F.keys("R"))  # 3
+    a.loop(100)
+    a.go("menu", "Games")
+    a._switch()
+    a.screen.action(7)
+    a._switch()
+    assert options(a)["players"] == "3"
+
+
 def test_menu_names_each_option_in_the_games_words(tmp_path):
     a, b = run("ADDDDDA", tmp_path)  # Scopa d'Assi
     o = options(a)
@@ -300,11 +322,11 @@ def test_the_partner_row_names_one_partner_or_two(tmp_path):
         4: ["Partner", "See partner"],
         6: ["Partners", "See partners"],  # Scopa for 6: two partners
     }
-    # Scopone after Scopa for 6 (its players setting left at 6): one partner
+    # Scopone after Scopa for 6 (its players set to Scopone's 4): one partner
     b.buttons.push(F.keys("BDA"))  # back to the games, down to Scopone
     a.loop(200)
     s = a.screen
-    assert s.title == "Scopone" and a.settings["cfg"]["players"] == 6
+    assert s.title == "Scopone" and a.settings["cfg"]["players"] == 4
     assert s.rows[s.keys.index("pvis")][0] == "See partner"
 
 

@@ -121,7 +121,7 @@ class Games(List):
             self.sel = (2, 3, 4, 6).index(cfg["players"])
 
     def action(self, i):
-        from config import DEALS, MENU_GAMES, SCOPONE
+        from config import DEALS, MENU_GAMES, SCOPONE, family, player_choices
 
         app = self.app
         if i < 4:
@@ -131,6 +131,11 @@ class Games(List):
             g = MENU_GAMES[i - 4]
             if g == SCOPONE:
                 g = DEALS[app.settings["cfg"]["deal"] % len(DEALS)]
+            if family(g) != family(app.settings["cfg"]["game"]):
+                # another game: its own first count of players (2), not
+                # the last game's (Scopa for 4 made Cirulla a 4-player
+                # game, its Players row out of sight above Start)
+                app.set_setting("players", player_choices(g)[0])
             app.set_setting("game", g)
         app.go("menu", "Options")
 
