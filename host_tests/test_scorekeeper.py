@@ -708,6 +708,20 @@ def test_an_edit_that_ends_a_match_in_progress_says_who_won_it(tmp_path):
     assert k.app.screen_mod == "scorekeeper" and k.text().split("\n") == ["Match to BO", "0-12"]
 
 
+def test_an_edit_that_unwins_a_match_says_it_has_no_winner(tmp_path):
+    # ADA's 11-0 undone by an edit of its third round: "Winner changed"
+    # and nothing more, where no side wins now (a new user's find)
+    k = new_sheet(tmp_path, names=["ADA", "BO"])
+    for e in (E1, E1, E3):  # 5-0 10-0 11-0 (ADA wins)
+        k.add(e)
+    k.press("down A A")  # History on the last round, its review, edit it
+    k.press(entry_keys(E2, k.sheet.fields(), 2, old=E3))  # 10-7
+    assert k.sheet.winners() == []
+    assert k.app.screen_mod == "scorekeeper" and k.text().split("\n") == ["No winner yet"]
+    k.press("A")
+    assert k.screen.m["totals"] == [10, 7] and not k.screen.m["over"]
+
+
 def test_an_edit_opens_the_steps_its_new_counts_rule_out_as_a_new_round(tmp_path):
     # round 1 edited from 22-18 cards to 0-40: its old denari (6-4), its
     # settebello and primiera (the first side's) cannot be any more; they

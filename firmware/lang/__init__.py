@@ -180,7 +180,8 @@ READING = const(146)  # a long sheet being read from flash (App._switch)
 FEWEST = const(147)  # New game's house rule: of the sums a card can take, the fewest cards
 TAKES_REST = const(148)  # the round's end: the table's rest to the side that took last
 SK_SCOPE_CARDS = const(149)  # the sheet: more scope than half a side's cards
-N_STRINGS = const(150)
+SK_NO_WINNER = const(150)  # an edit that leaves a match it ended without a winner
+N_STRINGS = const(151)
 
 _blob = b""
 _offs = None

@@ -81,7 +81,8 @@ def _new_winner(sh, before, after):
     """The note of an edit that changed a match's winner: "Winner
     changed", then the first such match's new result ("BO wins", "14-6"),
     which the totals no longer show when later rounds start a new match;
-    a match that had no winner and has one now: "Match to BO", "0-12"."""
+    a match that had no winner and has one now: "Match to BO", "0-12";
+    one that had and has none now: "No winner yet"."""
     lines = [tr(lang.SK_NEW_WINNER)]
     for i in range(len(after)):
         w, t = after[i]
@@ -92,7 +93,9 @@ def _new_winner(sh, before, after):
                 lines.append(tr(lang.WINS) % sh.names[w])
             if w is not None:
                 lines.append("-".join(str(x) for x in t))
-            break
+            return lines
+    if len(after) < len(before):  # the last match won is not any more
+        return [tr(lang.SK_NO_WINNER)]
     return lines
 
 
