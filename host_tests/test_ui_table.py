@@ -302,6 +302,16 @@ def test_computer_move_stays_visible(tmp_path):
     a.loop(TB.THINK_MS // app.TICK_MS + 5, until=lambda a: a.screen.stage == TB.SHOW)
     s = a.screen
     assert s.stage == TB.SHOW and g.turn == 1
+    # the top row counts the card shown out of P2's hand (it said 2:3 with
+    # the card on its way to the table)
+    small = gfx.small
+    drawn = []
+    try:
+        gfx.small = lambda fb, t, *args: drawn.append(t) or small(fb, t, *args)
+        s.draw(b.display)
+    finally:
+        gfx.small = small
+    assert "2:%d" % (len(g.hand(1)) - 1) in drawn and "1:%d" % len(g.hand(0)) in drawn
     shown = s.t0
     moved = g.moves_played()
     a.loop(400, until=lambda a: a.game.moves_played() > moved)

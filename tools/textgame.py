@@ -327,7 +327,7 @@ def rounds(g, level, again):
             observe(g, card, taken)
             rest = left(card, taken)
             if g.play(card, taken) & E.SCOPA:
-                print("SCOPA!")
+                print("SCOPA! (you)")
         if rest and g.st[E.LAST] != E.NONE:
             # the table's rest to the side that took last, as the device says
             print(

@@ -486,7 +486,10 @@ class Screen(keys.Screen):
         x = 0
         v = app.turns.viewer()
         for seat in range(g.rules.players):
-            t = "%d:%d" % (seat + 1, len(g.hand(seat)))
+            n = len(g.hand(seat))
+            if self.stage == SHOW and self.move is not None and seat == g.turn:
+                n -= 1  # the card shown played is out of the hand
+            t = "%d:%d" % (seat + 1, n)
             wd = gfx.small_width(t, s)
             c = p.FG
             if seat == g.turn and self.stage not in (IDLE, SCOPA) and not g.round_over:
