@@ -514,7 +514,8 @@ class App:
         the menu too (Continue resumes) when a damaged save was replaced by
         its backup, so that its note is seen; the menu saying "Out of
         memory" when the saved game does not fit the heap (every copy left
-        on flash as it is: short of memory is not damage)."""
+        on flash as it is: short of memory is not damage; the sheet when it
+        was left on it, the menu's Continue reading the game later)."""
         try:
             game = self.load_game()
         except MemoryError:
@@ -524,7 +525,9 @@ class App:
             self.unread = True  # Continue reads it again; New game asks first
             import lang
 
-            if self.note:
+            if self.settings.get("sheet", 0):
+                pass  # the sheet it was left on, as ever (its menu's Continue tries)
+            elif self.note:
                 self._later = lang.tr(lang.NO_MEMORY)  # after the settings' note
             else:
                 self.note = lang.tr(lang.NO_MEMORY)

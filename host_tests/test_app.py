@@ -427,6 +427,31 @@ def test_a_saved_game_short_of_memory_at_the_start_stays_as_it_is(tmp_path, monk
     assert replay.encode(a3.game) == replay.encode(a.game)
 
 
+def test_a_game_short_of_memory_leaves_the_sheet_it_was_left_on(tmp_path, monkeypatch):
+    # a power cut at the table with the score sheet shown: the next start
+    # opens the sheet, also when the saved game beside it does not fit (it
+    # gave the menu's note instead); the menu's Continue then reads it
+    a, b = run(forever(), tmp_path, 3000, until=lambda a: a.plays >= 4)
+    a.set_setting("sheet", 1)
+    a.save_settings()
+
+    def short(code):
+        raise MemoryError
+
+    real = replay.decode
+    monkeypatch.setattr(replay, "decode", short)
+    a2, b2 = run(F.keys(""), tmp_path, 5)
+    assert a2.screen_mod in ("scorekeeper", "keeper_setup") and a2.note == ""
+    assert a2.unread and a2.game is None
+    monkeypatch.setattr(replay, "decode", real)
+    a2.go("menu")
+    a2._switch()
+    assert lang.CONTINUE in a2.screen.ids
+    a2.resume()
+    a2._switch()
+    assert a2.screen_mod == "table" and replay.encode(a2.game) == replay.encode(a.game)
+
+
 @pytest.mark.parametrize(
     "rec",
     [{"code": "S1.bogus.123.xyz.EW", "levels": [3, 1]}, {"levels": [3, 1]}, [1, 2], "x"],
