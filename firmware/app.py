@@ -70,7 +70,7 @@ _SAVED = const(8)  # the game's whole record saved (turns.py)
 _NO_GAME = const(9)  # the start menu shows and no game was saved
 # what the menus, new games and the app's start (ui.palette) load and a
 # game does not use
-_MENU_ONLY = ("config", "scopa.ruleopts", "scopa.cards", "scopa.explain", "ui.palette")
+_MENU_ONLY = ("config", "scopa.ruleopts", "scopa.cards", "scopa.explain", "ui.palette", "ui.house")
 _FREE = (
     ("consts",),  # _CONSTS: 352 B at the menu, 384 B at the peak
     # _GAME: 14432 B at the peak; and the scorekeeper's sheet, whose own

@@ -4,7 +4,8 @@ How-to-play index: list screens (ui.lists).
 
 import lang
 from lang import tr
-from ui.lists import ROW_H, List, house_rules
+from ui.house import house_rules
+from ui.lists import ROW_H, List
 
 
 class Screen(List):

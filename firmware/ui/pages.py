@@ -141,7 +141,7 @@ def house_pages(cfg, game, french=False):
     value right-aligned, and the options' cfg keys in that order;
     `french`: cards named by French faces (Re bello's KD)."""
     from config import GAME_KEYS, players
-    from ui.lists import house_rules
+    from ui.house import house_rules
 
     c = dict(cfg)
     c["game"] = GAME_KEYS.index(game) if game in GAME_KEYS else 0
