@@ -466,6 +466,8 @@ class App:
             # off the table, the menus' code in a game.
             if old and old != module:
                 _drop("ui." + old)  # (the one drop not in _FREE: its name varies)
+                if module not in ("menu", "pages"):
+                    _drop("ui.house")  # (the house rules' rows: theirs alone)
             _free(_GAME if module in _PLAY else _MENU)
             if module == "summary":
                 _free(_SUMMARY)

@@ -991,7 +991,7 @@ def test_compiled_app_drops_what_a_screen_no_longer_shows(mpy_firmware, tmp_path
     from tools import bench_app
 
     fw = _with_data(mpy_firmware)
-    names = ["sheet", "ui.menu", "ui.lists", "ui.round_info"]
+    names = ["sheet", "ui.menu", "ui.lists", "ui.round_info", "ui.house"]
     # D A: the scorekeeper's sheet, A: a new sheet's set-up, B: the sheet,
     # U A: its menu, Main menu; the new game's keys; at the table D opens
     # the round's page (once it is the human's turn: L is pressed over and
@@ -1010,12 +1010,14 @@ def test_compiled_app_drops_what_a_screen_no_longer_shows(mpy_firmware, tmp_path
     for s in seen:
         if s[0] in ("scorekeeper", "keeper_setup"):
             # the set-up's list screens are ui.lists' (the start menu's
-            # screens loaded with them once, 9.6 KB)
-            assert "ui.menu" not in s[2:], s
+            # screens loaded with them once, 9.6 KB), and the menu's house
+            # rules' rows went with it (1.1 KB kept at the sheet's peak)
+            assert "ui.menu" not in s[2:] and "ui.house" not in s[2:], s
         if s[0] == "keeper_setup":
             assert "ui.lists" in s[2:], s
         if s[0] == "table":
             assert "sheet" not in s[2:] and "ui.lists" not in s[2:], s
+            assert "ui.house" not in s[2:], s
     assert seen[-1][:2] == ["table", "False"] and seen[-2][:2] == ["table", "True"], seen
     assert "ui.round_info" in seen[-2][2:] and "ui.round_info" not in seen[-1][2:], seen
 
