@@ -98,6 +98,18 @@ def test_the_dealers_matta_shows_as_the_dealer_counts_it(tmp_path):
     assert (16, want) in drawn
 
 
+def test_scopa_a_15s_dealer_seven_of_coppe_is_a_plain_seven(tmp_path):
+    # no matta in Scopa a 15: the 7C among the dealer's four drew as a
+    # designated 7 (the matta's underline)
+    def seven_taken(g):
+        return g.st[E.BONUS] and 16 in E.pile_of(g.st, g.rules.side(g.dealer))
+
+    g = seed_where(Rules("scopa_15"), seven_taken)
+    a, b = start(tmp_path, g, [app.HUMAN, app.EASY])
+    a.loop(500, until=lambda a: a.screen.stage == TB.NEWS)
+    assert 16 in a.screen.cards and a.screen.matta == 0
+
+
 def test_decino_is_announced_and_a_key_skips(tmp_path):
     g = seed_where(Rules("cirulla", players=4), lambda g: E.declaration(g.hand(2)) == 10)
     a, b = start(tmp_path, g, [app.HUMAN, app.EASY, app.EASY, app.EASY])

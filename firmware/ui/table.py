@@ -211,10 +211,13 @@ class Screen(keys.Screen):
                 seat, n, what, cards = news[i]
                 if what is None:  # the dealer's fifteen or thirty
                     # (Cirulla's matta among them: drawn as the value the
-                    # dealer counts it, the rest of the 15 or 30)
-                    m = 15 * n
-                    for c in cards:
-                        m -= 0 if c == _MATTA else c % 10 + 1
+                    # dealer counts it, the rest of the 15 or 30; Scopa a
+                    # 15's 7C is a plain 7)
+                    m = 0
+                    if r.game == rules.CIRULLA and _MATTA in cards:
+                        m = 15 * n
+                        for c in cards:
+                            m -= 0 if c == _MATTA else c % 10 + 1
                     news[i] = ("%s: %d +%d" % (label(seat), 15 * n, n), cards, m)
                 else:
                     news[i] = ("%s: %s +%d" % (label(seat), what, n), cards, 0)
