@@ -122,13 +122,13 @@ def _free(event):
 
 
 def _kept(name):
-    # a module of machine code, or the package of one (_RESIDENT)
-    for v in _VIPER:
-        if v in sys.modules:
-            for r in _RESIDENT:
-                if (r == name or r.startswith(name + ".")) and r in sys.modules:
-                    return True
-            return False
+    # a module of machine code, or the package of one (_RESIDENT), where
+    # the build has machine code (a _VIPER module loaded)
+    if _VIPER[0] not in sys.modules and _VIPER[1] not in sys.modules:
+        return False
+    for r in _RESIDENT:
+        if (r == name or r.startswith(name + ".")) and r in sys.modules:
+            return True
     return False
 
 
@@ -378,6 +378,14 @@ class App:
                 _free(_CONSTS)
         return self.turns
 
+    def _add_note(self, note):
+        # the menu's note (App.__init__'s, the settings', first); a second,
+        # other one shown once the first is seen
+        if note and self.note and note != self.note:
+            self._later = note
+        elif note:
+            self.note = note
+
     def resume(self):
         """Continue: the game in progress, on its table or its round's
         summary; one the start had no heap to read (unread) read again
@@ -397,10 +405,7 @@ class App:
         Raises MemoryError when the heap is short, the files left as they
         are."""
         game, levels, note = _config().load_game(self.folder)
-        if note and self.note and note != self.note:
-            self._later = note  # after the settings' note (App.__init__)
-        elif note:
-            self.note = note
+        self._add_note(note)
         if game is None:
             return False
         self.game = game
@@ -527,12 +532,8 @@ class App:
             self.unread = True  # Continue reads it again; New game asks first
             import lang
 
-            if self.settings.get("sheet", 0):
-                pass  # the sheet it was left on, as ever (its menu's Continue tries)
-            elif self.note:
-                self._later = lang.tr(lang.NO_MEMORY)  # after the settings' note
-            else:
-                self.note = lang.tr(lang.NO_MEMORY)
+            if not self.settings.get("sheet", 0):  # (on the sheet: it opens as ever)
+                self._add_note(lang.tr(lang.NO_MEMORY))
         if self.settings.get("sheet", 0) and not self.note:
             # the scorekeeper was left on its sheet (a power cut at the
             # table): the sheet again, the saved game kept for Continue

@@ -240,42 +240,44 @@ class Turns:
             except ImportError:
                 pass
         why = None
-        if ai is None or not hasattr(ai, "player"):
+        card = None
+        taken = ()
+        if ai is not None and hasattr(ai, "player"):
+            # its partners at its level (a hint's: HARD), or not
+            mates = ai.mates(self.app.levels, game.rules.sides, seat, level)
+            try:
+                if hint:
+                    from ai import hint as advice
+
+                    card, taken = advice.choose(game.st, game.rules, seat, rng, mates=mates)
+                    why = advice.why(game.st, game.rules, seat, card, taken)
+                else:
+                    player = ai.player(ai.LEVELS[min(level, len(ai.LEVELS) - 1)])
+                    card, taken = player.choose(game.st, game.rules, seat, rng, mates=mates)
+            except MemoryError:
+                # no room to search: the medium player's move (no search:
+                # one scratch state, where the hard player's buffers did
+                # not fit; an easy player's stays easy), else a plain legal
+                # move rather than no move; the players are loaded again at
+                # their next turn (a search cut short may have left its
+                # buffers half made)
+                print("app: no memory for the computer player")
+                self.free(_NO_ROOM)
+                gc.collect()
+                card = None
+                if _MPY and "ai.core" not in sys.modules and "scopa.group" in sys.modules:
+                    # the machine code itself did not fit (a build with it:
+                    # scopa.group loaded): every try would keep some of it
+                    print("app: no memory for the computer players' code: random moves")
+                    self.no_code = True
+                if not self.no_code and (level >= MEDIUM or hint):
+                    try:
+                        card, taken = ai.player("medium").choose(game.st, game.rules, seat, rng)
+                    except MemoryError:
+                        card = None
+        if card is None:  # no players, or no heap for them: a plain legal move
             moves = game.legal_moves()
             card, taken = moves[rng.below(len(moves))]
-            return (card, taken, why) if hint else (card, taken)
-        # its partners at its level (a hint's: HARD), or not
-        mates = ai.mates(self.app.levels, game.rules.sides, seat, level)
-        try:
-            if hint:
-                from ai import hint as advice
-
-                card, taken = advice.choose(game.st, game.rules, seat, rng, mates=mates)
-                why = advice.why(game.st, game.rules, seat, card, taken)
-            else:
-                name = ai.LEVELS[min(level, len(ai.LEVELS) - 1)]
-                card, taken = ai.player(name).choose(game.st, game.rules, seat, rng, mates=mates)
-        except MemoryError:
-            # no room to search: the medium player's move (no search: one
-            # scratch state, where the hard player's buffers did not fit;
-            # an easy player's stays easy), else a plain legal move rather
-            # than no move; the players are loaded again at their next turn
-            # (a search cut short may have left its buffers half made)
-            print("app: no memory for the computer player")
-            self.free(_NO_ROOM)
-            gc.collect()
-            if _MPY and "ai.core" not in sys.modules and "scopa.group" in sys.modules:
-                # the machine code itself did not fit (a build with it:
-                # scopa.group loaded): every try would keep some of it
-                print("app: no memory for the computer players' code: random moves")
-                self.no_code = True
-            try:
-                if self.no_code or level < MEDIUM and not hint:
-                    raise MemoryError  # (the easy player allocates next to nothing)
-                card, taken = ai.player("medium").choose(game.st, game.rules, seat, rng)
-            except MemoryError:
-                moves = game.legal_moves()
-                card, taken = moves[rng.below(len(moves))]
         if hint:
             return card, tuple(taken), why
         return card, tuple(taken)

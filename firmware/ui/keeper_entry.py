@@ -87,11 +87,11 @@ def _new_winner(sh, before, after):
     for i in range(len(after)):
         w, t = after[i]
         if i >= len(before) or before[i][0] != w:
-            if w is not None and i >= len(before):
-                lines = [tr(lang.MATCH_TO) % sh.names[w]]
-            elif w is not None:
-                lines.append(tr(lang.WINS) % sh.names[w])
             if w is not None:
+                if i >= len(before):  # a match that had no winner
+                    lines = [tr(lang.MATCH_TO) % sh.names[w]]
+                else:
+                    lines.append(tr(lang.WINS) % sh.names[w])
                 lines.append("-".join(str(x) for x in t))
             return lines
     if len(after) < len(before):  # the last match won is not any more
