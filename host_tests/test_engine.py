@@ -316,12 +316,15 @@ def test_announcements_are_the_deals_declarations_and_the_dealers_fifteen():
             k = E.DECK + r.hand * r.players
             four = sorted(g.st[k : k + 4])
             assert E.pile_of(g.st, r.side(g.dealer)) == four
-            want.append((g.dealer, g.st[E.BONUS], None, four))
+            m = 0  # the matta among them: the rest of the 15 or 30
+            if 16 in four:
+                m = 15 * g.st[E.BONUS] - sum(c % 10 + 1 for c in four if c != 16)
+            want.append((g.dealer, g.st[E.BONUS], None, four, m))
         for i in range(1, r.players + 1):
             seat = (g.dealer + i) % r.players
             n = E.declaration(g.hand(seat))
             if n:
-                want.append((seat, n, "Decino" if n == 10 else "Cirulla", g.hand(seat)))
+                want.append((seat, n, "Decino" if n == 10 else "Cirulla", g.hand(seat), 0))
         assert g.announcements() == want
         seen.update(w[2] for w in want)
         card, taken = g.legal_moves()[0]

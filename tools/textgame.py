@@ -133,15 +133,11 @@ def news(g):
     from scopa.game.Game.announcements): the dealer's fifteen or thirty,
     then each hand's Cirulla declaration, as lines."""
     from scopa import cards as C
-    from scopa.rules import CIRULLA
 
     out = []
-    for seat, n, what, cards in g.announcements():
-        shown = " ".join(C.name(c) for c in cards)
-        if what is None and MATTA_CARD in cards and g.rules.game == CIRULLA:
-            # the matta as the dealer counts it: the rest of the 15 or 30
-            m = 15 * n - sum(c % 10 + 1 for c in cards if c != MATTA_CARD)
-            shown = shown.replace(C.name(MATTA_CARD), "%s=%d" % (C.name(MATTA_CARD), m))
+    for seat, n, what, cards, m in g.announcements():
+        # (m: the value the dealer's matta counts, shown as the device draws it)
+        shown = " ".join(C.name(c) + ("=%d" % m if m and c == MATTA_CARD else "") for c in cards)
         if what is None:
             out.append(
                 "P%d deals a table of %d: +%d scop%s, takes %s"

@@ -5,8 +5,12 @@ ruleset, the seeded shuffle, match points, best of three, and the list of
 moves that a replay code (scopa.replay) rebuilds the game from.
 """
 
+from micropython import const
+
 from scopa import engine
 from scopa.rng import Rng
+
+_MATTA = const(16)  # Cirulla's matta, 7C (scopa.engine._MATTA_CARD)
 
 
 class Game:
@@ -99,11 +103,13 @@ class Game:
 
     def announcements(self):
         """What the deal just made announces (Scopa a 15, Cirulla): a list
-        of ``(seat, points, name, cards)``: the dealer's table adding up to
-        15 or 30 (name None, points the scope it scores, cards the table's
-        four it took), then each hand's declaration in playing order (name
-        "Cirulla" or "Decino", points 3 or 10, cards the hand, which a
-        declaration shows; scopa.engine.declaration). Empty in other games
+        of ``(seat, points, name, cards, matta)``: the dealer's table adding
+        up to 15 or 30 (name None, points the scope it scores, cards the
+        table's four it took, matta the value 1..10 Cirulla's matta counts
+        among them as the dealer's wild card, else 0), then each hand's
+        declaration in playing order (name "Cirulla" or "Decino", points 3
+        or 10, cards the hand, which a declaration shows, matta 0: the
+        engine's designation, scopa.engine.declaration). Empty in other games
         and once the deal's first card is played. Source: as
         scopa.engine.declaration and the dealer's bonus scope (Parlett
         p.138, regoledelgioco.com: the hand is shown to declare)."""
@@ -119,14 +125,20 @@ class Game:
         bonus = st[engine.BONUS]
         if bonus and st[engine.DP] == r.table + r.hand * r.players:
             # (the round's first deal: its only cards taken yet, the table's)
-            out.append((self.dealer, bonus, None, engine.pile_of(st, r.side(self.dealer))))
+            four = engine.pile_of(st, r.side(self.dealer))
+            m = 0
+            if r.game == R.CIRULLA and _MATTA in four:  # wild: the rest of the 15 or 30
+                m = 15 * bonus
+                for c in four:
+                    m -= 0 if c == _MATTA else c % 10 + 1
+            out.append((self.dealer, bonus, None, four, m))
         if r.game == R.CIRULLA:
             for i in range(1, r.players + 1):
                 seat = (self.dealer + i) % r.players
                 hand = self.hand(seat)
                 n = engine.declaration(hand)
                 if n:
-                    out.append((seat, n, "Decino" if n == 10 else "Cirulla", hand))
+                    out.append((seat, n, "Decino" if n == 10 else "Cirulla", hand, 0))
         return out
 
     # Playing ------------------------------------------------------------

@@ -208,19 +208,13 @@ class Screen(keys.Screen):
             news = g.announcements()
             label = self.app.turns.seat_label
             for i in range(len(news)):
-                seat, n, what, cards = news[i]
+                # (matta: the value Cirulla's matta counts among the
+                # dealer's four, drawn so; 0 else)
+                seat, n, what, cards, m = news[i]
                 if what is None:  # the dealer's fifteen or thirty
-                    # (Cirulla's matta among them: drawn as the value the
-                    # dealer counts it, the rest of the 15 or 30; Scopa a
-                    # 15's 7C is a plain 7)
-                    m = 0
-                    if r.game == rules.CIRULLA and _MATTA in cards:
-                        m = 15 * n
-                        for c in cards:
-                            m -= 0 if c == _MATTA else c % 10 + 1
                     news[i] = ("%s: %d +%d" % (label(seat), 15 * n, n), cards, m)
                 else:
-                    news[i] = ("%s: %s +%d" % (label(seat), what, n), cards, 0)
+                    news[i] = ("%s: %s +%d" % (label(seat), what, n), cards, m)
             self.news = news
         if not self.news:
             return False
