@@ -368,11 +368,19 @@ class Sheet:
             self._check_held(e, i, mine)
 
     def _check_held(self, e, i, mine):
-        # side i holds the denari (values 1..10) `mine`: its napola is their
-        # run, the grande and the re bello among them are its
+        # side i holds the denari (values 1..10) `mine`: its primiera's best
+        # denaro is the best of them, its napola their run, the grande and
+        # the re bello among them are its
         fields = self.fields()
         np = e.get("np")
         rb = self.rules.re_bello
+        pc = e.get("pc")
+        if pc is not None and pc[i][0] >= 0:  # none better than its primiera's
+            top = scoring.PRIMIERA[pc[i][0] % 10]
+            for v in mine:
+                if scoring.PRIMIERA[v - 1] > top:
+                    msg = "%s: a denaro better than the primiera's" % self.names[i]
+                    raise EntryError(msg, "p", CLASH, i)
         if np is not None and scoring.run_from_ace(mine) != np[i]:
             msg = "%s: the denari named make a napola of %d" % (
                 self.names[i],

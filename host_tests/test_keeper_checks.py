@@ -303,6 +303,19 @@ def test_the_rest_of_the_denari_is_the_last_sides():
     rb.check_typed(dict(e, rb=1))
 
 
+def test_the_rest_of_the_denari_sets_the_primieras_best_denaro():
+    # BO took one denaro, the settebello: ADA's nine hold the 6 and the
+    # Ace, so ADA's best denaro is not its Re; a primiera of RD 7C 7S 7B
+    # (73 to BO's 75) was taken, 2-2 for a round of 3-1 (a new user's find)
+    sh = S.Sheet(Rules("scopa"), ["ADA", "BO"])
+    e = {"t": [30, 10], "d": [9, 1], "s": 1, "pc": pc("10D 7C 7S 7B", "7D 6C 6S 6B"), "sc": [0, 0]}
+    sh.check(e)  # (saved before: loads as typed)
+    with pytest.raises(S.EntryError) as x:
+        sh.check_typed(e)
+    assert (x.value.key, x.value.kind, x.value.side) == ("p", S.CLASH, 0), str(x.value)
+    sh.check_typed(dict(e, pc=pc("6D 7C 7S 7B", "7D 6C 6S 6B")))
+
+
 def test_the_entry_screen_names_the_grande_the_rest_holds(tmp_path):
     k = new_sheet(tmp_path, names=["ADA", "BO"], game=2)
     assert k.sheet.rules.game == CIRULLA
