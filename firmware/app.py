@@ -562,12 +562,14 @@ class App:
             print("app: low memory at the start")
             import lang
 
-            # the cursor on what did not fit: Scorekeeper, or Continue
+            # the cursor on what did not fit: Scorekeeper, or Continue; the
+            # top row says why
             sheet = self._next is not None and self._next[0] == "scorekeeper"
             self._next = None
             _free(_LOW)
             gc.collect()
             self.go("menu", "Screen", lang.SCOREKEEPER if sheet else lang.CONTINUE)
+            self.short_key = True
             self._switch()
         if _MPY and self.screen_mod in _PLAY:
             _free(_GAME)
@@ -719,8 +721,12 @@ class App:
                 # started, in a small heap): the menu, the top row saying
                 # so, rather than a stop; the game stays (Continue)
                 print("app: no room for the screen", nxt[0])
+                import lang
+
                 self._short = 0
-                self.go("menu")
+                # (the cursor on what did not fit: Scorekeeper, or Continue)
+                sid = lang.SCOREKEEPER if nxt[0] == "scorekeeper" else lang.CONTINUE
+                self.go("menu", "Screen", sid)
                 self.short_key = True
             elif self._short > 3:
                 raise

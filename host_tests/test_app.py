@@ -632,6 +632,26 @@ def test_a_screen_that_never_fits_gives_the_menu_not_a_stop(tmp_path, monkeypatc
     assert lang.tr(lang.CONTINUE) in b.display.screen_text()
 
 
+def test_a_scorekeeper_that_never_fits_leaves_the_cursor_on_it(tmp_path, monkeypatch, capsys):
+    # Scorekeeper not made four turns in a row, a game saved: the menu
+    # opened with its cursor on Continue, so the next A went into the game
+    # (a new user's find); it stays on Scorekeeper
+    from ui import scorekeeper
+
+    run(forever(), tmp_path, 3000, until=lambda a: a.plays >= 3)
+
+    def short(self, app, arg=None):
+        raise MemoryError
+
+    monkeypatch.setattr(scorekeeper.Screen, "__init__", short)
+    a, b = run(F.keys(""), tmp_path, 5)
+    assert a.game is not None
+    a.go("scorekeeper")
+    a.loop(20)
+    assert "app: no room for the screen scorekeeper" in capsys.readouterr().out
+    assert a.screen_mod == "menu" and a.screen.ids[a.screen.sel] == lang.SCOREKEEPER
+
+
 def test_start_short_of_memory_says_so_until_the_next_key(tmp_path, monkeypatch, capsys):
     # Start in a heap too small for a game (the simulator's --mpy
     # --heapsize 140K): the options stay, their top row says "Out of

@@ -1758,6 +1758,8 @@ def test_a_first_screen_that_does_not_fit_the_heap_gives_the_menu(tmp_path, monk
     k.app.loop(2)
     assert k.app.screen_mod == "menu" and k.screen.rows[k.screen.sel][0] == "Scorekeeper"
     assert k.app.settings["sheet"] == 0
+    # the top row says why (the menu opened with no word: a new user's find)
+    assert k.app.short_key and "Out of memory" in k.text()
     monkeypatch.undo()
     k.press("A")
     assert k.app.screen_mod == "scorekeeper" and k.sheet.rounds == [E1]
