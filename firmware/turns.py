@@ -62,6 +62,9 @@ class Turns:
         # ai.core's machine code found no heap: not loaded again (each try
         # keeps what it loaded: MicroPython holds native code for good)
         self.no_code = False
+        # the computer's last move (not a hint) was not its level's: no
+        # heap for it (the table's top row says "Out of memory" until one is)
+        self.short = False
         self.free = free
         self._base = None  # store.checksum of game.sav's code (the journal's base)
         self._base_game = None  # the Game that game.sav holds
@@ -224,7 +227,7 @@ class Turns:
         a random legal move; with no heap for the level's search, the
         medium player's move (an easy player's: a random one), and from
         then on random moves when the players' machine code did not fit
-        (`no_code`)."""
+        (`no_code`); `short` then tells the screens."""
         from scopa.rng import Rng
 
         game = self.app.game
@@ -242,6 +245,8 @@ class Turns:
         why = None
         card = None
         taken = ()
+        if not hint:
+            self.short = self.no_code
         if ai is not None and hasattr(ai, "player"):
             # its partners at its level (a hint's: HARD), or not
             mates = ai.mates(self.app.levels, game.rules.sides, seat, level)
@@ -262,6 +267,7 @@ class Turns:
                 # their next turn (a search cut short may have left its
                 # buffers half made)
                 print("app: no memory for the computer player")
+                self.short = self.short or not hint
                 self.free(_NO_ROOM)
                 gc.collect()
                 card = None

@@ -742,6 +742,39 @@ def test_a_computer_short_of_memory_plays_the_medium_players_move(
     assert move in [(c, tuple(t)) for c, t in g.legal_moves()]
 
 
+def test_a_computer_short_of_memory_says_so_on_the_table(tmp_path, monkeypatch):
+    # a computer that could not play its level's move (no heap for its
+    # search) played on without a word on the screen: the player saw a
+    # weak move and no reason. The top row says "Out of memory" in place
+    # of "Your turn" until the computer plays its own move again.
+    import ai
+    from ui import table
+
+    a, b = run(forever(), tmp_path, 3000, until=lambda a: a.plays >= 3)
+    assert a.levels[1] >= app.MEDIUM
+
+    def short(*args, **kw):
+        raise MemoryError
+
+    def my_turn(x):
+        return x.screen_mod == "table" and x.screen.stage == table.PICK and x.game.turn == 0
+
+    note = lang.tr(lang.NO_MEMORY)
+    monkeypatch.setattr(ai, "player", short)  # every level's, the fallback's too
+    n = a.plays
+    a.loop(6000, until=lambda x: x.plays > n + 1 and my_turn(x))
+    a.dirty = True
+    a.loop(5)
+    assert a.turns.short and note in b.display.screen_text()
+    monkeypatch.undo()
+    n = a.plays
+    a.loop(6000, until=lambda x: x.plays > n + 1 and my_turn(x))
+    a.dirty = True
+    a.loop(5)
+    assert not a.turns.short and note not in b.display.screen_text()
+    assert lang.tr(lang.YOUR_TURN) in b.display.screen_text()
+
+
 def test_a_saved_games_table_that_does_not_fit_the_heap_gives_the_menu(
     tmp_path, monkeypatch, capsys
 ):
