@@ -107,6 +107,9 @@ def _reshuffle_hidden(st, rules, seat, rng):
     known = {seat}
     if rules.partners_visible and rules.players >= 4:
         known = {s for s in range(rules.players) if s % rules.sides == seat % rules.sides}
+    core.setup(rules)
+    shown = core.declared(st)
+    known |= {s for s in range(rules.players) if shown >> s & 1}
     hidden = [
         c
         for c in range(40)
@@ -117,6 +120,9 @@ def _reshuffle_hidden(st, rules, seat, rng):
     rng.shuffle(perm)
     for c, loc in zip(perm, slots):
         st2[c] = loc
+    if core.declared(st2) != shown:
+        # another hand that declares (or none that did) is told apart: try again
+        return _reshuffle_hidden(st, rules, seat, rng)
     mazzo = [c for c in perm if st2[c] == E.MAZZO]
     dp = st[E.DP]
     assert len(mazzo) == 40 - dp
@@ -139,6 +145,70 @@ def test_no_peeking(game, players):
                 a = _choose(lv, st, rules, seat, Rng(3))
                 for o in others:
                     assert _choose(lv, o, rules, seat, Rng(3)) == a, (lv, game, players)
+
+
+def _declaring_deals(rules, want):
+    """Yield (seat that declared, seat that decides, state) for `want`
+    Cirulla turns in a deal where a seat's hand declared, at the first
+    turn of each seat in the deal, every play before it observed (use each
+    before the next: observe() keeps one deal's note)."""
+    seed = 0
+    n = 0
+    while n < want:
+        seed += 1
+        g = Game(rules, seed)
+        rng = Rng(seed)
+        while not g.round_over and n < want:
+            core.setup(rules)
+            first = g.st[E.INHAND] > rules.hand * (rules.players - 1)
+            shown = core.declared(g.st) if first else 0
+            seat = g.turn
+            for d in range(rules.players):
+                if d != seat and shown >> d & 1 and n < want:
+                    n += 1
+                    yield d, seat, bytearray(g.st)
+            moves = g.legal_moves()
+            card, taken = moves[rng.below(len(moves))]
+            core.observe(g.st, rules, card, tuple(taken))
+            g.play(card, taken)
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_hard_deals_a_declared_cirulla_hand_as_shown(players):
+    # a Cirulla hand that declares is shown (Parlett p.138): the hard
+    # player's deals give that seat its real cards, before the deal's first
+    # play and after it (read then from observe()'s note of that play)
+    rules = _rules("cirulla", players)
+    firsts = 0
+    searched = 0
+    for d, seat, st in _declaring_deals(rules, 60 if players == 4 else 24):
+        mv = E.Moves()
+        if E.gen_moves(st, rules, mv, seat) < 3:
+            continue  # decided without a search
+        hard.decide(st, rules, seat, Rng(4))
+        if not hard._nodes:
+            continue  # the medium player's move (4 players, mid-round)
+        searched += 1
+        firsts += st[E.INHAND] == rules.hand * players
+        assert hard._known[d], (d, seat)
+        w = hard._S[0]
+        for c in range(40):
+            if st[c] == E.HAND + d:
+                assert w[c] == E.HAND + d, (d, seat, c)
+    assert searched >= 6 and 0 < firsts < searched  # both ways of knowing are covered
+
+
+def test_a_declared_cirulla_hand_is_not_peeked_at_by_the_other_levels():
+    # the medium player reads no declaration (issue 12 keeps it as it is);
+    # the hard player reads nothing but the declared hands: its choice is
+    # the same for every layout of the cards still hidden
+    rules = _rules("cirulla", 2)
+    for _d, seat, st in _declaring_deals(rules, 10):
+        others = [_reshuffle_hidden(st, rules, seat, Rng(20 + i)) for i in range(2)]
+        for lv in ("medium", "hard", "hint"):
+            a = _choose(lv, st, rules, seat, Rng(3))
+            for o in others:
+                assert _choose(lv, o, rules, seat, Rng(3)) == a, lv
 
 
 @pytest.mark.parametrize("game,players", [("scopa", 2), ("scopone_scientifico", 4), ("cirulla", 2)])

@@ -24,8 +24,9 @@ may see, the rules, the rng's state and the budget: never on the clock.
 Before every play, the human's too, the app calls
 ``ai.core.observe(st, rules, card, taken)``: what a play shows of the
 hand that made it (it laid a card while it could capture, or did not
-sweep) is what the hard player and the hint deal the hidden cards by.
-Without it they only count the cards seen.
+sweep), and in Cirulla which hands were declared (shown), is what the
+hard player and the hint deal the hidden cards by. Without it they only
+count the cards seen (a declared hand too before the deal's first play).
 
 The fast path for searches and benchmarks is ``level.pick`` /
 ``hard.decide``: they fill a preallocated scopa.engine.Moves with the

@@ -18,6 +18,7 @@ hand: a hidden card is only ever known as "not seen".
 
 from micropython import const
 
+from scopa.engine import declaration
 from scopa.rules import CIRULLA, SCOPA_15
 from scopa.rules import PRIMIERA as _PRIM  # primiera points by value - 1
 
@@ -101,6 +102,10 @@ HMAX = const(9)
 hist = []
 hmove = []
 hist_n = 0
+# Cirulla: the seats that declared their hands this deal (bit per seat; the
+# deal's first play, observe()), and a hand's cards while it is read.
+_decl = bytearray(1)
+_dh = bytearray(3)
 
 
 def observe(st, rules, card, taken):
@@ -116,6 +121,7 @@ def observe(st, rules, card, taken):
         for i in range(8):
             lacks[i] = 0
         hist_n = 0
+        _decl[0] = declared(st)
     init_history()
     seat = st[_TURN]
     k = len(taken)
@@ -140,6 +146,52 @@ def observe(st, rules, card, taken):
         _lk_seen[c] = 1 if loc == _TABLE or loc >= _PILE else 0
     _lk[0] = st[_DP]
     _lk[1] = st[_PLY]
+
+
+def declared(st):
+    """Cirulla: bit s set when seat s declared its hand this deal. A
+    declaring player shows the hand (Parlett p.138; regoledelgioco.com
+    Cirulla: "mostrando le carte"), so every card of it still in hand is
+    public. Read from the hands as dealt before the deal's first play
+    (whether each hand declares is public then), from observe()'s note of
+    that play after it; 0 when neither is at hand (a game resumed mid-deal)
+    and in the other games."""
+    if game != CIRULLA:
+        return 0
+    if st[_INHAND] != hand * players:
+        return _decl[0] if observed(st) else 0
+    m = 0
+    for s in range(players):
+        h = _HAND + s
+        k = 0
+        for c in range(40):
+            if st[c] == h and k < 3:
+                _dh[k] = c
+                k += 1
+        if k == 3 and declaration(_dh, 0, 3):
+            m |= 1 << s
+    return m
+
+
+def show(st, m):
+    """Add the hands of the seats of bit mask `m` (`declared`) to the view
+    that `view` filled: they become known, their cards seen. Returns the
+    number unseen."""
+    global nun
+    n = 0
+    for i in range(nun):
+        c = unseen[i]
+        loc = st[c]
+        if _HAND <= loc < _PILE and (m >> (loc - _HAND)) & 1:
+            uval[c % 10 + 1] -= 1
+            continue
+        unseen[n] = c
+        n += 1
+    for s in range(8):
+        if (m >> s) & 1:
+            known[s] = 1
+    nun = n
+    return n
 
 
 def init_history():

@@ -2,7 +2,8 @@
 
 For each decision it deals the cards it has not seen into the other
 hands and the mazzo, at random but consistently with what it has seen:
-every seen card in its place, each hand of its public size, no card of a
+every seen card in its place (in Cirulla a declared hand's too, shown
+when it was declared: ai.core.declared), each hand of its public size, no card of a
 value a seat showed it lacks (ai.core.observe: it laid a card while it
 could capture, or did not sweep), and, of up to TRIES deals, the first
 in which every other seat (in 4- and 6-player Scopa every opponent,
@@ -200,6 +201,7 @@ _roff = [0] * ROOTMAX
 _tot = [0] * ROOTMAX
 _med = array("i", bytes(256))  # the root's medium scores (64 moves; grows)
 _rmed = [0] * ROOTMAX
+SHOWN = bytearray((1,))  # 1: a hand declared in Cirulla is dealt as shown (core.declared)
 TIES = bytearray((1,))  # 1: break the last deal's minimax ties against the medium player (_ties)
 MIX = bytearray((4,))  # weight of the medium score against the search's, in 1/4
 
@@ -425,6 +427,10 @@ def decide(st, rules, seat, rng, nodes=None, mv=None, mates=1):
         if not PARTNER[fam] and i % core.sides == seat % core.sides and i != seat:
             _lacks[i] = 0
     medium.score(st, rules, seat, mv, _med)  # also fills core.view for seat
+    if rules.game == _CIR:
+        m = core.declared(st) & ~(1 << seat) if SHOWN[0] else 0
+        if m:
+            core.show(st, m)  # medium's scores stay its own: it reads no declaration
     _root = _PICK + 3 * n
     b = mv.buf
     # the ROOTMAX best moves by the medium player's score
