@@ -739,6 +739,8 @@ def test_an_edit_opens_the_steps_its_new_counts_rule_out_as_a_new_round(tmp_path
     k.press("A")
     # ADA's scopa is not possible with no cards any more: 0 (BO's 0 stays)
     assert k.screen.step() == "sc" and k.screen.v["sc"] == [0, 0] and not k.screen.objection()
+    # and says why the scope it showed is no longer there
+    assert k.screen.err == lang.tr(lang.SK_SCOPE_CARDS) and k.screen.err in k.text()
     # back to the cards, 1-39: the denari 0-10 still fit, BO's settebello
     # and primiera still stand: nothing reopens
     k.press("B B B B up A")

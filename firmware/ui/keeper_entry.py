@@ -359,7 +359,8 @@ class Screen(keys.Screen):
         """Defaults of the step just reached, only where the counts leave
         no doubt: the settebello and the re bello to the one side that took
         denari, the primiera to the one side that took cards, and no more
-        denari than cards (_fit), no more scope than half the cards.
+        denari than cards (_fit), no more scope than half the cards (an
+        edit's scope cut so says why: "Scope > cards/2").
         Otherwise nothing is chosen (UNSET): the
         keeper picks, and A objects until then. A side that took all ten
         denari has the run of ten (napola, piccola) and the grande. A value
@@ -388,7 +389,10 @@ class Screen(keys.Screen):
         elif f == "sc" and self.sh.rules.game != CIRULLA:
             # no more scope than half the cards (sheet: SCOPE)
             t = v["t"]
-            v["sc"] = [min(v["sc"][i], t[i] // 2) for i in range(len(t))]
+            sc = [min(v["sc"][i], t[i] // 2) for i in range(len(t))]
+            if sc != v["sc"]:
+                self.err = tr(lang.SK_SCOPE_CARDS)  # why the edit's scope changed
+            v["sc"] = sc
 
     def _ruled_out(self, f):
         """True when the sheet's check (sheet.Sheet.check) finds step `f`'s
