@@ -8,7 +8,9 @@ per call; `setup(rules)` caches the ruleset's numbers in module globals
 before a decision. The flash tool compiles this module to native code
 for a board with a native emitter (tools/flash/compiler.py: NATIVE), which
 allocates a slice object where bytecode does not: no slices in the
-per-node functions.
+per-node functions. The functions run once a play or a decision
+(observe, declared...) stay bytecode (`@micropython.bytecode`): as native
+code they took about three times the board's heap, for no time that counts.
 
 What a seat may read of a state `st` (scopa.engine): the table, the piles,
 its own hand, a partner's hand when the rules make it visible, and the
@@ -16,6 +18,7 @@ public counters. Never ``st[DECK:]`` (the real deal order) nor another
 hand: a hidden card is only ever known as "not seen".
 """
 
+import micropython
 from micropython import const
 
 from scopa.engine import declaration
@@ -108,6 +111,7 @@ _decl = bytearray(1)
 _dh = bytearray(3)
 
 
+@micropython.bytecode  # pyright: ignore[reportAttributeAccessIssue]
 def observe(st, rules, card, taken):
     """Note what `card` taking `taken`, about to be played by the seat to
     play in `st`, shows of its hand: a player who could sweep the table or
@@ -148,6 +152,7 @@ def observe(st, rules, card, taken):
     _lk[1] = st[_PLY]
 
 
+@micropython.bytecode  # pyright: ignore[reportAttributeAccessIssue]
 def declared(st):
     """Cirulla: bit s set when seat s declared its hand this deal. A
     declaring player shows the hand (Parlett p.138; regoledelgioco.com
@@ -173,6 +178,7 @@ def declared(st):
     return m
 
 
+@micropython.bytecode  # pyright: ignore[reportAttributeAccessIssue]
 def show(st, m):
     """Add the hands of the seats of bit mask `m` (`declared`) to the view
     that `view` filled: they become known, their cards seen. Returns the
@@ -194,6 +200,7 @@ def show(st, m):
     return n
 
 
+@micropython.bytecode  # pyright: ignore[reportAttributeAccessIssue]
 def init_history():
     """Allocate the record of plays (once; about 1.4 KiB). Raises
     MemoryError when the heap is short; a later call completes it."""
@@ -203,6 +210,7 @@ def init_history():
         hmove.append(bytearray(24))
 
 
+@micropython.bytecode  # pyright: ignore[reportAttributeAccessIssue]
 def _record(st, h, mv, card, taken):
     h[:] = st
     dp = st[_DP]
@@ -223,6 +231,7 @@ def _record(st, h, mv, card, taken):
         mv[2 + i] = taken[i]
 
 
+@micropython.bytecode  # pyright: ignore[reportAttributeAccessIssue]
 def capture_mask(st):
     """Bit v set (v 1..10) when a card of value v captures something on
     the table: a card of its value, cards adding up to it (to 15 with it
@@ -242,6 +251,7 @@ def capture_mask(st):
     return m
 
 
+@micropython.bytecode  # pyright: ignore[reportAttributeAccessIssue]
 def observed(st):
     """True when `lacks` holds for `st`: the same deal, later on."""
     if st[_DP] != _lk[0] or st[_PLY] <= _lk[1]:

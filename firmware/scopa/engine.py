@@ -20,7 +20,10 @@ written into a preallocated `Moves` buffer as ``card, n, taken * n``; a move
 is named by its offset there. No list, dict or long int is built per move.
 The flash tool compiles this module to native code for a board with a
 native emitter (tools/flash/compiler.py: NATIVE), which allocates a slice
-object where bytecode does not: no slices in gen_moves and apply.
+object where bytecode does not: no slices in gen_moves and apply. What
+runs once a play or a round (start_round, find_move, the Moves readers...)
+stays bytecode (`@micropython.bytecode`): as native code it took about
+three times the board's heap, for no time that counts.
 
 Sources for the rules: pagat.com "Scopa" and "Scopone"; Parlett, The
 Penguin Book of Card Games, pp. 136-138; the rule texts the
@@ -28,6 +31,7 @@ cases of host_tests/rules cite (000 Scopa Regeln, 001 Scopone Spielanleitung, 00
 kortspillet Scopa).
 """
 
+import micropython
 from micropython import const
 
 from scopa.rules import CIRULLA, SCOPA_15, SCOPONE_10
@@ -76,21 +80,25 @@ class Moves:
     table gives more options.
     """
 
+    @micropython.bytecode  # pyright: ignore[reportAttributeAccessIssue]
     def __init__(self, size=512):
         self.buf = bytearray(size)
         self.end = 0
         self.n = 0
 
+    @micropython.bytecode  # pyright: ignore[reportAttributeAccessIssue]
     def clear(self):
         self.end = 0
         self.n = 0
 
+    @micropython.bytecode  # pyright: ignore[reportAttributeAccessIssue]
     def _room(self, need):
         if self.end + need > len(self.buf):
             b = bytearray(2 * len(self.buf) + need)
             b[: self.end] = self.buf[: self.end]
             self.buf = b
 
+    @micropython.bytecode  # pyright: ignore[reportAttributeAccessIssue]
     def offsets(self):
         """Offsets of the moves in ``buf`` (a list; for tests and screens)."""
         out = []
@@ -101,12 +109,14 @@ class Moves:
             o += 2 + b[o + 1]
         return out
 
+    @micropython.bytecode  # pyright: ignore[reportAttributeAccessIssue]
     def move(self, off):
         """Move at `off` as ``(card, (taken, ...))``."""
         b = self.buf
         n = b[off + 1]
         return b[off], tuple(b[off + 2 : off + 2 + n])
 
+    @micropython.bytecode  # pyright: ignore[reportAttributeAccessIssue]
     def tuples(self):
         """Every move as ``(card, (taken, ...))``, in enumeration order."""
         return [self.move(o) for o in self.offsets()]
@@ -123,6 +133,7 @@ _k = bytearray(11)  # cards of each value in the sum being built
 _pick = bytearray(40)  # the table cards of the option being built
 
 
+@micropython.bytecode  # pyright: ignore[reportAttributeAccessIssue]
 def new_state():
     """A fresh state buffer (bytearray of SIZE bytes, all cards in the mazzo)."""
     st = bytearray(SIZE)
@@ -136,6 +147,7 @@ def new_state():
 # Dealing
 
 
+@micropython.bytecode  # pyright: ignore[reportAttributeAccessIssue]
 def start_round(st, rules, rng, dealer):
     """Shuffle with `rng` and deal a new round with `dealer` (seat) dealing.
 
@@ -231,6 +243,7 @@ def declare(st, rules, seat, hand, start=0, n=-1):
     return pts
 
 
+@micropython.bytecode  # pyright: ignore[reportAttributeAccessIssue]
 def initial_redeal(rules, table, start=0, n=-1):
     """True when the first table forces a new deal: three or more Kings
     (redeal_kings; pagat.com Scopa), or in Cirulla two or more Aces
@@ -252,6 +265,7 @@ def initial_redeal(rules, table, start=0, n=-1):
     return kings >= 3
 
 
+@micropython.bytecode  # pyright: ignore[reportAttributeAccessIssue]
 def dealer_scope(rules, table, start=0, n=-1):
     """Scope the dealer scores by taking a first table adding up to 15 (1)
     or 30 (2): Scopa a 15 and Cirulla only (Parlett p.138). The table is
@@ -308,17 +322,20 @@ def declaration(hand, start=0, n=-1):
     return 3 if total + wild < 10 else 0
 
 
+@micropython.bytecode  # pyright: ignore[reportAttributeAccessIssue]
 def hand_of(st, seat):
     """Cards (list, ascending) in the hand of `seat`."""
     h = HAND + seat
     return [c for c in range(40) if st[c] == h]
 
 
+@micropython.bytecode  # pyright: ignore[reportAttributeAccessIssue]
 def table_of(st):
     """Cards (list) on the table, in the order laid."""
     return list(st[TAB : TAB + st[NTAB]])
 
 
+@micropython.bytecode  # pyright: ignore[reportAttributeAccessIssue]
 def pile_of(st, side):
     """Cards (list, ascending) taken by `side` so far."""
     p = PILE + side
@@ -595,6 +612,7 @@ def _end_round(st, rules):
     st[OVER] = 1
 
 
+@micropython.bytecode  # pyright: ignore[reportAttributeAccessIssue]
 def find_move(st, rules, card, taken, mv):
     """Offset in `mv` of the legal move playing `card` and taking the cards
     `taken` (any order), after `gen_moves` filled `mv`; -1 when none."""

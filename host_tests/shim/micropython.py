@@ -18,6 +18,11 @@ def native(func):
     return func
 
 
+def bytecode(func):
+    """No-op stand-in for the ``@micropython.bytecode`` code emitter."""
+    return func
+
+
 def viper(func):
     """No-op stand-in for the ``@micropython.viper`` code emitter."""
     return func

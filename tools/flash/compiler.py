@@ -40,9 +40,10 @@ ARCHS = [
 # WebAssembly port; an mpy-cross of another sub-version) runs the same
 # modules as bytecode, and both play the same moves (host_tests/test_ai.py).
 # Native, they take about 30% of the instructions off a hard decision on
-# the unix port (x64); on an RP2040 their code (36 KB as armv6m .mpy, 9 KB
-# as bytecode) is loaded into the heap. The other modules gain too little
-# for their size (docs/ai-results.md).
+# the unix port (x64); on an RP2040 their code is loaded into the heap, so
+# their functions that run once a play or a decision are bytecode even
+# there (`@micropython.bytecode`: about 10 KB less of armv6m .mpy). The
+# other modules gain too little for their size (docs/ai-results.md).
 NATIVE = frozenset({"scopa/engine.py", "ai/core.py"})
 
 # Viper code (functions under @micropython.viper): compiled only with
