@@ -62,9 +62,11 @@ class Turns:
         # ai.core's machine code found no heap: not loaded again (each try
         # keeps what it loaded: MicroPython holds native code for good)
         self.no_code = False
-        # the computer's last move (not a hint) was not its level's: no
-        # heap for it (the table's top row says "Out of memory" until one is)
-        self.short = False
+        # the Game whose computer's last move (not a hint) was not its
+        # level's, for want of heap, else None: the table's top row says
+        # "Out of memory" until a computer plays its own again (another
+        # game, a new one or one loaded, is another Game: not said there)
+        self.short = None
         self.free = free
         self._base = None  # store.checksum of game.sav's code (the journal's base)
         self._base_game = None  # the Game that game.sav holds
@@ -245,8 +247,7 @@ class Turns:
         why = None
         card = None
         taken = ()
-        if not hint:
-            self.short = self.no_code
+        fell = self.no_code  # the move is not the level's
         if ai is not None and hasattr(ai, "player"):
             # its partners at its level (a hint's: HARD), or not
             mates = ai.mates(self.app.levels, game.rules.sides, seat, level)
@@ -267,7 +268,7 @@ class Turns:
                 # their next turn (a search cut short may have left its
                 # buffers half made)
                 print("app: no memory for the computer player")
-                self.short = self.short or not hint
+                fell = True
                 self.free(_NO_ROOM)
                 gc.collect()
                 card = None
@@ -279,11 +280,14 @@ class Turns:
                 if not self.no_code and (level >= MEDIUM or hint):
                     try:
                         card, taken = ai.player("medium").choose(game.st, game.rules, seat, rng)
+                        fell = level > MEDIUM  # a medium player's move is its own
                     except MemoryError:
                         card = None
         if card is None:  # no players, or no heap for them: a plain legal move
             moves = game.legal_moves()
             card, taken = moves[rng.below(len(moves))]
+        if not hint:
+            self.short = game if fell else None
         if hint:
             return card, tuple(taken), why
         return card, tuple(taken)

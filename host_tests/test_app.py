@@ -737,6 +737,7 @@ def test_a_computer_short_of_memory_plays_the_medium_players_move(
     assert g.turn == 1
     move = a._turns().computer_move(1, level)
     assert "app: no memory for the computer player" in capsys.readouterr().out
+    assert a.turns.short is g  # not its level's move: the table says so
     if fallback:
         assert move == medium.choose(g.st, g.rules, 1)
     assert move in [(c, tuple(t)) for c, t in g.legal_moves()]
@@ -765,14 +766,21 @@ def test_a_computer_short_of_memory_says_so_on_the_table(tmp_path, monkeypatch):
     a.loop(6000, until=lambda x: x.plays > n + 1 and my_turn(x))
     a.dirty = True
     a.loop(5)
-    assert a.turns.short and note in b.display.screen_text()
+    assert a.turns.short is a.game and note in b.display.screen_text()
+    # a hint does not clear it (the computer's move is what it is about)
+    a.turns.computer_turn(hint=True)
+    assert a.turns.short is a.game
     monkeypatch.undo()
     n = a.plays
     a.loop(6000, until=lambda x: x.plays > n + 1 and my_turn(x))
     a.dirty = True
     a.loop(5)
-    assert not a.turns.short and note not in b.display.screen_text()
+    assert a.turns.short is None and note not in b.display.screen_text()
     assert lang.tr(lang.YOUR_TURN) in b.display.screen_text()
+    # another game never inherits it (a game of two people said it for good)
+    a.turns.short = a.game
+    a.new_game()
+    assert a.turns.short is not a.game
 
 
 def test_a_saved_games_table_that_does_not_fit_the_heap_gives_the_menu(

@@ -429,8 +429,9 @@ class Screen(keys.Screen):
                     t = tr(lang.HINT) + "..."
                 if app.turns.hide_hands():
                     t = app.turns.seat_label(g.turn) + ": " + t
-                if app.turns.short and not self.hint and not self.asking:
-                    t = tr(lang.NO_MEMORY)  # the computer's last move was not its level's
+                if app.turns.short is g and not self.hint and not self.asking:
+                    if not app.turns.hide_hands():  # (there the seat's label)
+                        t = tr(lang.NO_MEMORY)  # the computer's last move was not its level's
                 if app.unsaved and not self.hint and not self.asking:
                     t = tr(lang.NOT_SAVED)  # the flash full: the game not kept
             gfx.text(fb, t, 0, ty, p.FG)
