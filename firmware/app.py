@@ -151,6 +151,25 @@ def _drop(name):
         delattr(p, attr)
 
 
+def _intern():
+    """What a game meets late, met at its first table, while the heap is
+    whole: MicroPython keeps every name and one-character string it meets
+    (qstrs) in pools it grows by doubling, the next one a single block of
+    about 1.3 KB on a 64-bit port (then 2.5 KB). Met first at a round's
+    end (the names of its scoring and its summary) or in a drawing (a
+    card's rank, an accented letter), a fragmented heap had no such block
+    and the game stopped there, the summary never shown (Cirulla against
+    Hard in the simulator's 160K to 220K). So the round's end's modules
+    are imported once (the summary dropped again: the table frees the
+    scoring) and every character the screens draw is met (ui.gfx.meet)."""
+    from ui import gfx
+
+    __import__("scopa.scoring")
+    __import__("ui.summary")
+    _drop("ui.summary")
+    gfx.meet()
+
+
 def board_name(path=CONFIG):
     """Return the board name from the config file at `path` (str).
 
@@ -202,6 +221,7 @@ class App:
         self.dozing = False  # idle: dimmed, a note says a key wakes it
         self.short_key = False  # a key found no memory: the top row says so until the next key
         self.idle_since = 0
+        self._interned = False  # _intern() done (the first table)
         self.note = ""  # a line the menu shows once (save restored...)
         self._later = ""  # a second note, shown once the first is seen
         self.unread = False  # a saved game the start had no heap to read
@@ -476,6 +496,9 @@ class App:
             _free(_GAME if module in _PLAY else _MENU)
             if module == "summary":
                 _free(_SUMMARY)
+            if module == "table" and not self._interned:
+                self._interned = True
+                _intern()
             if module == "table" and self.game is not None and not self.game.round_over:
                 _free(_IN_ROUND)
             gc.collect()  # (a full collection is slow on CPython and not needed)

@@ -3,6 +3,7 @@ by scripted keys, save and resume, idle sleep; on CPython and on the
 MicroPython unix port (compiled to .mpy, in bench_app.TEST_HEAP)."""
 
 import json
+import re
 import shutil
 import sys
 
@@ -1534,6 +1535,35 @@ def test_machine_code_modules_are_never_dropped(monkeypatch):
     app._drop("fk.*")
     app._drop("fs.engine")
     assert _fake_loaded() == ["fs"]
+
+
+@pytest.mark.mpy
+@pytest.mark.parametrize("first", [True, False])
+def test_a_games_first_table_meets_the_names_its_rounds_end_needs(mpy_firmware, run_mpy, first):
+    # MicroPython grows its pools of names (qstrs) a block at a time, the
+    # next one about 1.3 KB: met first at a round's end (scoring, summary)
+    # or drawing a card's rank, a fragmented heap had no such block, and
+    # Cirulla against Hard stopped at its first summary in the simulator's
+    # 160K to 220K (a new user's find). app._intern, at a game's first
+    # table, meets them while the heap is whole: afterwards the round's end
+    # and every character drawn add no name. Without it (first False) they
+    # do, which the test tells apart.
+    code = f"""
+import micropython, sys, app
+from ui import gfx
+if {first}:
+    app._intern()
+print("before")
+micropython.qstr_info()
+import scopa.scoring, ui.summary
+gfx.meet()
+print("after")
+micropython.qstr_info()
+"""
+    out = run_mpy(code, path=(mpy_firmware,))
+    n = [int(x) for x in re.findall(r"n_qstr=(\d+)", out)]
+    assert len(n) == 2
+    assert (n[1] == n[0]) == first, n
 
 
 @pytest.mark.mpy

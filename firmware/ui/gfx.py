@@ -152,6 +152,18 @@ class Palette:
             self.LIT, self.LIT_INK, self.BACKC = accent, ink, palette.BLUE
 
 
+def meet():
+    """Meet once every character the screens draw a character at a time
+    (the 3 x 5 font's, ACCENTED, printable ASCII): MicroPython keeps each
+    one-character string it makes as a qstr, in pools grown a block at a
+    time (app._intern calls this while the heap is whole)."""
+    for s in (_CHARS, ACCENTED):
+        for _ in s:
+            pass
+    for i in range(32, 127):
+        chr(i)
+
+
 def glyph(fb, ch, x, y, c, s=1):
     """Draw character `ch` of the 3 x 5 font at (x, y), scale `s`; a
     character the font lacks as nothing, but an accented A (À to Å, the
