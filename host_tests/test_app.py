@@ -14,6 +14,7 @@ import config
 import lang
 import store
 import ui_fakeboard as F
+from scopa import engine as E
 from scopa import replay
 
 
@@ -1535,6 +1536,50 @@ def test_machine_code_modules_are_never_dropped(monkeypatch):
     app._drop("fk.*")
     app._drop("fs.engine")
     assert _fake_loaded() == ["fs"]
+
+
+@pytest.mark.parametrize("game, players", [("cirulla", 2), ("cirulla", 4), ("scopa", 2)])
+def test_a_game_resumed_mid_deal_plays_on_as_it_would_have(game, players):
+    # what a deal's plays showed (a declared Cirulla hand, the values a seat
+    # showed it lacks) was lost with the process: the hard player resumed
+    # mid-deal played otherwise, in 19 of 81 such turns (a new user's
+    # find). Now the first turn after a resume reads the deal's plays again
+    # (Turns.catch_up), and every move is the one played without the pause.
+    import turns
+    from ai import core
+    from scopa.game import Game
+    from scopa.rng import Rng
+    from scopa.rules import Rules
+
+    class Stub:
+        pass
+
+    rules = Rules(game, players=players)
+    checked = 0
+    for seed in range(1, 25):
+        a = Stub()
+        a.game = g = Game(rules, seed)
+        a.levels = [app.HUMAN] + [app.HARD] * (players - 1)
+        t = turns.Turns(a, True, lambda event: None)
+        rng = Rng(seed)
+        while not g.round_over and checked < 60:
+            dealt = rules.hand * players - g.st[E.INHAND]  # plays of this deal so far
+            if g.turn and dealt and len(g.legal_moves()) > 1:
+                move = t.computer_move(g.turn, app.HARD)
+                # the process killed: the game read again, core's notes gone
+                b = Stub()
+                b.game = replay.decode(replay.encode(g))
+                b.levels = a.levels
+                core._lk[0] = core._lk[1] = 0
+                again = turns.Turns(b, True, lambda event: None)
+                assert again.computer_move(g.turn, app.HARD) == move
+                checked += 1
+                card, taken = move
+            else:
+                card, taken = g.legal_moves()[rng.below(len(g.legal_moves()))]
+            t.observe(card, taken)
+            g.play(card, taken)
+    assert checked >= 40
 
 
 @pytest.mark.mpy

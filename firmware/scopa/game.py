@@ -23,7 +23,8 @@ class Game:
     Score or None), over (match over), winner (side or None), wins
     (matches won per side, best of three), history (bytearray of move
     indices, for replay codes), played (bytearray: each seat's last play
-    this round, see last_play).
+    this round, see last_play), deal (the state as this deal's first card
+    was to be played) and deal_at (len(history) then).
     """
 
     def __init__(self, rules, seed=1):
@@ -34,6 +35,11 @@ class Game:
         self._w = engine.new_state()  # the next state, while a move is played
         self.mv = engine.Moves()
         self.history = bytearray()
+        # the state as this deal's first card was to be played, and the
+        # length of history then: a resumed game's computer players read
+        # the deal's plays from them (turns.Turns.catch_up)
+        self.deal = engine.new_state()
+        self.deal_at = 0
         # per seat, its last play this round: the card + 1 (0: none yet),
         # then the number of cards it took; a replayed game has them too
         self.played = bytearray(2 * rules.players)
@@ -56,6 +62,8 @@ class Game:
         for i in range(len(p)):
             p[i] = 0
         engine.start_round(self.st, self.rules, self.rng, dealer)
+        self.deal[:] = self.st
+        self.deal_at = len(self.history)
 
     # Reading the state ---------------------------------------------------
 
@@ -203,6 +211,9 @@ class Game:
         self.played[i] = b[off] + 1
         self.played[i + 1] = b[off + 1]
         self.st[:] = w
+        if flags & engine.DEALT:
+            self.deal[:] = w
+            self.deal_at = len(self.history)
         if res is not None:
             self.score, self.totals, self.over, self.winner = res
             self.round_over = True
