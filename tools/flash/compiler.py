@@ -57,6 +57,20 @@ NATIVE = frozenset({"scopa/engine.py", "ai/core.py"})
 VIPER = frozenset({"ai/leaf.py", "scopa/group.py"})
 
 
+def _atomic(dest: Path, write) -> None:
+    """Write `dest` through `write(tmp)` to a temporary file beside it,
+    then put it in place at once (os.replace); the temporary file is
+    removed if `write` fails."""
+    fd, tmp = tempfile.mkstemp(dir=dest.parent, prefix=dest.name + ".", suffix=".tmp")
+    os.close(fd)
+    try:
+        write(Path(tmp))
+        os.replace(tmp, dest)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+
+
 def native_modules() -> str:
     """NATIVE and VIPER, the modules compiled to native code with -march, as
     the flash tool and the benchmarks name them: `ai/core, ai/leaf, scopa/engine, scopa/group`."""
@@ -109,7 +123,7 @@ class Compiler:
         """Compile `src` to `dest`, `name` the source name a traceback shows
         (``scopa/engine.py``). Raises FlashError when mpy-cross fails."""
         if self.cache is None:
-            self._run(src, dest, name)
+            _atomic(dest, lambda tmp: self._run(src, tmp, name))
             return
         if not self._version:
             done = subprocess.run([*self.command, "--version"], capture_output=True, text=True)
@@ -135,7 +149,9 @@ class Compiler:
             finally:
                 if os.path.exists(tmp):
                     os.unlink(tmp)
-        shutil.copyfile(cached, dest)
+        # (a whole file or none: another run reading the same folder, two
+        # simulators with --mpy, never loads a half-written .mpy)
+        _atomic(dest, lambda tmp: shutil.copyfile(cached, tmp))
 
     def native(self, name: str) -> bool:
         """Whether source `name` compiles to native code (NATIVE, with -march)."""
