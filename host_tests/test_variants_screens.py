@@ -100,7 +100,7 @@ def test_the_dealers_matta_shows_as_the_dealer_counts_it(tmp_path):
 
 def test_scopa_a_15s_dealer_seven_of_coppe_is_a_plain_seven(tmp_path):
     # no matta in Scopa a 15: the 7C among the dealer's four drew as a
-    # designated 7 (the matta's underline)
+    # designated 7 (the matta's boxed rank)
     def seven_taken(g):
         return g.st[E.BONUS] and 16 in E.pile_of(g.st, g.rules.side(g.dealer))
 

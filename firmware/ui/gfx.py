@@ -221,8 +221,8 @@ def card(fb, x, y, c, pal, s=1, mode=FACE, french=False, rank=0):
     CARD_W x CARD_H px. `mode`: FACE, LIT, BACK, GHOST, or SELECT /
     SELECT_LIT, the cursor's card, which also draws a bar `s` px high one
     `s` below the card (the hand's card is lifted to make room). `rank`
-    (1..10) draws that rank underlined instead of the card's own (Cirulla's
-    matta once designated), 0 the card's own."""
+    (1..10) draws that rank, inverted in a box, instead of the card's own
+    (Cirulla's matta once designated), 0 the card's own."""
     w = CARD_W * s
     h = CARD_H * s
     if mode == GHOST:
@@ -258,9 +258,14 @@ def card(fb, x, y, c, pal, s=1, mode=FACE, french=False, rank=0):
     su = c // 10
     red = ink if lit or su > 1 else pal.RED
     r = rank - 1 if rank else c % 10
-    glyph(fb, (_RANKS_FR if french else _RANKS_IT)[r], x + 3 * s, y + 2 * s, ink, s)
+    g = (_RANKS_FR if french else _RANKS_IT)[r]
     if rank:
-        fb.fill_rect(x + 3 * s, y + 7 * s, 3 * s, s, ink)
+        # the rank it stands for, dark on a light box (an underline, right
+        # under the glyph, made the Fante's F read as an E)
+        fb.fill_rect(x + 2 * s, y + s, 5 * s, 6 * s, ink)
+        glyph(fb, g, x + 3 * s, y + 2 * s, bg, s)
+    else:
+        glyph(fb, g, x + 3 * s, y + 2 * s, ink, s)
     suit(fb, su, x + 2 * s, y + 8 * s, red, s, french)
 
 
