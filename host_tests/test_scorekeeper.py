@@ -741,6 +741,8 @@ def test_an_edit_opens_the_steps_its_new_counts_rule_out_as_a_new_round(tmp_path
     assert k.screen.step() == "sc" and k.screen.v["sc"] == [0, 0] and not k.screen.objection()
     # and says why the scope it showed is no longer there
     assert k.screen.err == lang.tr(lang.SK_SCOPE_CARDS) and k.screen.err in k.text()
+    k.press("right left")  # seen: the next key takes it away (the values are fine)
+    assert k.screen.err == "" and k.screen.step() == "sc"
     # back to the cards, 1-39: the denari 0-10 still fit, BO's settebello
     # and primiera still stand: nothing reopens
     k.press("B B B B up A")

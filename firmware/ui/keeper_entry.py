@@ -151,6 +151,7 @@ class Screen(keys.Screen):
         self.cur = 0  # the side (count steps) or the cell side * 4 + suit (primiera cards)
         self.cards = False  # typing the primiera's cards
         self.err = ""
+        self.told = False  # err only says why a value changed: gone at the next key
         self.top = 0  # first category row shown on the review
         self.rev = None
         self.given = []  # steps whose value the player chose (no default then)
@@ -392,6 +393,7 @@ class Screen(keys.Screen):
             sc = [min(v["sc"][i], t[i] // 2) for i in range(len(t))]
             if sc != v["sc"]:
                 self.err = tr(lang.SK_SCOPE_CARDS)  # why the edit's scope changed
+                self.told = True
             v["sc"] = sc
 
     def _ruled_out(self, f):
@@ -546,6 +548,9 @@ class Screen(keys.Screen):
             # the round is not dropped: the key does what it does, the
             # question goes
             self.drop = False
+            self.err = ""
+        if self.told:  # (seen: the values are as they should be)
+            self.told = False
             self.err = ""
         f = self.step()
         if f == REVIEW:
