@@ -31,6 +31,7 @@ if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
 from tools import flash  # noqa: E402
+from tools.flash import stage as stage_mod  # noqa: E402
 
 pytestmark = pytest.mark.mpy  # runs the unix port; every test has its own board
 
@@ -1236,10 +1237,32 @@ def test_a_compiled_file_is_whole_or_not_there(tmp_path: Path, monkeypatch, cach
     compiler.compile(src, dest, "n.py")
     # the old file whole until the new one, whole, takes its place
     assert len(seen) == 1 and seen[0][1] == good and seen[0][0] == dest.read_bytes() != good
+    assert dest.stat().st_mode & 0o777 == 0o644  # (as a file copied is, not mkstemp's 0600)
     src.write_text("x = (\n")
     with pytest.raises(flash.FlashError):
         compiler.compile(src, dest, "n.py")
     assert dest.read_bytes() == seen[0][0] and os.listdir(out) == ["n.mpy"]
+
+
+def test_a_compilers_file_left_half_written_is_the_stages_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    # a run killed while it compiled leaves `.NAME.PID.tmp` beside the file
+    # (compiler._atomic): the next run takes it as its own and removes it,
+    # where any other file refuses the folder
+    import serial.tools.list_ports
+
+    monkeypatch.setattr(serial.tools.list_ports, "comports", lambda: [])
+    args = [*tool_args(tmp_path), "--dry-run", "--stage"]
+    stage = tmp_path / "D"
+    assert flash.main([*args, str(stage)]) == 0
+    left = stage / ".app.py.4242.tmp"
+    left.write_bytes(b"half")
+    assert flash.main([*args, str(stage)]) == 0
+    assert not left.exists() and (stage / "app.py").is_file()
+    assert stage_mod._part_of("ai/.core.mpy.77.tmp") == "ai/core.mpy"
+    assert stage_mod._part_of(".app.mpy.1.tmp") == "app.mpy"
+    assert stage_mod._part_of("ai/core.mpy.77.tmp") == stage_mod._part_of(".x.y.tmp") == ""
 
 
 def test_lib_names_of_mip_specs():

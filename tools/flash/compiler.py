@@ -58,13 +58,14 @@ VIPER = frozenset({"ai/leaf.py", "scopa/group.py"})
 
 
 def _atomic(dest: Path, write) -> None:
-    """Write `dest` through `write(tmp)` to a temporary file beside it,
-    then put it in place at once (os.replace); the temporary file is
-    removed if `write` fails."""
-    fd, tmp = tempfile.mkstemp(dir=dest.parent, prefix=dest.name + ".", suffix=".tmp")
-    os.close(fd)
+    """Write `dest` through `write(tmp)` to a temporary file beside it
+    (`.NAME.PID.tmp`, which a staging folder's check owns: stage._part_of),
+    then put it in place at once (os.replace), readable as a file copied
+    is (0644); the temporary file is removed if `write` fails."""
+    tmp = dest.with_name(f".{dest.name}.{os.getpid()}.tmp")
     try:
-        write(Path(tmp))
+        write(tmp)
+        os.chmod(tmp, 0o644)
         os.replace(tmp, dest)
     finally:
         if os.path.exists(tmp):

@@ -183,7 +183,7 @@ def _own_files(root: Path, fw_dir: Path | None) -> tuple[list[Path], list[Path]]
                     mine = rel in folders
                     own_dirs.append(path)
                 else:
-                    mine = rel in files and path.is_file()
+                    mine = (rel in files or _part_of(rel) in files) and path.is_file()
                     own_files.append(path)
                 if not mine:
                     raise FlashError(
@@ -193,6 +193,17 @@ def _own_files(root: Path, fw_dir: Path | None) -> tuple[list[Path], list[Path]]
     except OSError as e:
         raise FlashError(f"{root}: {e.strerror or e}", todo) from None
     return own_files, sorted(own_dirs, key=lambda d: len(d.parts), reverse=True)
+
+
+def _part_of(rel: str) -> str:
+    """The file a compiler's temporary file `rel` was being written for
+    (compiler._atomic: `dir/.name.PID.tmp` -> `dir/name`; left behind by a
+    run killed while it wrote), else ""."""
+    head, _, name = rel.rpartition("/")
+    parts = name.split(".")
+    if len(parts) < 4 or parts[0] or parts[-1] != "tmp" or not parts[-2].isdigit():
+        return ""
+    return (head + "/" if head else "") + ".".join(parts[1:-2])
 
 
 def _listed(stamp: Path) -> set[str]:
