@@ -260,9 +260,10 @@ def card(fb, x, y, c, pal, s=1, mode=FACE, french=False, rank=0):
     r = rank - 1 if rank else c % 10
     g = (_RANKS_FR if french else _RANKS_IT)[r]
     if rank:
-        # the rank it stands for, dark on a light box (an underline, right
-        # under the glyph, made the Fante's F read as an E)
-        fb.fill_rect(x + 2 * s, y + s, 5 * s, 6 * s, ink)
+        # the rank it stands for, inverted in a box with a margin all round
+        # the glyph (an underline under it, or the card's background right
+        # below it, made the Fante's F read as an E)
+        fb.fill_rect(x + 2 * s, y + s, 5 * s, 7 * s, ink)
         glyph(fb, g, x + 3 * s, y + 2 * s, bg, s)
     else:
         glyph(fb, g, x + 3 * s, y + 2 * s, ink, s)
