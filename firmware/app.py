@@ -151,23 +151,33 @@ def _drop(name):
         delattr(p, attr)
 
 
+# What a game may load after its first table, not the computer players
+# (machine code: loaded, it stays), whose names _intern meets there.
+_LATE = ("scopa.scoring", "ui.summary", "ui.round_info", "ui.peek", "ui.pages")
+
+
 def _intern():
-    """What a game meets late, met at its first table, while the heap is
-    whole: MicroPython keeps every name and one-character string it meets
-    (qstrs) in pools it grows by doubling, the next one a single block of
-    about 1.3 KB on a 64-bit port (then 2.5 KB). Met first at a round's
-    end (the names of its scoring and its summary) or in a drawing (a
-    card's rank, an accented letter), a fragmented heap had no such block
-    and the game stopped there, the summary never shown (Cirulla against
-    Hard in the simulator's 160K to 220K). So the round's end's modules
-    are imported once (the summary dropped again: the table frees the
-    scoring) and every character the screens draw is met (ui.gfx.meet)."""
+    """Meet at a game's first table the names a game meets later.
+    MicroPython keeps every name and one-character string it meets (qstrs)
+    in pools it grows by doubling: on the 64-bit unix port the pool after
+    the 1,260th name is a single block of 14 KB. Met first at a round's end
+    (its scoring's and its summary's names), a fragmented heap had no such
+    block, and the summary never showed (Cirulla against Hard in the
+    simulator's 160K to 220K). Met here (_LATE's names, and every character
+    the screens draw: ui.gfx.meet), the block is needed, if at all, at the
+    computer's next import, where its want plays the medium player's move
+    and the table says "Out of memory" (turns.computer_move), rather than
+    at a screen that cannot be shown. Short of heap it gives up."""
     from ui import gfx
 
-    __import__("scopa.scoring")
-    __import__("ui.summary")
-    _drop("ui.summary")
-    gfx.meet()
+    try:
+        for name in _LATE:
+            __import__(name)
+        gfx.meet()
+    except MemoryError:
+        pass
+    for name in _LATE[1:]:
+        _drop(name)  # (the table frees the scoring: _IN_ROUND)
 
 
 def board_name(path=CONFIG):
@@ -493,12 +503,12 @@ class App:
                 _drop("ui." + old)  # (the one drop not in _FREE: its name varies)
                 if module not in ("menu", "pages"):
                     _drop("ui.house")  # (the house rules' rows: theirs alone)
-            _free(_GAME if module in _PLAY else _MENU)
-            if module == "summary":
-                _free(_SUMMARY)
             if module == "table" and not self._interned:
                 self._interned = True
                 _intern()
+            _free(_GAME if module in _PLAY else _MENU)
+            if module == "summary":
+                _free(_SUMMARY)
             if module == "table" and self.game is not None and not self.game.round_over:
                 _free(_IN_ROUND)
             gc.collect()  # (a full collection is slow on CPython and not needed)

@@ -209,7 +209,7 @@ class Turns:
             from ai import core
             from scopa import engine
 
-            self.catch_up(core)
+            self.catch_up()
             taken = tuple(taken)
             engine.gen_moves(game.st, game.rules, game.mv)
             if (
@@ -220,48 +220,43 @@ class Turns:
         except (ImportError, MemoryError):
             pass
 
-    def catch_up(self, core):
+    def catch_up(self):
         """A game resumed mid-deal (read from flash, or after the computer
         players were dropped): tell ai.core what the deal's plays so far
         showed (core.observe, from Game.deal and the history since), so
         that the computer plays on as it would have without the pause: a
         declared Cirulla hand, the values a seat showed it lacks. Nothing
-        when core already holds this deal's plays."""
+        when core already holds this deal's plays or is not loaded; short
+        of heap it plays on with what core holds."""
+        core = sys.modules.get("ai.core")
         g = self.app.game
         h = g.history
-        if g.round_over or g.deal_at >= len(h) or core.observed(g.st):
+        if core is None or g.round_over or g.deal_at >= len(h) or core.observed(g.st):
             return
         from scopa import engine
 
-        st = bytearray(g.deal)
-        mv = g.mv  # (the game's scratch list: filled again before its next use)
-        i = g.deal_at
-        while i < len(h):
-            idx = 0
-            sh = 0
-            while h[i] >= 128:  # (Game._log's varint)
-                idx |= (h[i] & 127) << sh
-                sh += 7
+        try:
+            st = bytearray(g.deal)
+            mv = g.mv  # (the game's scratch list: filled again before its next use)
+            i = g.deal_at
+            while i < len(h):
+                idx = 0
+                sh = 0
+                while h[i] >= 128:  # (Game._log's varint)
+                    idx |= (h[i] & 127) << sh
+                    sh += 7
+                    i += 1
+                idx |= h[i] << sh
                 i += 1
-            idx |= h[i] << sh
-            i += 1
-            engine.gen_moves(st, g.rules, mv)
-            b = mv.buf  # (a crowded table may have grown it)
-            o = 0
-            for _ in range(idx):
-                o += 2 + b[o + 1]
-            core.observe(st, g.rules, b[o], bytes(b[o + 2 : o + 2 + b[o + 1]]))
-            engine.apply(st, g.rules, b, o)
-
-    def _caught(self):
-        # catch_up, once the players (and so ai.core) are loaded; short of
-        # heap it plays on with what core holds
-        core = sys.modules.get("ai.core")
-        if core is not None:
-            try:
-                self.catch_up(core)
-            except MemoryError:
-                pass
+                engine.gen_moves(st, g.rules, mv)
+                b = mv.buf  # (a crowded table may have grown it)
+                o = 0
+                for _ in range(idx):
+                    o += 2 + b[o + 1]
+                core.observe(st, g.rules, b[o], bytes(b[o + 2 : o + 2 + b[o + 1]]))
+                engine.apply(st, g.rules, b, o)
+        except MemoryError:
+            pass
 
     def computer_move(self, seat, level, hint=False):
         """The move ``(card, taken)`` the computer at `level` plays for
@@ -299,12 +294,12 @@ class Turns:
                 if hint:
                     from ai import hint as advice
 
-                    self._caught()
+                    self.catch_up()
                     card, taken = advice.choose(game.st, game.rules, seat, rng, mates=mates)
                     why = advice.why(game.st, game.rules, seat, card, taken)
                 else:
                     player = ai.player(ai.LEVELS[min(level, len(ai.LEVELS) - 1)])
-                    self._caught()
+                    self.catch_up()
                     card, taken = player.choose(game.st, game.rules, seat, rng, mates=mates)
             except MemoryError:
                 # no room to search: the medium player's move (no search:

@@ -1586,13 +1586,12 @@ def test_a_game_resumed_mid_deal_plays_on_as_it_would_have(game, players):
 @pytest.mark.parametrize("first", [True, False])
 def test_a_games_first_table_meets_the_names_its_rounds_end_needs(mpy_firmware, run_mpy, first):
     # MicroPython grows its pools of names (qstrs) a block at a time, the
-    # next one about 1.3 KB: met first at a round's end (scoring, summary)
-    # or drawing a card's rank, a fragmented heap had no such block, and
-    # Cirulla against Hard stopped at its first summary in the simulator's
-    # 160K to 220K (a new user's find). app._intern, at a game's first
-    # table, meets them while the heap is whole: afterwards the round's end
-    # and every character drawn add no name. Without it (first False) they
-    # do, which the test tells apart.
+    # next one 14 KB on this port: met first at a round's end (scoring,
+    # summary), a fragmented heap had no such block, and Cirulla against
+    # Hard stopped at its first summary in the simulator's 160K to 220K (a
+    # new user's find). app._intern, at a game's first table, meets them
+    # there: afterwards the round's end, the table's pages and every
+    # character drawn add no name. Without it (first False) they do.
     code = f"""
 import micropython, sys, app
 from ui import gfx
@@ -1600,7 +1599,8 @@ if {first}:
     app._intern()
 print("before")
 micropython.qstr_info()
-import scopa.scoring, ui.summary
+for name in app._LATE:
+    __import__(name)
 gfx.meet()
 print("after")
 micropython.qstr_info()

@@ -477,9 +477,10 @@ def _png_name(name):
 # measured with a match of A's and a sheet of 500 rounds opened, alone and
 # with a game saved beside it (its record read at the start menu)
 HEAP_NEEDED = (
-    "(the app needs about 160K on this 64-bit port with --mpy, 215K with a score sheet "
-    "of 500 rounds, 240K with a game saved beside it; run from source, compiled as it "
-    "is imported, about 300K)"
+    "(the app needs about 160K on this 64-bit port with --mpy, 240K for the Hard "
+    "player never to fall back to Medium's move, 215K with a score sheet of 500 rounds, "
+    "240K with a game saved beside it; run from source, compiled as it is imported, "
+    "about 300K)"
 )
 
 

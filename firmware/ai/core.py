@@ -97,7 +97,9 @@ nun = 0
 lacks = [0] * 8
 LAY_INFER = bytearray((1,))  # 1: a seat that lays a card had no capture
 _lk_seen = bytearray(40)  # the public cards when last observed
-_lk = bytearray(2)  # cards dealt (DP) and plies (PLY) when last observed
+# cards dealt (DP) and plies (PLY) when last observed, and (Cirulla) the
+# seats that declared their hands that deal, a bit each (declared)
+_lk = bytearray(3)
 # The plays of this deal (observe()), for the hard player to check its
 # deals against: the state before each play with every hidden card put in
 # the mazzo, and the play as card, n, taken * n.
@@ -105,10 +107,6 @@ HMAX = const(9)
 hist = []
 hmove = []
 hist_n = 0
-# Cirulla: the seats that declared their hands this deal (bit per seat; the
-# deal's first play, observe()), and a hand's cards while it is read.
-_decl = bytearray(1)
-_dh = bytearray(3)
 
 
 @micropython.bytecode  # pyright: ignore[reportAttributeAccessIssue]
@@ -125,7 +123,7 @@ def observe(st, rules, card, taken):
         for i in range(8):
             lacks[i] = 0
         hist_n = 0
-        _decl[0] = declared(st)
+        _lk[2] = declared(st)
     init_history()
     seat = st[_TURN]
     k = len(taken)
@@ -164,16 +162,16 @@ def declared(st):
     if game != CIRULLA:
         return 0
     if st[_INHAND] != hand * players:
-        return _decl[0] if observed(st) else 0
+        return _lk[2] if observed(st) else 0
     m = 0
     for s in range(players):
         h = _HAND + s
         k = 0
         for c in range(40):
             if st[c] == h and k < 3:
-                _dh[k] = c
+                _tw[k] = c  # (threat's scratch, free here)
                 k += 1
-        if k == 3 and declaration(_dh, 0, 3):
+        if k == 3 and declaration(_tw, 0, 3):
             m |= 1 << s
     return m
 

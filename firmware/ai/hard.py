@@ -365,19 +365,6 @@ def _ties(nr, b, s0, s1):
     _model = 0
 
 
-def _placed(st):
-    # every unseen card's place is known: all of them in the one hidden
-    # hand that holds cards (two players; with more, the others seen, as
-    # a declared Cirulla hand), the mazzo empty
-    h = -1
-    for s in range(core.players):
-        if not core.known[s] and core.hand_size(st, s):
-            if h >= 0:
-                return False
-            h = s
-    return core.nun <= (core.hand_size(st, h) if h >= 0 else 0)
-
-
 def _depth(st, limit, work):
     # the most plies (at least 1) whose lines of play number at most limit
     # and whose nodes are about `work` at most, to the end of this deal, or
@@ -478,7 +465,16 @@ def decide(st, rules, seat, rng, nodes=None, mv=None, mates=1):
     # depth: to the end when the last deal is small enough, else short
     # with every hand known (two players, last deal) each reply is searched;
     # else the other side plays the medium player's move
-    unique = core.last_deal(st) and _placed(st)
+    # every unseen card's place known: all of them in the one hidden hand
+    # that holds cards (two players; with more, the others seen, as a
+    # declared Cirulla hand), the mazzo empty
+    unique = core.last_deal(st)
+    h = -1
+    for s in range(core.players):
+        if unique and not core.known[s] and core.hand_size(st, s):
+            unique = h < 0
+            h = s
+    unique = unique and core.nun <= (core.hand_size(st, h) if h >= 0 else 0)
     _model = 0 if unique else MODEL[0]
     if core.last_deal(st) and _depth(st, EXACT, nodes if unique else nodes // ENDW[fam]) > MAXD:
         _maxd = MAXD  # to the end of the round

@@ -155,8 +155,7 @@ class Palette:
 def meet():
     """Meet once every character the screens draw a character at a time
     (the 3 x 5 font's, ACCENTED, printable ASCII): MicroPython keeps each
-    one-character string it makes as a qstr, in pools grown a block at a
-    time (app._intern calls this while the heap is whole)."""
+    one-character string it makes as a name (qstr) for good (app._intern)."""
     for s in (_CHARS, ACCENTED):
         for _ in s:
             pass
