@@ -504,7 +504,8 @@ class Sheet:
         w = self._w
         r = self._r
         if len(r) < (i + 1) * w:  # room for _CHUNK rounds more: grown seldom
-            r.extend(bytes(min(i + _CHUNK, MAX_ROUNDS) * w - len(r)))  # (never past the last)
+            # (never past the last round, but for an earlier firmware's longer sheet)
+            r.extend(bytes(max(i + 1, min(i + _CHUNK, MAX_ROUNDS)) * w - len(r)))
         o = i * w
         f = 0
         for k, bit in (("p", _P), ("pc", _PC), ("rb", _RB), ("np", _NP), ("gr", _GR)):
@@ -582,7 +583,7 @@ class Sheet:
         tw = self._tw
         t = self._t
         if len(t) < (i + 1) * tw:  # room for _CHUNK rounds more: grown seldom
-            t.extend(array("h", bytes(2 * (min(i + _CHUNK, MAX_ROUNDS) * tw - len(t)))))
+            t.extend(array("h", bytes(2 * (max(i + 1, min(i + _CHUNK, MAX_ROUNDS)) * tw - len(t)))))
         j, before = self._before(i)
         after, end, fin = self._result(i, before, sc)
         o = i * tw
