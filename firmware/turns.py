@@ -233,28 +233,17 @@ class Turns:
         h = g.history
         if core is None or g.round_over or g.deal_at >= len(h) or core.observed(g.st):
             return
-        from scopa import engine
-
         try:
+            from scopa import engine, replay
+
             st = bytearray(g.deal)
             mv = g.mv  # (the game's scratch list: filled again before its next use)
-            i = g.deal_at
-            while i < len(h):
-                idx = 0
-                sh = 0
-                while h[i] >= 128:  # (Game._log's varint)
-                    idx |= (h[i] & 127) << sh
-                    sh += 7
-                    i += 1
-                idx |= h[i] << sh
-                i += 1
+            for idx in replay.each_index(h[g.deal_at :]):
                 engine.gen_moves(st, g.rules, mv)
-                b = mv.buf  # (a crowded table may have grown it)
-                o = 0
-                for _ in range(idx):
-                    o += 2 + b[o + 1]
-                core.observe(st, g.rules, b[o], bytes(b[o + 2 : o + 2 + b[o + 1]]))
-                engine.apply(st, g.rules, b, o)
+                o = mv.offsets()[idx]
+                card, taken = mv.move(o)
+                core.observe(st, g.rules, card, taken)
+                engine.apply(st, g.rules, mv.buf, o)
         except MemoryError:
             pass
 
