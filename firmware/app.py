@@ -163,17 +163,14 @@ def _intern():
     the 1,260th name is a single block of 14 KB. Met first at a round's end
     (its scoring's and its summary's names), a fragmented heap had no such
     block, and the summary never showed (Cirulla against Hard in the
-    simulator's 160K to 220K). Met here (_LATE's names, and every character
-    the screens draw: ui.gfx.meet), the block is needed, if at all, at the
+    simulator's 160K to 220K). Met here (_LATE's names; the screens draw no
+    character as a str of its own: ui.gfx), the block is needed, if at all, at the
     computer's next import, where its want plays the medium player's move
     and the table says "Out of memory" (turns.computer_move), rather than
     at a screen that cannot be shown. Short of heap it gives up."""
-    from ui import gfx
-
     try:
         for name in _LATE:
             __import__(name)
-        gfx.meet()
     except MemoryError:
         pass
     for name in _LATE[1:]:

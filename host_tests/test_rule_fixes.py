@@ -74,7 +74,7 @@ def _code_with(game, field, value):
 
     code = Rules(game).code()
     i = R._FIELDS.index(field)
-    return code[:i] + R._B64[value] + code[i + 1 :]
+    return code[:i] + chr(R.DIGITS[value]) + code[i + 1 :]
 
 
 def test_a_rules_code_with_an_option_that_does_not_apply_is_refused():

@@ -1671,7 +1671,7 @@ def test_every_name_character_has_a_small_glyph():
     fb = F.Display(8, 8)
     for ch in KS.CHARS.strip():
         fb.fill(0)
-        gfx.glyph(fb, ch, 0, 0, 1)
+        gfx.glyph(fb, ord(ch), 0, 0, 1)
         assert any(fb.pixel(x, y) for x in range(3) for y in range(5)), ch
 
 

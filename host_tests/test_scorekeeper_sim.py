@@ -102,7 +102,7 @@ def big_totals(frame, n=2):
                         y = 11 + row * s + s // 2
                         bits = bits << 1 | _lit(frame, x, y)
                 j = gfx._FONT.index(bits) if bits in gfx._FONT else -1
-                text += gfx._CHARS[j] if j >= 0 else "?"
+                text += chr(gfx._CHARS[j]) if j >= 0 else "?"
             # nothing lit just left and right of the digits (the winner's
             # frame is 3 pixels away)
             clear = all(

@@ -436,7 +436,7 @@ def test_three_sides_head_the_humans_column_in_the_columns_width(tmp_path):
     a.draw()
     # (the 3 x 5 font's heading is not in the text log: the other two)
     assert b.display.screen_text().splitlines()[0].split()[-2:] == ["P2", "P3"]
-    assert a.screen.head(0, 20) == "YOU" and all(ch in gfx._CHARS for ch in "YOU")
+    assert a.screen.head(0, 20) == "YOU" and all(ord(ch) in gfx._CHARS for ch in "YOU")
     assert a.screen.head(0, 28) == "You" and a.screen.side_label(0) == "You"
     try:
         lang.load("it")

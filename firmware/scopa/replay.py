@@ -12,10 +12,11 @@ from micropython import const
 
 from scopa import engine
 from scopa.game import Game
-from scopa.rules import Rules
+from scopa.rules import DIGITS, VALUES, Rules
 
-_B64 = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-_"
-_B36 = "0123456789abcdefghijklmnopqrstuvwxyz"
+# A code is read and written a byte (an int) at a time, never a character
+# (a str of its own), which MicroPython would keep as a name for good
+# (ui.gfx). The seed's digits are the first 36 of DIGITS (base 36).
 VERSION = "S1"
 _SEED_MAX = const(0x3FFFFFFF)
 
@@ -26,19 +27,20 @@ class ReplayError(ValueError):
 
 def _check(body):
     h = 0
-    for ch in body:
-        h = (h * 31 + ord(ch)) % 4093
-    return _B64[h >> 6] + _B64[h & 63]
+    for b in body.encode():
+        h = (h * 31 + b) % 4093
+    return bytes((DIGITS[h >> 6], DIGITS[h & 63])).decode()
 
 
 def _b36(n):
-    if n == 0:
-        return "0"
-    s = ""
-    while n:
-        s = _B36[n % 36] + s
+    out = bytearray(6)  # 36**6 > 2**30: every seed
+    i = 6
+    while True:
+        i -= 1
+        out[i] = DIGITS[n % 36]
         n //= 36
-    return s
+        if not n:
+            return out[i:].decode()
 
 
 def each_index(history):
@@ -70,10 +72,10 @@ def encode(game):
     n = 0
     for v in each_index(game.history):
         while v >= 32:
-            out[n] = ord(_B64[32 + (v & 31)])
+            out[n] = DIGITS[32 + (v & 31)]
             n += 1
             v >>= 5
-        out[n] = ord(_B64[v])
+        out[n] = DIGITS[v]
         n += 1
     body = head + out[:n].decode()
     return body + "." + _check(body)
@@ -88,6 +90,8 @@ def decode(code):
     if not isinstance(code, str):
         raise ReplayError("a replay code is text")
     code = code.strip()
+    if len(code.encode()) != len(code):
+        raise ReplayError("replay code damaged: a character not of a code")
     parts = code.split(".")
     if len(parts) != 5:
         raise ReplayError("not a replay code: expected 5 parts separated by '.'")
@@ -101,10 +105,10 @@ def decode(code):
     except ValueError as e:
         raise ReplayError("replay code: " + str(e)) from None
     seed = 0
-    for ch in parts[2]:
-        d = _B36.find(ch)
+    for b in parts[2].encode():
+        d = VALUES[b]  # (the code is ASCII: above)
         # the seed stays a small int (below 2**30) at every step
-        if d < 0 or seed > (_SEED_MAX - d) // 36:
+        if d >= 36 or seed > (_SEED_MAX - d) // 36:
             raise ReplayError("replay code: bad seed")
         seed = seed * 36 + d
     if not parts[2]:
@@ -113,10 +117,11 @@ def decode(code):
     i = 0
     sh = 0
     k = 0
-    for ch in parts[3]:
-        d = _B64.find(ch)
-        if d < 0:
-            raise ReplayError("replay code: bad move character %r" % ch)
+    moves = parts[3].encode()
+    for j in range(len(moves)):
+        d = VALUES[moves[j]]
+        if d == 255:
+            raise ReplayError("replay code: bad move character %r" % parts[3][j : j + 1])
         if d >= 32:
             i |= (d - 32) << sh
             sh += 5

@@ -33,8 +33,12 @@ TARGETS = (11, 16, 21, 31, 51)
 # computer players and the cards share one table.
 PRIMIERA = b"\x10\x0c\x0d\x0e\x0f\x12\x15\x0a\x0a\x0a"
 
-# One char per field in codes: values 0..63.
-_B64 = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-_"
+# The digits of codes (rules: one a field; scopa.replay), values 0..63,
+# and each ASCII code's value as a digit (255: none). Bytes: a code is
+# read and written a byte at a time, never a character (a str of its
+# own), which MicroPython would keep as a name for good (ui.gfx).
+DIGITS = const(b"0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-_")
+VALUES = bytes(DIGITS.find(bytes((k,))) & 255 for k in range(128))
 
 # Field order of `code()`; append only (older codes stay readable).
 _FIELDS = (
@@ -177,11 +181,11 @@ class Rules:
     def code(self):
         """Short text (one char per field) that `from_code` reads back; it
         also reads the shorter codes of before napola_fixed and piccola_cap."""
-        out = ""
-        for f in _FIELDS:
+        out = bytearray(len(_FIELDS))
+        for i, f in enumerate(_FIELDS):
             v = getattr(self, f)
-            out += _B64[v + 1 if f == "re_bello" else v]
-        return out
+            out[i] = DIGITS[v + 1 if f == "re_bello" else v]
+        return out.decode()
 
     @classmethod
     def from_code(cls, text):
@@ -191,9 +195,10 @@ class Rules:
         if not isinstance(text, str) or not _OLD_CODE <= len(text) <= len(_FIELDS):
             raise ValueError("bad rules code %r" % (text,))
         r = cls()
-        for i, f in enumerate(_FIELDS[: len(text)]):  # an older code: the rest 0
-            v = _B64.find(text[i])
-            if v < 0:
+        b = text.encode()
+        for i, f in enumerate(_FIELDS[: len(b)]):  # an older code: the rest 0
+            v = VALUES[b[i]] if b[i] < 128 else 255
+            if v == 255:
                 raise ValueError("bad rules code %r" % (text,))
             setattr(r, f, v - 1 if f == "re_bello" else v)
         if r.game >= len(GAMES):

@@ -9,6 +9,12 @@ blit, no framebuf import, so the screens also run on CPython against a
 stand-in. Every text a screen shows is drawn by `text` (or `centre`): the
 built-in font is ASCII only, `text` adds the accented letters of the
 languages (21 letters, 168 bytes of glyphs).
+
+No character of a text becomes a str of its own: MicroPython keeps each
+one-character string it makes (iterating or indexing a str, chr()) as a
+name (qstr) for good, and its pool of names grows by doubling (on the
+64-bit unix port its seventh block is 14 KB). The text is walked as the
+bytes of its UTF-8 and sliced, never iterated.
 """
 
 from micropython import const
@@ -16,7 +22,9 @@ from micropython import const
 # 3 x 5 glyphs: three bits a row, top row first, packed into 15 bits.
 # Digits, the ranks' letters (AFCRJQKP), signs, then the other letters a
 # scorekeeper's name may have (ui.keeper_setup.CHARS)
-_CHARS = "0123456789AFCRJQKP-:/ *+BDEGHILMNOSTUVWXYZ"
+_CHARS = const(b"0123456789AFCRJQKP-:/ *+BDEGHILMNOSTUVWXYZ")
+# each printable ASCII code's glyph in _CHARS (code 32 first), 255 for none
+_AT = bytes(_CHARS.find(bytes((k,))) & 255 for k in range(32, 128))
 _FONT = (
     0x7B6F,  # 0 111 101 101 101 111
     0x2C97,  # 1 010 110 010 010 111
@@ -111,15 +119,17 @@ GLYPHS8 = const(
     b"\x00\x78\x7c\x17\x17\x7c\x78\x00"  # Å
 )
 
-_RANKS_IT = "A234567FCR"
-_RANKS_FR = "A234567JQK"
-_SUIT_LETTERS = "DCSB"  # denari, coppe, spade, bastoni, as the rule cases write them
+_RANKS_IT = const(b"A234567FCR")
+_RANKS_FR = const(b"A234567JQK")
+_SUIT_LETTERS = const(b"DCSB")  # denari, coppe, spade, bastoni, as the rule cases write them
 
 
 def card_text(c, french=False):
     """Card `c` (0..39) as its face shows its rank ("A".."7", then F C R,
     or J Q K with French faces) and its suit's letter: "7D", "CB"."""
-    return (_RANKS_FR if french else _RANKS_IT)[c % 10] + _SUIT_LETTERS[c // 10]
+    r = c % 10
+    su = c // 10
+    return ((_RANKS_FR if french else _RANKS_IT)[r : r + 1] + _SUIT_LETTERS[su : su + 1]).decode()
 
 
 CARD_W = const(9)  # pixels at scale 1
@@ -152,26 +162,19 @@ class Palette:
             self.LIT, self.LIT_INK, self.BACKC = accent, ink, palette.BLUE
 
 
-def meet():
-    """Meet once every character the screens draw a character at a time
-    (the 3 x 5 font's, ACCENTED, printable ASCII): MicroPython keeps each
-    one-character string it makes as a name (qstr) for good (app._intern)."""
-    for s in (_CHARS, ACCENTED):
-        for _ in s:
-            pass
-    for i in range(32, 127):
-        chr(i)
-
-
-def glyph(fb, ch, x, y, c, s=1):
-    """Draw character `ch` of the 3 x 5 font at (x, y), scale `s`; a
-    character the font lacks as nothing, but an accented A (À to Å, the
-    font's only accented letter) as A."""
-    i = _CHARS.find(ch)
-    if i < 0:
-        if not "\xc0" <= ch <= "\xc5":
+def glyph(fb, code, x, y, c, s=1):
+    """Draw the character of code point `code` (an int: 65 is "A") in the
+    3 x 5 font at (x, y), scale `s`; a character the font lacks as
+    nothing, but an accented A (À to Å, the font's only accented letter)
+    as A."""
+    if 32 <= code < 128:
+        i = _AT[code - 32]
+        if i == 255:
             return
+    elif 0xC0 <= code <= 0xC5:
         i = 10  # A
+    else:
+        return
     bits = _FONT[i]
     for row in range(5):
         r = (bits >> (12 - 3 * row)) & 7
@@ -197,8 +200,17 @@ def _run(fb, bits, n, x, y, c, s):
 def small(fb, text, x, y, c, s=1):
     """Draw `text` in the 3 x 5 font (4 pixels a character at scale 1);
     returns the x after it."""
-    for ch in text:
-        glyph(fb, ch, x, y, c, s)
+    b = text.encode()
+    n = len(b)
+    i = 0
+    while i < n:
+        k = b[i]
+        i += 1
+        if k >= 0x80:  # a letter of 2 to 4 bytes: its code point if of 2
+            k = (k & 0x1F) << 6 | b[i] & 0x3F if k < 0xE0 else 0xFFFF
+            while i < n and b[i] & 0xC0 == 0x80:
+                i += 1
+        glyph(fb, k, x, y, c, s)
         x += 4 * s
     return x
 
@@ -257,7 +269,7 @@ def card(fb, x, y, c, pal, s=1, mode=FACE, french=False, rank=0):
     su = c // 10
     red = ink if lit or su > 1 else pal.RED
     r = rank - 1 if rank else c % 10
-    g = (_RANKS_FR if french else _RANKS_IT)[r]
+    g = (_RANKS_FR if french else _RANKS_IT)[r]  # its code
     if rank:
         # the rank it stands for, inverted in a box with a margin all round
         # the glyph (an underline under it, or the card's background right
@@ -272,16 +284,32 @@ def card(fb, x, y, c, pal, s=1, mode=FACE, french=False, rank=0):
 def text(fb, s, x, y, c=1):
     """Draw `s` in the 8 x 8 font at (x, y), 8 pixels a character, as
     FrameBuffer.text does, and the letters of ACCENTED too. ASCII (most
-    strings, all of English) is one fb.text call; otherwise a call or a
-    glyph of GLYPHS8 a character (glyph 127 for a character without one,
-    as framebuf draws a byte outside 32..127)."""
-    if not s or max(s) < "\x80":
+    strings, all of English) is one fb.text call; otherwise a call a run
+    of ASCII and a glyph of GLYPHS8 a letter (glyph 127 for a character
+    without one, as framebuf draws a byte outside 32..127)."""
+    b = s.encode()
+    if len(b) == len(s):
         fb.text(s, x, y, c)
         return
-    for ch in s:
-        k = ACCENTED.find(ch)
+    n = len(b)
+    i = j = 0  # the byte and the character at hand
+    run = 0  # the character that starts the run of ASCII being walked
+    while i <= n:
+        if i < n and b[i] < 0x80:
+            i += 1
+            j += 1
+            continue
+        if run < j:  # the run of ASCII before: one call
+            fb.text(s[run:j], x, y, c)
+            x += 8 * (j - run)
+        if i == n:
+            break
+        i += 1
+        while i < n and b[i] & 0xC0 == 0x80:
+            i += 1
+        k = ACCENTED.find(s[j : j + 1])
         if k < 0:
-            fb.text(ch if ch < "\x80" else "\x7f", x, y, c)
+            fb.text("\x7f", x, y, c)
         else:
             for col in range(8):
                 bits = GLYPHS8[8 * k + col]
@@ -292,6 +320,8 @@ def text(fb, s, x, y, c=1):
                     bits >>= 1
                     row += 1
         x += 8
+        j += 1
+        run = j
 
 
 def centre(fb, s, y, c, w, x0=0):

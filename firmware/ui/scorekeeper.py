@@ -29,6 +29,7 @@ from ui import buttons as keys
 from ui import gfx
 
 _LONG = const(2048)  # bytes of a sheet that says "Reading..." (reading)
+_PLUS = const(43)  # "+" (ui.gfx.glyph takes a code point)
 _TROUBLE = {sheet.CUT: lang.SK_CUT, sheet.DAMAGED: lang.SK_DAMAGED}
 _TROUBLE[sheet.NEWER] = lang.SK_NEWER
 _TROUBLE[sheet.OLDER] = lang.SK_OLDER
@@ -302,7 +303,7 @@ class History(keys.Screen):
                 px = tx - 4 - gfx.small_width(pt)
                 if px - 5 >= left + 6:  # clear of the total on their left (A shows them)
                     gfx.small(fb, pt, px, y + 2, fg)
-                    gfx.glyph(fb, "+", px - 5, y + 2, fg)  # 2 px before them
+                    gfx.glyph(fb, _PLUS, px - 5, y + 2, fg)  # 2 px before them
                 left = x
 
 
