@@ -32,7 +32,7 @@ from array import array
 from micropython import const
 
 from scopa import scoring
-from scopa.rules import CIRULLA
+from scopa.rules import CIRULLA, SCOPA_15
 
 MAX_SCOPE = 40
 # Rounds a sheet takes (some twenty evenings of five matches), so that the
@@ -57,6 +57,7 @@ NO_SEVEN = const(8)  # primiera: the 7 of a suit is in no side's (all 40 are tak
 ALL = const(9)  # primiera: nobody's, while one side (`side`) took every card
 FULL = const(10)  # the sheet holds MAX_ROUNDS rounds (Sheet.add)
 SCOPE = const(11)  # a side (`side`) has more scope than half its cards
+PLAYS = const(12)  # a side (`side`) has more scope than plays (`want`: scope_cap)
 _SETTEBELLO = const(6)
 # a round's record: which optional fields its entry holds
 _P = const(1)
@@ -76,12 +77,34 @@ _SUITS = ("denari", "coppe", "spade", "bastoni")
 STEPS = ("t", "d", "s", "p", "sc", "rb", "np", "gr")
 
 
+def scope_cap(rules):
+    """The most scope a side can score in a round of `rules` (a count of
+    scope), or -1 in Cirulla, whose declarations score scope with no
+    capture (no bound).
+
+    A scopa is a play of the side's own that sweeps the table
+    (scopa.engine.apply), so a side scores at most one a play: a seat
+    plays rules.hand cards in each of rules.deals deals, and a side plays
+    its seats' cards (partners: every partner's): 18 in Scopa for 2, 4
+    or 6, in Scopone and Scopone a 10, 12 in Scopa for 3, 20 in Scopone
+    scientifico. The round's last play, the dealer's, scores none
+    (engine.apply), and in Scopa a 15 the dealer's side takes a first
+    table of 15 or 30 for 1 or 2 scope besides (engine.dealer_scope):
+    the sheet does not know who dealt, so the bound is the plays, and in
+    Scopa a 15 one more (the dealer's side: 2 + the plays - 1)."""
+    if rules.game == CIRULLA:
+        return -1
+    cap = rules.hand * rules.deals * (rules.players // rules.sides)
+    return cap + 1 if rules.game == SCOPA_15 else cap
+
+
 class EntryError(ValueError):
     """A round entry that cannot be right; the message says what to fix.
 
     Attributes: key (the entry field to fix, see STEPS; "pc" is the
     primiera step), kind (BAD, SUM...), side (the side concerned, or -1),
-    got and want (for SUM; got: the card, 0..39, for TWICE)."""
+    got and want (for SUM; got: the card, 0..39, for TWICE; want: the
+    most scope, scope_cap, for PLAYS)."""
 
     def __init__(self, msg, key="", kind=BAD, side=-1, got=0, want=0):
         super().__init__(msg)
@@ -205,7 +228,8 @@ class Sheet:
         rounds saved by an earlier firmware may not (they still load and
         count as they were typed): a primiera nobody won while one side
         took every card, every suit (ALL); no more scope than half a
-        side's cards (SCOPE); the denari of the one side whose denari are
+        side's cards (SCOPE) or than the plays it makes (PLAYS, scope_cap;
+        of the two the lower bound is said); the denari of the one side whose denari are
         not all named are the rest, with their napola, grande and re bello
         (CLASH). Raises EntryError."""
         try:
@@ -225,12 +249,19 @@ class Sheet:
         # (Scopa a 15's dealer's fifteen or thirty: the table's four cards
         # for one or two); Cirulla's declarations score scope with no cards
         # (pagat.com Scopa, Cirulla)
-        if self.rules.game == CIRULLA:
+        # and a play of the side's own (scope_cap)
+        cap = scope_cap(self.rules)
+        if cap < 0:
             return
         for i in range(self.rules.sides):
-            if 2 * e["sc"][i] > e["t"][i]:
-                msg = "%s: %d scope with %d cards" % (self.names[i], e["sc"][i], e["t"][i])
+            sc = e["sc"][i]
+            t = e["t"][i]
+            if 2 * sc > t and t // 2 <= cap:
+                msg = "%s: %d scope with %d cards" % (self.names[i], sc, t)
                 raise EntryError(msg, "sc", SCOPE, i)
+            if sc > cap:
+                msg = "%s: %d scope in %d plays" % (self.names[i], sc, cap)
+                raise EntryError(msg, "sc", PLAYS, i, sc, cap)
 
     def _check_all(self, e):
         if e.get("p", 0) == -1:

@@ -10,7 +10,7 @@ import pytest
 import lang
 import sheet as S
 from scopa import cards as C
-from scopa.rules import CIRULLA, Rules
+from scopa.rules import CIRULLA, GAMES, Rules
 from test_scorekeeper import entry_keys, new_sheet
 
 
@@ -230,17 +230,112 @@ def test_more_scope_than_half_the_cards_is_refused_when_typed():
     for e, side in (
         ({"t": [40, 0], "d": [10, 0], "s": 0, "p": 0, "sc": [0, 1]}, 1),
         ({"t": [39, 1], "d": [10, 0], "s": 0, "p": 0, "sc": [2, 1]}, 1),
-        ({"t": [38, 2], "d": [10, 0], "s": 0, "p": 0, "sc": [20, 1]}, 0),
+        ({"t": [36, 4], "d": [10, 0], "s": 0, "p": 0, "sc": [19, 1]}, 0),
     ):
         sh.check(e)
         with pytest.raises(S.EntryError) as x:
             sh.check_typed(e)
         assert (x.value.key, x.value.kind, x.value.side) == ("sc", S.SCOPE, side)
-    sh.check_typed({"t": [38, 2], "d": [10, 0], "s": 0, "p": 0, "sc": [19, 1]})
+    sh.check_typed({"t": [36, 4], "d": [10, 0], "s": 0, "p": 0, "sc": [18, 1]})
     # Cirulla's declarations (3 or 10 scope) are scored with no capture
     c = S.Sheet(Rules("cirulla"), ["ADA", "BO"])
     e = {"t": [40, 0], "d": [10, 0], "s": 0, "p": 0, "sc": [0, 3], "np": [10, 0], "gr": 0}
     c.check_typed(e)
+
+
+# the most scope a side scores in a round (sheet.scope_cap): its plays,
+# the cards in its seats' hands over the round's deals; in Scopa a 15 one
+# more (the dealer's first table of 30: 2 scope, its last play none);
+# Scopone scientifico's 20 plays are half the cards, which is said first
+SCOPE_CAPS = [
+    (Rules("scopa"), 18, "plays"),  # 3 cards a deal, 6 deals
+    (Rules("scopa", players=3), 12, "plays"),  # 4 deals
+    (Rules("scopa", players=4), 18, "plays"),  # a team: two partners' 9
+    (Rules("scopa", players=6), 18, "plays"),  # three partners' 6
+    (Rules("scopa_d_assi"), 18, "plays"),
+    (Rules("scopone"), 18, "plays"),  # 9 cards each, one deal
+    (Rules("scopone_10"), 18, "plays"),
+    (Rules("scopone_scientifico"), 20, "cards"),  # 10 each
+    (Rules("scopa_15"), 19, "plays"),
+]
+
+
+@pytest.mark.parametrize(
+    "rules, cap, kind",
+    SCOPE_CAPS,
+    ids=["%s-%d" % (GAMES[r.game], r.players) for r, _, _ in SCOPE_CAPS],
+)
+def test_more_scope_than_a_side_plays_is_refused_when_typed(rules, cap, kind):
+    # 20 scope for a side of 2-player Scopa, which plays 18 cards a round,
+    # were taken: half its 40 cards (a new user's find). A scopa is a play
+    # of the side's own. A round saved by an earlier firmware still loads
+    n = rules.sides
+    sh = S.Sheet(rules, ["ADA", "BO", "CY"][:n])
+    rest = [0] * (n - 1)
+    e = {"t": [40] + rest, "d": [10] + rest, "s": 0, "p": 0, "sc": [cap] + rest}
+    sh.check_typed(e)
+    e["sc"] = [cap + 1] + rest
+    sh.check(e)
+    with pytest.raises(S.EntryError) as x:
+        sh.check_typed(e)
+    assert (x.value.key, x.value.side) == ("sc", 0), str(x.value)
+    assert x.value.kind == (S.PLAYS if kind == "plays" else S.SCOPE)
+    assert S.scope_cap(rules) == cap
+    if kind == "plays":
+        assert x.value.want == cap and str(x.value) == "ADA: %d scope in %d plays" % (cap + 1, cap)
+
+
+def test_of_the_cards_and_the_plays_the_lower_bound_is_said():
+    sh = S.Sheet(Rules("scopa"), ["ADA", "BO"])
+    for t, sc, said in (
+        ([30, 10], 19, "with 30 cards"),
+        ([40, 0], 25, "in 18 plays"),
+        ([38, 2], 19, "in 18 plays"),
+    ):
+        e = {"t": t, "d": [10, 0], "s": 0, "p": 0, "sc": [sc, 0]}
+        with pytest.raises(S.EntryError) as x:
+            sh.check_typed(e)
+        assert (x.value.key, x.value.side) == ("sc", 0) and said in str(x.value), str(x.value)
+    # Cirulla's declarations score scope with no play: no bound
+    c = S.Sheet(Rules("cirulla"), ["ADA", "BO"])
+    c.check_typed(
+        {"t": [40, 0], "d": [10, 0], "s": 0, "p": 0, "sc": [25, 0], "np": [10, 0], "gr": 0}
+    )
+    assert S.scope_cap(c.rules) == -1
+
+
+@pytest.mark.parametrize("code", lang.LANGS)
+def test_the_entry_screen_refuses_more_scope_than_plays(tmp_path, code):
+    k = new_sheet(tmp_path, names=["ADA", "BO"])
+    saved = (tmp_path / S.FILE).read_bytes()
+    lang.load(code)
+    try:
+        e = {"t": [40, 0], "d": [10, 0], "s": 0, "p": 0, "sc": [19, 0]}
+        k.press(["A"] + entry_keys(e, k.sheet.fields(), 2)[:-1])  # (not the confirm)
+        s = k.screen
+        assert k.app.screen_mod == "keeper_entry" and s.step() == "sc", "19 scope in 18 plays"
+        msg = lang.tr(lang.SK_SCOPE_PLAYS) % 18
+        assert s.err == msg and s.cur == 0 and len(msg) <= 16
+        assert msg in k.text()
+        k.press("A A")  # A again: still refused, on ADA's scope
+        assert k.screen.step() == "sc" and k.screen.err == msg and k.screen.cur == 0
+        k.press("down A A A")  # 18: taken
+        assert k.app.screen_mod == "scorekeeper" and k.sheet.rounds[0]["sc"] == [18, 0]
+    finally:
+        lang.load("en")
+    assert (tmp_path / S.FILE).read_bytes() != saved
+
+
+def test_an_edit_cuts_an_earlier_firmwares_scope_to_the_plays_and_says_so(tmp_path):
+    # 19 scope of a round typed before the bound: its edit opens on 18
+    k = new_sheet(tmp_path, names=["ADA", "BO"])
+    k.sheet.add({"t": [40, 0], "d": [10, 0], "s": 0, "p": 0, "sc": [19, 0]})
+    k.press("down up A A")  # History, round 1's review, edit it
+    assert k.screen.step() == "t"
+    k.press("A A A A")  # the cards, denari, settebello and primiera as they were
+    s = k.screen
+    assert s.step() == "sc" and s.v["sc"] == [18, 0], (s.step(), s.v["sc"])
+    assert s.err == "Scope > 18 plays" and s.err in k.text() and not s.objection()
 
 
 @pytest.mark.parametrize("code", lang.LANGS)

@@ -92,6 +92,7 @@ WIDE = {
     "WHY_TAKES_SAFE": 10,
     "WHY_TAKES": 10,
     "WHY_LEAVES": 40,
+    "SK_SCOPE_PLAYS": 20,
 }
 
 

@@ -181,7 +181,8 @@ FEWEST = const(147)  # New game's house rule: of the sums a card can take, the f
 TAKES_REST = const(148)  # the round's end: the table's rest to the side that took last
 SK_SCOPE_CARDS = const(149)  # the sheet: more scope than half a side's cards
 SK_NO_WINNER = const(150)  # an edit that leaves a match it ended without a winner
-N_STRINGS = const(151)
+SK_SCOPE_PLAYS = const(151)  # the sheet: more scope than a side's plays ("Scope > %d plays")
+N_STRINGS = const(152)
 
 _blob = b""
 _offs = None

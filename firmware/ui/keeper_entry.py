@@ -360,8 +360,9 @@ class Screen(keys.Screen):
         """Defaults of the step just reached, only where the counts leave
         no doubt: the settebello and the re bello to the one side that took
         denari, the primiera to the one side that took cards, and no more
-        denari than cards (_fit), no more scope than half the cards (an
-        edit's scope cut so says why: "Scope > cards/2").
+        denari than cards (_fit), no more scope than half the cards nor
+        than the side's plays (sheet.scope_cap; an edit's scope cut so says
+        why: "Scope > cards/2", "Scope > 18 plays").
         Otherwise nothing is chosen (UNSET): the
         keeper picks, and A objects until then. A side that took all ten
         denari has the run of ten (napola, piccola) and the grande. A value
@@ -388,12 +389,20 @@ class Screen(keys.Screen):
         elif f == "gr":  # all ten denari: the grande too
             v["gr"] = d.index(10) if 10 in d else -1
         elif f == "sc" and self.sh.rules.game != CIRULLA:
-            # no more scope than half the cards (sheet: SCOPE)
+            # no more scope than half the cards (sheet: SCOPE) nor than the
+            # side's plays (PLAYS); an edit's scope cut says why, the lower
+            # bound of the first side cut
             t = v["t"]
-            sc = [min(v["sc"][i], t[i] // 2) for i in range(len(t))]
-            if sc != v["sc"]:
-                self.err = tr(lang.SK_SCOPE_CARDS)  # why the edit's scope changed
-                self.told = True
+            cap = sheet.scope_cap(self.sh.rules)
+            sc = [min(v["sc"][i], t[i] // 2, cap) for i in range(len(t))]
+            for i in range(len(t)):
+                if sc[i] != v["sc"][i]:  # why the edit's scope changed
+                    if t[i] // 2 <= cap:
+                        self.err = tr(lang.SK_SCOPE_CARDS)
+                    else:
+                        self.err = tr(lang.SK_SCOPE_PLAYS) % cap
+                    self.told = True
+                    break
             v["sc"] = sc
 
     def _ruled_out(self, f):
@@ -425,6 +434,8 @@ class Screen(keys.Screen):
                 return tr(lang.SK_SEVEN) % self.sh.names[x.side]
             if x.kind == sheet.ALL:
                 return tr(lang.SK_ALL_CARDS) % self.sh.names[x.side]
+            if x.kind == sheet.PLAYS:  # the most: "Scope > 18 plays"
+                return tr(lang.SK_SCOPE_PLAYS) % x.want
             if x.kind == sheet.TWICE:  # which card: "7C twice"
                 return tr(lang.SK_TWICE) % gfx.card_text(x.got, self.app.french())
             if x.kind in ERRORS:
