@@ -964,6 +964,78 @@ def test_play_says_the_game_is_saved_only_when_it_is(tmp_path):
     assert last == "tools/play: the simulator has stopped; the score sheet is saved on its flash."
 
 
+CRASH_APP = """\
+# The real app, with a bug's stand-in: it crashes once its game is saved.
+import os
+
+import app
+
+step = app.App.step
+
+
+def crashing(self):
+    try:
+        os.stat("game.sav")
+    except OSError:
+        return step(self)
+    raise RuntimeError("boom")
+
+
+app.App.step = crashing
+app.main()
+"""
+
+
+@pytest.mark.mpy
+def test_play_tells_a_crash_from_a_stop_and_says_what_is_saved(tmp_path):
+    # a crashed simulator ended as a stop ("has stopped"), or with exit
+    # status 2 as no game at all, not a word of the game saved
+    (tmp_path / "crash_app.py").write_text(CRASH_APP)
+    flash = tmp_path / "flash"
+    proc = subprocess.run(
+        [str(mpy.ROOT / "tools" / "play"), "--flash", str(flash), "--keys", "A A A wait:300"]
+        + ["--entry", "crash_app", "--path", str(tmp_path), "--png-dir", str(tmp_path / "png")],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 1, proc.stderr
+    assert (flash / "game.sav").exists()
+    # the traceback (the unix port's, on stdout), then its last line and
+    # what the flash kept
+    out = proc.stdout.splitlines()
+    assert "Traceback (most recent call last):" in out and "RuntimeError: boom" in out
+    assert proc.stderr.splitlines()[-1] == (
+        f"scopa-sim: the firmware crashed: RuntimeError: boom; on {flash}: "
+        "the game up to the last play saved"
+    )
+    assert out[-1] == (
+        f"tools/play: the simulator crashed (exit 1); the game is saved on its flash, {flash} "
+        "(tools/play resumes it)."
+    )
+
+
+def test_an_error_of_the_simulators_own_mid_game_is_a_crash_not_a_usage_error(
+    demo_dir, tmp_path, monkeypatch, capsys
+):
+    # a ValueError or OSError of tools/sim.py once the firmware had started
+    # was "scopa-sim: error: ..." with the usage, exit status 2: no game
+    # ran, for tools/play
+    def broken(lines):
+        raise ValueError("a bug")
+
+    monkeypatch.setattr(sim, "parse_frames", broken)
+    flash = tmp_path / "flash"
+    args = ["--keys", "wait:100", "--entry", "demo_app", "--path", str(demo_dir)]
+    assert sim.main([*args, "--flash", str(flash), "--png-dir", str(tmp_path)]) == 1
+    err = capsys.readouterr().err
+    assert "usage:" not in err and "ValueError: a bug" in err.splitlines()
+    assert err.splitlines()[-1] == (
+        f"scopa-sim: the simulator crashed: ValueError: a bug; on {flash}: nothing saved yet"
+    )
+
+
 @pytest.mark.mpy
 def test_play_takes_paths_from_where_it_is_run(tmp_path):
     # tools/play worked from the repository: a relative --png-dir landed in

@@ -25,7 +25,12 @@ How: a folder stands for the board's flash (``--flash DIR`` to keep it
 between runs): it gets ``board.py`` (boards/sim/board.py) and
 ``board.json`` and is the process's working folder. One simulator at a
 time uses a ``--flash`` folder: its ``sim.lock`` (FlashLock) stops a
-second one with a line saying whose it is, exit status 2. Stdin must be a
+second one with a line saying whose it is, exit status 2, as every
+refusal before the firmware starts (no game ran: a wrong argument, no
+terminal). A firmware that crashes ends with its traceback, then a line
+with the traceback's last line and what the flash kept, exit status 1;
+so does an error of this program's own once the firmware has started
+(Crashed). Stdin must be a
 terminal, but for a key script. MICROPYPATH holds it
 and firmware/ (compiled by mpy-cross with ``--mpy``); a small runner
 imports ``main`` as a board does at boot, and restores the terminal after.
@@ -42,6 +47,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import traceback
 from contextlib import nullcontext as _nothing
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -73,19 +79,23 @@ except MemoryError:
     with open({error!r}, "w") as f:
         f.write("memory")
     sys.exit(3)
-except ValueError as e:
-    # a bad key script (board.setup reads it whole before the app starts):
-    # one line for tools/sim.py, not a traceback
-    if not str(e).startswith("key script:"):
-        raise
-    with open({error!r}, "w") as f:
-        f.write(str(e))
-    sys.exit(2)
 except BaseException as e:
-    # a key script's off (board.PowerOff): the power cut, a normal end
-    if type(e).__name__ != "PowerOff":
-        raise
-    sys.exit(0)
+    if isinstance(e, ValueError) and str(e).startswith("key script:"):
+        # a bad key script (board.setup reads it whole before the app
+        # starts): one line for tools/sim.py, not a traceback
+        with open({error!r}, "w") as f:
+            f.write(str(e))
+        sys.exit(2)
+    if type(e).__name__ == "PowerOff":
+        # a key script's off (board.PowerOff): the power cut, a normal end
+        sys.exit(0)
+    # a crash: the traceback as always, its last line for tools/sim.py
+    try:
+        with open({error!r}, "w") as f:
+            f.write("crash:" + type(e).__name__ + (": " if e.args else "") + str(e))
+    except BaseException:
+        pass
+    raise
 finally:
     if "board" in sys.modules:
         sys.modules["board"].restore()
@@ -143,6 +153,16 @@ class OutOfMemory(Exception):
     `result`: the run's Result, the shots before it written as PNGs."""
 
     result = None
+
+
+class ScriptError(ValueError):
+    """The key script is wrong (the board read it before the app started:
+    no game ran): a usage error."""
+
+
+class Crashed(Exception):
+    """tools/sim.py failed once the firmware had started (a bug of its
+    own): no usage error, a game may have been played and saved."""
 
 
 class FlashInUse(Exception):
@@ -411,6 +431,7 @@ class Result:
     pngs: list = field(default_factory=list)  # paths written
     stdout: str | None = None  # when captured
     stderr: str | None = None
+    error: str | None = None  # the firmware crashed: its traceback's last line
 
 
 def _frame_bytes(w, h, mode):
@@ -518,6 +539,12 @@ def run(
     flash_lock: the FlashLock of `flash` when the caller holds it; else the
     run takes it (FlashInUse when another simulator has the folder) and
     releases it at the end.
+
+    Raises ScriptError (a wrong key script), OutOfMemory, FlashInUse,
+    subprocess.TimeoutExpired, OSError and ValueError before the firmware
+    starts (its flash folder, the terminal), Crashed for any other error
+    once it has started. A firmware that crashed is no error here: the
+    Result's `error`.
     """
     if board not in BOARDS:
         raise ValueError(f"unknown sim board {board!r}: one of {', '.join(BOARDS)}")
@@ -533,6 +560,7 @@ def run(
     lock = flash_lock
     if flash and lock is None:
         lock = FlashLock(flash)
+    ran = False  # the firmware started: from here an error is a crash
     try:
         fd, attrs, raw = _terminal_state() if not headless else (-1, None, None)
         with tempfile.TemporaryDirectory(prefix="scopa_sim_") as tmp:
@@ -619,6 +647,7 @@ def run(
                         preexec_fn=_ignore_sighup,
                     ) as child,
                 ):
+                    ran = True
                     jobs.child = child
                     assert guard.stdin is not None
                     guard.stdin.write(f"{child.pid}\n")
@@ -661,19 +690,27 @@ def run(
                     guard.stdin.flush()
                 except OSError:
                     pass
-            if error_file.exists():
-                why = error_file.read_text()
-                if why != "memory":
-                    raise ValueError(why)
+            why = error_file.read_text() if error_file.exists() else ""
+            if why == "memory":
                 # the shots taken before it are still written (below)
                 short = OutOfMemory(
                     f"the firmware ran out of memory in a heap of {heapsize or 'the default'}: "
                     "give a larger --heapsize " + HEAP_NEEDED
                 )
+            elif why and not why.startswith("crash:"):
+                raise ScriptError(why)
             result = Result(proc.returncode, stdout=proc.stdout, stderr=proc.stderr)
+            if why.startswith("crash:"):
+                result.error = why[6:].split("\n")[0] or "an error"
             if frames_file.exists():
                 with open(frames_file) as f:
                     result.frames, result.shots, result.end_ms = parse_frames(f)
+    except (ScriptError, OutOfMemory, FlashInUse, subprocess.TimeoutExpired):
+        raise
+    except Exception as e:
+        if not ran:
+            raise
+        raise Crashed(f"{type(e).__name__}: {e}") from e
     finally:
         if lock is not None and flash_lock is None:
             lock.release()
@@ -801,26 +838,35 @@ the way out); see boards/sim/board.py parse_script.
 
 def firmware_stopped(signum, flash=None):
     """One line: the firmware process ended by signal `signum` (an int),
-    and what it kept (the app saves a game after every play and the score
-    sheet after every round, on `flash` or on a temporary flash folder
-    that the run has removed)."""
+    and what it kept (kept)."""
     try:
         name = f"signal {signum} ({signal.Signals(signum).name})"
     except ValueError:
         name = f"signal {signum}"
+    return f"the firmware stopped: killed by {name}; {kept(flash)}"
+
+
+def firmware_crashed(error, flash=None, who="the firmware"):
+    """One line: `who` crashed on `error` (its traceback's last line,
+    "RuntimeError: boom"), and what it kept (kept)."""
+    return f"{who} crashed: {error}; {kept(flash)}"
+
+
+def kept(flash=None):
+    """What a run that ended there kept: the app saves a game after every
+    play and the score sheet after every round, on `flash` (a folder) or
+    on a temporary flash folder that the run has removed."""
     if flash:
-        kept = []
+        saves = []
         if (Path(flash) / "game.sav").exists():
-            kept.append("the game up to the last play")
+            saves.append("the game up to the last play")
         if (Path(flash) / "sheet.sav").exists():
-            kept.append("the score sheet up to the last round")
-        where = f"on {flash}: " + (" and ".join(kept) + " saved" if kept else "nothing saved yet")
-    else:
-        where = (
-            "its saves were on a temporary flash folder, now removed "
-            "(--flash DIR keeps them between runs)"
-        )
-    return f"the firmware stopped: killed by {name}; {where}"
+            saves.append("the score sheet up to the last round")
+        return f"on {flash}: " + (" and ".join(saves) + " saved" if saves else "nothing saved yet")
+    return (
+        "its saves were on a temporary flash folder, now removed "
+        "(--flash DIR keeps them between runs)"
+    )
 
 
 def folder_arg(text):
@@ -970,6 +1016,10 @@ def main(argv=None):
     except FlashInUse as e:
         print(f"scopa-sim: {e}", file=sys.stderr)
         return 2
+    except Crashed as e:  # a bug of this file's, the game played: no usage error
+        traceback.print_exception(e.__cause__ or e)
+        print(f"scopa-sim: {firmware_crashed(e, a.flash, 'the simulator')}", file=sys.stderr)
+        return 1
     except OutOfMemory as e:
         for p in e.result.pngs if e.result else ():
             print(f"scopa-sim: wrote {p}", file=sys.stderr)
@@ -977,7 +1027,7 @@ def main(argv=None):
         return 3
     except KeyboardInterrupt:
         return 130
-    except ValueError as e:
+    except ValueError as e:  # (before the firmware started: a wrong key script...)
         ap.error(str(e))
     except subprocess.TimeoutExpired as e:
         print(
@@ -1008,6 +1058,9 @@ def main(argv=None):
             print(f"scopa-sim: wrote {p}", file=sys.stderr)
         if not result.pngs:
             print("scopa-sim: no shot:NAME in the key script, so no PNG", file=sys.stderr)
+    if result.error is not None:  # (its traceback above)
+        print(f"scopa-sim: {firmware_crashed(result.error, a.flash)}", file=sys.stderr)
+        return result.returncode or 1
     return result.returncode
 
 
