@@ -804,6 +804,38 @@ def test_a_full_flash_folder_is_one_line_naming_it_and_leaves_no_lock(
     assert list(flash.iterdir()) == []
 
 
+NEW_FLASH = (
+    ": no such folder, so made: a new, empty flash (no saved game, settings or score "
+    "sheet); check the name if you meant another one"
+)
+
+
+def test_a_flash_folder_that_does_not_exist_is_made_and_said(demo_dir, tmp_path, capsys):
+    # --flash with a name mistyped made a new, empty device without a word:
+    # the game meant seemed lost
+    flash = tmp_path / "buidl" / "sim-flash"
+    args = ["--keys", "wait:100", "--entry", "demo_app", "--path", str(demo_dir)]
+    args += ["--flash", str(flash), "--png-dir", str(tmp_path / "png")]
+    assert sim.main(args) == 0
+    err = capsys.readouterr().err.splitlines()
+    assert err[0] == f"scopa-sim: --flash {flash}{NEW_FLASH}"
+    assert (flash / "board.py").exists()  # (the demo's quit.txt beside it)
+    assert sim.main(args) == 0  # there now: not a word
+    assert "no such folder" not in capsys.readouterr().err
+
+
+@pytest.mark.mpy
+def test_play_says_a_flash_folder_was_made_and_not_its_own(tmp_path):
+    play = str(mpy.ROOT / "tools" / "play")
+    run = dict(cwd=tmp_path, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120)
+    args = ["--keys", "wait:100", "--png-dir", "png"]
+    proc = subprocess.run([play, "--flash", "typo", *args], **run)
+    assert proc.returncode == 0, proc.stderr
+    assert f"scopa-sim: --flash typo{NEW_FLASH}" in proc.stderr.splitlines()
+    proc = subprocess.run([play, "--flash", "typo", *args], **run)
+    assert proc.returncode == 0 and "no such folder" not in proc.stderr
+
+
 def test_play_with_an_empty_flash_folder_name_is_a_usage_error(tmp_path):
     # tools/play --flash '' played on the repository's folder (board.py and
     # board.json left there; removed here if this test made them)

@@ -22,8 +22,10 @@ buttons follow the script on a virtual clock, and each ``shot:name`` writes
 ``--watch`` plays the script in the terminal in real time instead.
 
 How: a folder stands for the board's flash (``--flash DIR`` to keep it
-between runs): it gets ``board.py`` (boards/sim/board.py) and
-``board.json`` and is the process's working folder. One simulator at a
+between runs; a DIR that does not exist is made, a new empty flash, and a
+line says so, before the play and after it: a name mistyped is seen): it
+gets ``board.py`` (boards/sim/board.py) and ``board.json`` and is the
+process's working folder. One simulator at a
 time uses a ``--flash`` folder: its ``sim.lock`` (FlashLock) stops a
 second one with a line saying whose it is, exit status 2, as every
 refusal before the firmware starts (no game ran: a wrong argument, no
@@ -745,6 +747,7 @@ def _one_a_line(keys):
 # smaller (boards/sim/board.py _MAX_SHRINK): 3 times, in 80 x 24, nothing
 # could be read.
 COLOUR_MAX_SHRINK = 2
+NOTE_S = 1.0  # how long a note before the play stays on the terminal, s
 
 
 def _check_terminal(board):
@@ -773,7 +776,7 @@ def _check_terminal(board):
             f"{w}x{(h + 1) // 2 + 1} characters at full size" + (how if small else enlarge),
             file=sys.stderr,
         )
-        time.sleep(1.0)
+        time.sleep(NOTE_S)
 
 
 def _ignore_sighup():
@@ -869,6 +872,16 @@ def kept(flash=None):
     )
 
 
+def new_flash(flash):
+    """One line: the folder `flash` named by --flash did not exist and was
+    made, an empty flash (no saved game, settings or score sheet), so
+    that a name mistyped is seen as a new device."""
+    return (
+        f"--flash {flash}: no such folder, so made: a new, empty flash (no saved game, "
+        "settings or score sheet); check the name if you meant another one"
+    )
+
+
 def folder_arg(text):
     """A folder's name, not empty: ``--flash ''`` once used the current
     folder (board.py and board.json left in it)."""
@@ -935,9 +948,9 @@ def main(argv=None):
     ap.add_argument(
         "--flash",
         type=folder_arg,
-        help="keep the board's files (saved game, settings, score sheet) in this folder; "
-        "without it they go to a temporary folder, deleted at the end (tools/play "
-        "uses build/sim-flash)",
+        help="keep the board's files (saved game, settings, score sheet) in this folder "
+        "(made, and said so, when there is none); without it they go to a temporary "
+        "folder, deleted at the end (tools/play uses build/sim-flash)",
     )
     ap.add_argument("--heapsize", type=heapsize_arg, help="MicroPython heap, e.g. 192K")
     ap.add_argument(
@@ -986,6 +999,7 @@ def main(argv=None):
         )
         return 2
     lock = None
+    made = False  # --flash named no folder: made
     try:
         with _ExitOnSignals():
             if headless:  # where the shots go, before the play rather than after it
@@ -994,7 +1008,12 @@ def main(argv=None):
                 if not os.access(shots, os.W_OK):
                     raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(shots))
             if a.flash is not None:  # taken first: a second simulator stops here
+                made = not a.flash.exists()
                 lock = FlashLock(a.flash)
+                if made:  # (a name mistyped: a new device, not the one meant)
+                    print(f"scopa-sim: {new_flash(a.flash)}", file=sys.stderr)
+                    if not headless:  # read before the screen is drawn over it
+                        time.sleep(NOTE_S)
             if not headless:
                 _check_terminal(a.board)
             result = run(
@@ -1043,9 +1062,12 @@ def main(argv=None):
     finally:
         if lock is not None:  # every way out: the flash folder free again
             lock.release()
+    # (on a new line: the terminal's last row, the keys' help, has none)
+    nl = "" if headless else "\n"
+    if made and not headless:  # again: the note at the start was drawn over
+        print(f"{nl}scopa-sim: {new_flash(a.flash)}", file=sys.stderr)
+        nl = ""
     if result.returncode < 0:  # the firmware ended by a signal (kill -9, the OOM killer)
-        # (on a new line: the terminal's last row, the keys' help, has none)
-        nl = "" if headless else "\n"
         print(f"{nl}scopa-sim: {firmware_stopped(-result.returncode, a.flash)}", file=sys.stderr)
         return 128 - result.returncode
     if headless:
