@@ -1297,6 +1297,19 @@ def test_board_list_and_board_paths(monkeypatch: pytest.MonkeyPatch):
     assert "outside" in str(e.value)
 
 
+def test_the_readme_names_every_file_the_flash_tool_writes(tmp_path: Path):
+    # its paragraph named the firmware and the libraries, not board.py and
+    # board.json (a new user's find), nor the tool's record of its files
+    board = flash.load_board(REPO / "boards", "pico_ssd1306")
+    stage = flash.build_stage(tmp_path / "stage", flash.FIRMWARE, board, "9.9.9", None, None, None)
+    besides = sorted(set(stage.files) - set(flash.firmware_files(flash.FIRMWARE)))
+    assert besides == ["board.json", "board.py"]  # (sources: no compiler)
+    text = (REPO / "README.md").read_text()
+    section = text.split("\n### The flash tool\n", 1)[1].split("\n### ", 1)[0]
+    named = [*besides, flash.device_path("board.py", False), flash.RECORD, flash.LIB]
+    assert [p for p in named if f"`/{p}`" not in section] == []
+
+
 @pytest.mark.mpy
 def test_the_flash_tool_stages_what_the_tests_run(tmp_path: Path, mpy_firmware: Path, run_mpy):
     # One build: the files the flash tool stages for a board that loads the
