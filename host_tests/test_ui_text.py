@@ -248,3 +248,89 @@ def test_no_ascii_stand_ins_in_the_language_files(code):
     if code == "it":
         it = (LANG_DIR / "it_help.txt").read_text("utf-8")
         assert not re.search(r"\be scopa\b|\bnon e\b|\bed e\b", it)
+
+
+# ---------------------------------------------------------------------------
+# No character of a text becomes a name
+
+NAMES_FUZZ = """
+import os
+import micropython
+import bench_board
+import lang
+_setup = bench_board.setup
+K = []
+def setup():
+    d, k, c = _setup()
+    K.append(k)
+    return d, k, c
+bench_board.setup = setup
+import app
+app.USE_AI = False
+def run(keys, folder):
+    bench_board.KEYS = keys
+    a = app.App(bench_board, folder)
+    a.settings["lang"] = lang.LANGS.index({code!r})
+    lang.load({code!r})
+    a.start()
+    a.loop(None, lambda a: K[-1].i >= len(keys))
+    return a
+a = run({walk!r}, "")
+print("plays", a.plays, "lang", lang.tr(lang.NEW_GAME) != "New game")
+os.mkdir("second")
+a = run({typing!r}, "second")
+print("names", ",".join(a.screen.names))
+micropython.qstr_info(1)
+"""
+
+
+def _singles(paths, *texts):
+    """The one-character names and strings the code of `paths` and `texts`
+    spells out (an identifier of one letter, a literal of one character)."""
+    import ast
+
+    out = set()
+    for t in [Path(p).read_text() for p in paths] + list(texts):
+        for node in ast.walk(ast.parse(t)):
+            if isinstance(node, ast.Name) and len(node.id) == 1:
+                out.add(node.id)
+            elif isinstance(node, ast.arg) and len(node.arg) == 1:
+                out.add(node.arg)
+            elif isinstance(node, ast.Attribute) and len(node.attr) == 1:
+                out.add(node.attr)
+            elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+                if len(node.value) == 1:
+                    out.add(node.value)
+    return out
+
+
+@pytest.mark.mpy
+@pytest.mark.parametrize("code", ["de", "it"])
+def test_no_character_drawn_typed_or_saved_becomes_a_name(run_mpy, mpy_firmware, tmp_path, code):
+    # MicroPython keeps each one-character string it makes (a str iterated
+    # or indexed, chr()) as a name (qstr) for good, in pools grown by
+    # doubling (the 64-bit unix port's seventh is 14 KB): every character
+    # the screens drew, the saves' replay codes and the scorekeeper's names
+    # made one, some 80 in a game. Random keys through the menus, games,
+    # saves and the scorekeeper, in a language with accented letters: the
+    # one-character names at the end are those the code spells out itself.
+    import random
+
+    from test_app import _with_data
+    from tools import bench_app
+
+    fw = _with_data(mpy_firmware)
+    rng = random.Random(3)
+    walk = "".join(rng.choice("UDLRAAAB" * 12 + "H") for _ in range(3000))
+    # then a name typed on the scorekeeper's first screen (its eighth row)
+    typing = "DA" + "D" * 8 + "AUUURUUDA" + "U"  # (the last key is read, not acted on)
+    src = NAMES_FUZZ.format(walk=walk, typing=typing, code=code)
+    board = bench_app.board_dir(tmp_path / "board")  # the lean board
+    out = run_mpy(src, heapsize="512K", path=(board, fw), cwd=tmp_path, timeout=600)
+    words = out.split()
+    assert int(words[words.index("plays") + 1]) > 20 and words[words.index("lang") + 1] == "True"
+    assert words[words.index("names") + 1] == "S2,P2"  # P1 edited: P+3, 1+2-1
+    names = set(re.findall(r"^Q\((.)\)$", out, re.M))
+    firmware = Path(app.__file__).parent
+    spelled = _singles(firmware.rglob("*.py")) | _singles([], bench_app.BOARD + src)
+    assert names - spelled == set(), sorted(names - spelled)

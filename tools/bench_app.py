@@ -95,7 +95,9 @@ class Keys:
             else:
                 i = self.i
                 self.i += 1
-                c = KEYS[i] if i < len(KEYS) else LOOP[(i - len(KEYS)) % len(LOOP)]
+                # (slices: a character indexed alone would stay a name)
+                j = (i - len(KEYS)) % len(LOOP)
+                c = KEYS[i : i + 1] if i < len(KEYS) else LOOP[j : j + 1]
                 self.mask = 1 << "UDLRABH".index(c) if c != "H" else 32
                 self.until = t + (_LONG if c == "H" else _TAP)
         return self.mask

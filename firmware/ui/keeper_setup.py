@@ -198,7 +198,10 @@ class Screen(List):
             if isinstance(row, int) and ev == keys.A:
                 self.editing = row
                 name = self.names[row]
-                self.chars = [CHARS.find(c) if c in CHARS else 0 for c in name[:NAME_LEN]]
+                # (slices: a character indexed or iterated alone would
+                # stay a name for good, ui.gfx)
+                n = min(len(name), NAME_LEN)
+                self.chars = [max(CHARS.find(name[i : i + 1]), 0) for i in range(n)]
                 self.chars += [0] * (NAME_LEN - len(self.chars))
                 self.pos = 0
                 self.app.dirty = True
@@ -215,7 +218,7 @@ class Screen(List):
         elif k in (keys.LEFT, keys.RIGHT):
             self.pos = max(0, min(NAME_LEN - 1, self.pos + (1 if k == keys.RIGHT else -1)))
         elif k == keys.A:
-            name = "".join(CHARS[c] for c in self.chars).strip()
+            name = "".join(CHARS[c : c + 1] for c in self.chars).strip()
             if name and name != self.names[self.editing]:  # the same: nothing typed
                 for j in range(len(self.names)):
                     if j != self.editing and self.names[j] == name:
@@ -245,7 +248,8 @@ class Screen(List):
         y = (app.h - 8) // 2
         for j in range(NAME_LEN):
             x = x0 + 16 * j + 4
-            ch = CHARS[self.chars[j]]
+            c = self.chars[j]
+            ch = CHARS[c : c + 1]
             if j == self.pos:
                 fb.fill_rect(x - 2, y - 2, 12, 12, p.FG)
                 gfx.text(fb, ch, x, y, p.BG)
