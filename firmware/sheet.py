@@ -85,16 +85,20 @@ def scope_cap(rules):
     A scopa is a play of the side's own that sweeps the table
     (scopa.engine.apply), so a side scores at most one a play: a seat
     plays rules.hand cards in each of rules.deals deals, and a side plays
-    its seats' cards (partners: every partner's): 18 in Scopa for 2, 4
-    or 6, in Scopone and Scopone a 10, 12 in Scopa for 3, 20 in Scopone
-    scientifico. The round's last play, the dealer's, scores none
-    (engine.apply), and in Scopa a 15 the dealer's side takes a first
-    table of 15 or 30 for 1 or 2 scope besides (engine.dealer_scope):
-    the sheet does not know who dealt, so the bound is the plays, and in
-    Scopa a 15 one more (the dealer's side: 2 + the plays - 1)."""
+    its seats' cards (partners: every partner's). The round's last play,
+    the dealer's side's, scores none (engine.apply); where the table
+    starts empty (Scopone scientifico, Scopone a 10) the round's first
+    play, the other side's, lays a card and scores none either, so each
+    side has one play fewer. Elsewhere the sheet does not know who dealt:
+    the bound is the plays, and in Scopa a 15 one more (the dealer's side
+    takes a first table of 30 for 2 scope: engine.dealer_scope). So 18 in
+    Scopa for 2, 4 or 6 and in Scopone, 12 in Scopa for 3, 19 in Scopone
+    scientifico and in Scopa a 15, 17 in Scopone a 10."""
     if rules.game == CIRULLA:
         return -1
     cap = rules.hand * rules.deals * (rules.players // rules.sides)
+    if rules.table == 0:
+        return cap - 1
     return cap + 1 if rules.game == SCOPA_15 else cap
 
 

@@ -245,8 +245,9 @@ def test_more_scope_than_half_the_cards_is_refused_when_typed():
 
 # the most scope a side scores in a round (sheet.scope_cap): its plays,
 # the cards in its seats' hands over the round's deals; in Scopa a 15 one
-# more (the dealer's first table of 30: 2 scope, its last play none);
-# Scopone scientifico's 20 plays are half the cards, which is said first
+# more (the dealer's first table of 30: 2 scope, its last play none); one
+# fewer where the table starts empty (the round's first play lays a card,
+# its last scores none: each side loses one)
 SCOPE_CAPS = [
     (Rules("scopa"), 18, "plays"),  # 3 cards a deal, 6 deals
     (Rules("scopa", players=3), 12, "plays"),  # 4 deals
@@ -254,8 +255,8 @@ SCOPE_CAPS = [
     (Rules("scopa", players=6), 18, "plays"),  # three partners' 6
     (Rules("scopa_d_assi"), 18, "plays"),
     (Rules("scopone"), 18, "plays"),  # 9 cards each, one deal
-    (Rules("scopone_10"), 18, "plays"),
-    (Rules("scopone_scientifico"), 20, "cards"),  # 10 each
+    (Rules("scopone_10"), 17, "plays"),  # 9 each, an empty table
+    (Rules("scopone_scientifico"), 19, "plays"),  # 10 each, an empty table
     (Rules("scopa_15"), 19, "plays"),
 ]
 
