@@ -67,6 +67,10 @@ class Turns:
         # "Out of memory" until a computer plays its own again (another
         # game, a new one or one loaded, is another Game: not said there)
         self.short = None
+        # the last hint was not the hard player's (no heap for it: the
+        # medium player's move, no reason): the table says "Out of memory"
+        # in place of "Hint"
+        self.hint_short = False
         self.free = free
         self._base = None  # store.checksum of game.sav's code (the journal's base)
         self._base_game = None  # the Game that game.sav holds
@@ -319,6 +323,7 @@ class Turns:
         if not hint:
             self.short = game if fell else None
         if hint:
+            self.hint_short = fell
             return card, tuple(taken), why
         return card, tuple(taken)
 

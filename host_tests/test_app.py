@@ -785,6 +785,38 @@ def test_a_computer_short_of_memory_says_so_on_the_table(tmp_path, monkeypatch):
     assert a.turns.short is not a.game
 
 
+def test_a_hint_short_of_memory_says_so_on_the_table(tmp_path, monkeypatch):
+    # a hint with no heap for the hard player's search gave the medium
+    # player's move under "Hint", with no reason: the player took it for
+    # the hard player's. The band says "Out of memory" in its place; the
+    # next hint that is the hard player's says "Hint" (or its reason) again.
+    from ai import hint
+    from ui import table
+
+    a, b = run(forever(), tmp_path, 3000, until=lambda a: a.plays >= 3)
+
+    def my_turn(x):
+        return x.screen_mod == "table" and x.screen.stage == table.PICK and x.game.turn == 0
+
+    a.loop(6000, until=my_turn)
+
+    def short(*args, **kw):
+        raise MemoryError
+
+    note = lang.tr(lang.NO_MEMORY)
+    monkeypatch.setattr(hint, "choose", short)
+    b.buttons.push(F.keys("b"))  # B held: the hint
+    a.loop(200)
+    s = a.screen
+    assert s.stage == table.PICK and s.hint and not s.hint[2]  # the medium player's, no reason
+    assert s.hint[0] == a.game.hand(0)[s.cur]
+    assert note in b.display.screen_text() and a.turns.hint_short
+    monkeypatch.undo()
+    b.buttons.push(F.keys("b"))
+    a.loop(200)
+    assert a.screen.hint[2] and note not in b.display.screen_text() and not a.turns.hint_short
+
+
 def test_a_saved_games_table_that_does_not_fit_the_heap_gives_the_menu(
     tmp_path, monkeypatch, capsys
 ):

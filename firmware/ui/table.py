@@ -425,6 +425,8 @@ class Screen(keys.Screen):
                         ty -= 4
             else:
                 t = tr(lang.HINT) if self.hint else tr(lang.YOUR_TURN)
+                if self.hint and app.turns.hint_short:
+                    t = tr(lang.NO_MEMORY)  # the hint is not the hard player's
                 if self.asking:
                     t = tr(lang.HINT) + "..."
                 if app.turns.hide_hands():
