@@ -990,7 +990,9 @@ def test_play_says_the_game_is_saved_only_when_it_is(tmp_path):
     assert not (tmp_path / "flash" / "game.sav").exists()  # the menu only: no game
     last = play("--keys", "A A A wait:300", *png_dir)
     assert (tmp_path / "flash" / "game.sav").exists()
-    assert last.endswith("the game is saved on its flash (tools/play resumes it).")
+    # (a --flash of its own: what resumes it says so, not plain tools/play)
+    flash = tmp_path / "flash"
+    assert last.endswith(f"the game is saved on its flash (tools/play --flash {flash} resumes it).")
     # the scorekeeper's sheet, no game: not "the simulator has stopped." alone
     last = play("--keys", "down A A wait:300", *png_dir, flash="sheet")
     assert last == "tools/play: the simulator has stopped; the score sheet is saved on its flash."
@@ -1044,7 +1046,7 @@ def test_play_tells_a_crash_from_a_stop_and_says_what_is_saved(tmp_path):
     )
     assert out[-1] == (
         f"tools/play: the simulator crashed (exit 1); the game is saved on its flash, {flash} "
-        "(tools/play resumes it)."
+        f"(tools/play --flash {flash} resumes it)."
     )
 
 
