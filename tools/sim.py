@@ -498,12 +498,14 @@ def _png_name(name):
 # what --heapsize needs, for the messages: the sim's own drawing included
 # (tools/bench_app.py measures the app on a lean board: 136K, 177K);
 # measured with a match of A's and a sheet of 500 rounds opened, alone and
-# with a game saved beside it (its record read at the start menu)
+# with a game saved beside it (its record read at the start menu); the
+# Hard player's own moves and hints, and a game after the scorekeeper,
+# by a tester's scans of nine games, new and resumed (README, "Memory")
 HEAP_NEEDED = (
-    "(the app needs about 160K on this 64-bit port with --mpy, 240K for the Hard "
-    "player never to fall back to Medium's move, 215K with a score sheet of 500 rounds, "
-    "240K with a game saved beside it; run from source, compiled as it is imported, "
-    "about 300K)"
+    "(the app needs about 170K on this 64-bit port with --mpy, 175K for the Hard "
+    "player never to fall back to Medium's move, 230K for its hints, 215K with a score "
+    "sheet of 500 rounds, 240K with a game saved beside it or started after the "
+    "scorekeeper; run from source, compiled as it is imported, about 300K)"
 )
 
 
