@@ -5,6 +5,8 @@ each suit's 7 is the best card of the side that took it, and the 7 of
 denari is the settebello's side's). A refusal names the count that does
 not fit, in the player's language; nothing is saved until it fits."""
 
+import contextlib
+
 import pytest
 
 import lang
@@ -12,6 +14,16 @@ import sheet as S
 from scopa import cards as C
 from scopa.rules import CIRULLA, GAMES, Rules
 from test_scorekeeper import entry_keys, new_sheet
+
+
+@contextlib.contextmanager
+def speaking(code):
+    """The screens in language `code`, English again after."""
+    lang.load(code)
+    try:
+        yield
+    finally:
+        lang.load("en")
 
 
 def pc(*rows):
@@ -172,8 +184,7 @@ SCREEN = {
 def test_the_entry_screen_refuses_by_keys(tmp_path, code, name, rules, e, want):
     k = new_sheet(tmp_path, names=["ADA", "BO"])
     saved = (tmp_path / S.FILE).read_bytes()
-    lang.load(code)
-    try:
+    with speaking(code):
         keys = entry_keys(e, k.sheet.fields(), 2)
         k.press(["A"] + keys[:-3])  # to the primiera's last card (not the scope, the confirm)
         s = k.screen
@@ -184,8 +195,6 @@ def test_the_entry_screen_refuses_by_keys(tmp_path, code, name, rules, e, want):
         assert msg in k.text()
         k.press("A A A")  # A again: still refused, never the review
         assert k.screen.step() == "p" and k.screen.err == msg
-    finally:
-        lang.load("en")
     assert k.sheet.rounds == []
     assert (tmp_path / S.FILE).read_bytes() == saved
 
@@ -214,12 +223,9 @@ def test_a_denaro_named_for_two_sides_is_named(tmp_path):
 
 def test_the_new_refusals_fit_in_every_language():
     for code in lang.LANGS:
-        lang.load(code)
-        try:
+        with speaking(code):
             assert len(lang.tr(lang.SK_SEVEN) % "WWW") <= 16
             assert len(lang.tr(lang.SK_CARDS_FIT)) <= 16 and len(lang.tr(lang.SK_NO_SEVEN)) <= 16
-        finally:
-            lang.load("en")
 
 
 def test_more_scope_than_half_the_cards_is_refused_when_typed():
@@ -309,8 +315,7 @@ def test_of_the_cards_and_the_plays_the_lower_bound_is_said():
 def test_the_entry_screen_refuses_more_scope_than_plays(tmp_path, code):
     k = new_sheet(tmp_path, names=["ADA", "BO"])
     saved = (tmp_path / S.FILE).read_bytes()
-    lang.load(code)
-    try:
+    with speaking(code):
         e = {"t": [40, 0], "d": [10, 0], "s": 0, "p": 0, "sc": [19, 0]}
         k.press(["A"] + entry_keys(e, k.sheet.fields(), 2)[:-1])  # (not the confirm)
         s = k.screen
@@ -322,8 +327,6 @@ def test_the_entry_screen_refuses_more_scope_than_plays(tmp_path, code):
         assert k.screen.step() == "sc" and k.screen.err == msg and k.screen.cur == 0
         k.press("down A A A")  # 18: taken
         assert k.app.screen_mod == "scorekeeper" and k.sheet.rounds[0]["sc"] == [18, 0]
-    finally:
-        lang.load("en")
     assert (tmp_path / S.FILE).read_bytes() != saved
 
 
@@ -343,8 +346,7 @@ def test_an_edit_cuts_an_earlier_firmwares_scope_to_the_plays_and_says_so(tmp_pa
 def test_the_entry_screen_refuses_a_scopa_with_no_cards(tmp_path, code):
     k = new_sheet(tmp_path, names=["ADA", "BO"])
     saved = (tmp_path / S.FILE).read_bytes()
-    lang.load(code)
-    try:
+    with speaking(code):
         e = {"t": [40, 0], "d": [10, 0], "s": 0, "p": 0, "sc": [0, 1]}
         k.press(["A"] + entry_keys(e, k.sheet.fields(), 2))
         s = k.screen
@@ -353,8 +355,6 @@ def test_the_entry_screen_refuses_a_scopa_with_no_cards(tmp_path, code):
         assert msg in k.text()
         k.press("A A")  # A again: still refused
         assert k.screen.step() == "sc" and k.screen.err == msg
-    finally:
-        lang.load("en")
     assert k.sheet.rounds == [] and (tmp_path / S.FILE).read_bytes() == saved
 
 
