@@ -12,7 +12,7 @@ from micropython import const
 
 from scopa import engine
 from scopa.game import Game
-from scopa.rules import DIGITS, VALUES, Rules
+from scopa.rules import DIGITS, Rules
 
 # A code is read and written a byte (an int) at a time, never a character
 # (a str of its own), which MicroPython would keep as a name for good
@@ -105,10 +105,11 @@ def decode(code):
     except ValueError as e:
         raise ReplayError("replay code: " + str(e)) from None
     seed = 0
-    for b in parts[2].encode():
-        d = VALUES[b]  # (the code is ASCII: above)
+    digits = parts[2].encode()
+    for j in range(len(digits)):
+        d = DIGITS.find(digits[j : j + 1])
         # the seed stays a small int (below 2**30) at every step
-        if d >= 36 or seed > (_SEED_MAX - d) // 36:
+        if not 0 <= d < 36 or seed > (_SEED_MAX - d) // 36:
             raise ReplayError("replay code: bad seed")
         seed = seed * 36 + d
     if not parts[2]:
@@ -119,8 +120,8 @@ def decode(code):
     k = 0
     moves = parts[3].encode()
     for j in range(len(moves)):
-        d = VALUES[moves[j]]
-        if d == 255:
+        d = DIGITS.find(moves[j : j + 1])
+        if d < 0:
             raise ReplayError("replay code: bad move character %r" % parts[3][j : j + 1])
         if d >= 32:
             i |= (d - 32) << sh

@@ -33,12 +33,11 @@ TARGETS = (11, 16, 21, 31, 51)
 # computer players and the cards share one table.
 PRIMIERA = b"\x10\x0c\x0d\x0e\x0f\x12\x15\x0a\x0a\x0a"
 
-# The digits of codes (rules: one a field; scopa.replay), values 0..63,
-# and each ASCII code's value as a digit (255: none). Bytes: a code is
-# read and written a byte at a time, never a character (a str of its
-# own), which MicroPython would keep as a name for good (ui.gfx).
+# The digits of codes (rules: one a field; scopa.replay), values 0..63.
+# Bytes: a code is read and written a byte at a time, never a character
+# (a str of its own), which MicroPython would keep as a name for good
+# (ui.gfx).
 DIGITS = const(b"0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-_")
-VALUES = bytes(DIGITS.find(bytes((k,))) & 255 for k in range(128))
 
 # Field order of `code()`; append only (older codes stay readable).
 _FIELDS = (
@@ -197,8 +196,8 @@ class Rules:
         r = cls()
         b = text.encode()
         for i, f in enumerate(_FIELDS[: len(b)]):  # an older code: the rest 0
-            v = VALUES[b[i]] if b[i] < 128 else 255
-            if v == 255:
+            v = DIGITS.find(b[i : i + 1])
+            if v < 0:
                 raise ValueError("bad rules code %r" % (text,))
             setattr(r, f, v - 1 if f == "re_bello" else v)
         if r.game >= len(GAMES):
