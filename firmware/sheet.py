@@ -58,6 +58,7 @@ ALL = const(9)  # primiera: nobody's, while one side (`side`) took every card
 FULL = const(10)  # the sheet holds MAX_ROUNDS rounds (Sheet.add)
 SCOPE = const(11)  # a side (`side`) has more scope than half its cards
 PLAYS = const(12)  # a side (`side`) has more scope than plays (`want`: scope_cap)
+SWEEPS = const(13)  # the sides' scope together more than a round allows (`want`: scope_total)
 _SETTEBELLO = const(6)
 # a round's record: which optional fields its entry holds
 _P = const(1)
@@ -100,6 +101,25 @@ def scope_cap(rules):
     if rules.table == 0:
         return cap - 1
     return cap + 1 if rules.game == SCOPA_15 else cap
+
+
+def scope_total(rules):
+    """The most scope the sides score together in a round of `rules` (a
+    count of scope), or -1 in Cirulla (no bound: scope_cap).
+
+    A scopa leaves the table empty, so the next play lays a card: no two
+    plays in a row sweep (scopa.engine.apply). Of the round's plays that
+    can sweep, every play but the last (and the first where the table
+    starts empty), at most every other one does: 18 in Scopa for 2, 3, 4
+    or 6 and in Scopone (35 such plays), 19 in Scopone scientifico (38),
+    17 in Scopone a 10 (34); in Scopa a 15, 19 (the dealer's 2 for a
+    first table of 30, the first play then laying on an empty table)."""
+    if rules.game == CIRULLA:
+        return -1
+    n = rules.hand * rules.deals * rules.players - 1 - (rules.table == 0)
+    if rules.game == SCOPA_15:
+        return 2 + n // 2  # the first play too lays: n - 1 plays, (n - 1 + 1) // 2
+    return (n + 1) // 2
 
 
 class EntryError(ValueError):
@@ -233,7 +253,8 @@ class Sheet:
         count as they were typed): a primiera nobody won while one side
         took every card, every suit (ALL); no more scope than half a
         side's cards (SCOPE) or than the plays it makes (PLAYS, scope_cap;
-        of the two the lower bound is said); the denari of the one side whose denari are
+        of the two the lower bound is said), nor more together than a
+        round allows (SWEEPS, scope_total); the denari of the one side whose denari are
         not all named are the rest, with their napola, grande and re bello
         (CLASH). Raises EntryError."""
         try:
@@ -266,6 +287,12 @@ class Sheet:
             if sc > cap:
                 msg = "%s: %d scope in %d plays" % (self.names[i], sc, cap)
                 raise EntryError(msg, "sc", PLAYS, i, sc, cap)
+        top = scope_total(self.rules)
+        sc = e["sc"]
+        n = sum(sc)
+        if n > top:  # (said on the side with the most)
+            msg = "%d scope in all, where a round has %d at most" % (n, top)
+            raise EntryError(msg, "sc", SWEEPS, sc.index(max(sc)), n, top)
 
     def _check_all(self, e):
         if e.get("p", 0) == -1:

@@ -242,7 +242,7 @@ def test_more_scope_than_half_the_cards_is_refused_when_typed():
         with pytest.raises(S.EntryError) as x:
             sh.check_typed(e)
         assert (x.value.key, x.value.kind, x.value.side) == ("sc", S.SCOPE, side)
-    sh.check_typed({"t": [36, 4], "d": [10, 0], "s": 0, "p": 0, "sc": [18, 1]})
+    sh.check_typed({"t": [36, 4], "d": [10, 0], "s": 0, "p": 0, "sc": [17, 1]})  # 18 in all
     # Cirulla's declarations (3 or 10 scope) are scored with no capture
     c = S.Sheet(Rules("cirulla"), ["ADA", "BO"])
     e = {"t": [40, 0], "d": [10, 0], "s": 0, "p": 0, "sc": [0, 3], "np": [10, 0], "gr": 0}
@@ -309,6 +309,66 @@ def test_of_the_cards_and_the_plays_the_lower_bound_is_said():
         {"t": [40, 0], "d": [10, 0], "s": 0, "p": 0, "sc": [25, 0], "np": [10, 0], "gr": 0}
     )
     assert S.scope_cap(c.rules) == -1
+
+
+# the most scope the sides score together (sheet.scope_total): no two
+# plays in a row sweep (the table is empty after a scopa), nor the last,
+# nor the first on an empty table; Scopa a 15's dealer 2 at the deal
+SCOPE_TOTALS = [
+    (Rules("scopa"), 18),  # 36 plays: 35 that can sweep, every other one
+    (Rules("scopa", players=3), 18),
+    (Rules("scopa", players=4), 18),
+    (Rules("scopa", players=6), 18),
+    (Rules("scopone"), 18),
+    (Rules("scopone_scientifico"), 19),  # 40 plays: 38 that can
+    (Rules("scopone_10"), 17),  # 36 plays: 34 that can
+    (Rules("scopa_15"), 19),  # 2 at the deal, then 34 that can
+]
+
+
+@pytest.mark.parametrize(
+    "rules, top", SCOPE_TOTALS, ids=["%s-%d" % (GAMES[r.game], r.players) for r, _ in SCOPE_TOTALS]
+)
+def test_more_scope_than_a_round_has_is_refused_when_typed(rules, top):
+    # 10 scope for each side of 2-player Scopa were taken: each within its
+    # own plays, 20 where a round has 18 at most (a new user's find)
+    n = rules.sides
+    sh = S.Sheet(rules, ["ADA", "BO", "CY"][:n])
+    t = [40 // n] * n
+    t[0] += 40 - sum(t)
+    d = [10] + [0] * (n - 1)
+    sc = [min(top // n + 1, S.scope_cap(rules), x // 2) for x in t]
+    sc[-1] -= sum(sc) - top  # the most together: taken
+    e = {"t": t, "d": d, "s": 0, "p": 0, "sc": list(sc)}
+    sh.check_typed(e)
+    i = sc.index(min(sc))
+    e["sc"][i] += 1  # one more, still within that side's own bounds
+    assert e["sc"][i] <= min(S.scope_cap(rules), t[i] // 2)
+    sh.check(e)  # (an earlier firmware's round: loads as typed)
+    with pytest.raises(S.EntryError) as x:
+        sh.check_typed(e)
+    assert x.value.kind == S.SWEEPS and x.value.key == "sc", str(x.value)
+    assert (x.value.got, x.value.want) == (top + 1, top) and S.scope_total(rules) == top
+    assert S.scope_total(Rules("cirulla")) == -1
+
+
+@pytest.mark.parametrize("code", lang.LANGS)
+def test_the_entry_screen_refuses_more_scope_than_a_round_has(tmp_path, code):
+    k = new_sheet(tmp_path, names=["ADA", "BO"])
+    with speaking(code):
+        e = {"t": [20, 20], "d": [10, 0], "s": 0, "p": 0, "sc": [10, 10]}
+        k.press(["A"] + entry_keys(e, k.sheet.fields(), 2)[:-1])  # (not the confirm)
+        s = k.screen
+        msg = lang.tr(lang.SK_SCOPE_ALL) % 18
+        assert s.step() == "sc" and s.err == msg and len(msg) <= 16, s.err
+        assert msg in k.text()
+        k.press("A A")  # A again: still refused
+        assert k.screen.step() == "sc" and k.screen.err == msg
+        assert k.screen.cur == 0  # (on the side with the most: the first of two)
+        k.press("down A A A")  # ADA's 9: 19 in all, still refused, on BO's 10
+        assert k.screen.step() == "sc" and k.screen.err == msg and k.screen.cur == 1
+        k.press("down A A")  # BO's 9: 18, taken (A: the review, A: confirmed)
+        assert k.app.screen_mod == "scorekeeper" and k.sheet.rounds[0]["sc"] == [9, 9]
 
 
 @pytest.mark.parametrize("code", lang.LANGS)

@@ -436,6 +436,8 @@ class Screen(keys.Screen):
                 return tr(lang.SK_ALL_CARDS) % self.sh.names[x.side]
             if x.kind == sheet.PLAYS:  # the most: "Scope > 18 plays"
                 return tr(lang.SK_SCOPE_PLAYS) % x.want
+            if x.kind == sheet.SWEEPS:  # the sides' together: "Scope sum > 18"
+                return tr(lang.SK_SCOPE_ALL) % x.want
             if x.kind == sheet.TWICE:  # which card: "7C twice"
                 return tr(lang.SK_TWICE) % gfx.card_text(x.got, self.app.french())
             if x.kind in ERRORS:
