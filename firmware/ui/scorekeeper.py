@@ -71,14 +71,18 @@ def _resume(app, sh):
     # a round typed when the power went (App.keep_round): typed on, when
     # it was typed on this sheet as it is now (not once it was confirmed:
     # a new round, the sheet then has one more; an edit, its round then
-    # differs from the one the edit started from)
+    # differs from the one the edit started from); a new round typed on a
+    # sheet longer than this one (read from its older copy, the newer
+    # damaged: the draft is newer than any confirm) as this sheet's next
     d = app.commit_sheet(None, "kept")
     if d is None:
         return
     i = d.get("i")
     n = len(sh.rounds)
+    dn = d.get("n")
     if (
-        d.get("n") == n
+        isinstance(dn, int)
+        and (dn == n or (i == -1 and dn > n))
         and d.get("names") == sh.names
         and d.get("rules") == sh.rules.code()
         and isinstance(i, int)
