@@ -998,6 +998,23 @@ def test_play_says_the_game_is_saved_only_when_it_is(tmp_path):
     assert last == "tools/play: the simulator has stopped; the score sheet is saved on its flash."
 
 
+@pytest.mark.mpy
+def test_play_tells_a_heap_too_small_from_a_crash(tmp_path):
+    # a --heapsize too small for the firmware (exit 3, said by scopa-sim
+    # with the heap it needs) was "the simulator crashed (exit 3)"
+    proc = subprocess.run(
+        [str(mpy.ROOT / "tools" / "play"), "--flash", str(tmp_path / "flash"), "--mpy"]
+        + ["--heapsize", "64K", "--keys", "A A A wait:300", "--png-dir", str(tmp_path / "png")],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 3, proc.stderr
+    assert "ran out of memory in a heap of 64K" in proc.stderr
+    assert proc.stdout.splitlines()[-1] == "tools/play: the firmware ran out of memory (exit 3)."
+
+
 CRASH_APP = """\
 # The real app, with a bug's stand-in: it crashes once its game is saved.
 import os
