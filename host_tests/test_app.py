@@ -811,6 +811,12 @@ def test_a_hint_short_of_memory_says_so_on_the_table(tmp_path, monkeypatch):
     assert s.stage == table.PICK and s.hint and not s.hint[2]  # the medium player's, no reason
     assert s.hint[0] == a.game.hand(0)[s.cur]
     assert note in b.display.screen_text() and a.turns.hint_short
+    # with the hands hidden (pass-and-play) no seat's label before it: a
+    # line of the mono screen holds "Out of memory" alone, not "P1: Out of memory"
+    monkeypatch.setattr(a.turns, "hide_hands", lambda: True)
+    a.dirty = True
+    a.loop(2)
+    assert note in b.display.screen_text().split("\n")
     monkeypatch.undo()
     b.buttons.push(F.keys("b"))
     a.loop(200)

@@ -425,11 +425,12 @@ class Screen(keys.Screen):
                         ty -= 4
             else:
                 t = tr(lang.HINT) if self.hint else tr(lang.YOUR_TURN)
-                if self.hint and app.turns.hint_short:
+                short = self.hint and app.turns.hint_short and not self.asking
+                if short:
                     t = tr(lang.NO_MEMORY)  # the hint is not the hard player's
                 if self.asking:
                     t = tr(lang.HINT) + "..."
-                if app.turns.hide_hands():
+                if app.turns.hide_hands() and not short:  # (a line holds one)
                     t = app.turns.seat_label(g.turn) + ": " + t
                 if app.turns.short is g and not self.hint and not self.asking:
                     if not app.turns.hide_hands():  # (there the seat's label)
