@@ -94,7 +94,8 @@ def scope_cap(rules):
     the bound is the plays, and in Scopa a 15 one more (the dealer's side
     takes a first table of 30 for 2 scope: engine.dealer_scope). So 18 in
     Scopa for 2, 4 or 6 and in Scopone, 12 in Scopa for 3, 19 in Scopone
-    scientifico and in Scopa a 15, 17 in Scopone a 10."""
+    scientifico and in Scopa a 15 (13 with 3 players), 17 in Scopone a
+    10."""
     if rules.game == CIRULLA:
         return -1
     cap = rules.hand * rules.deals * (rules.players // rules.sides)
@@ -128,7 +129,8 @@ class EntryError(ValueError):
     Attributes: key (the entry field to fix, see STEPS; "pc" is the
     primiera step), kind (BAD, SUM...), side (the side concerned, or -1),
     got and want (for SUM; got: the card, 0..39, for TWICE; want: the
-    most scope, scope_cap, for PLAYS)."""
+    most scope, scope_cap, for PLAYS; got: the sides' scope, want: the
+    most together, scope_total, for SWEEPS)."""
 
     def __init__(self, msg, key="", kind=BAD, side=-1, got=0, want=0):
         super().__init__(msg)
@@ -285,7 +287,7 @@ class Sheet:
                 msg = "%s: %d scope with %d cards" % (self.names[i], sc, t)
                 raise EntryError(msg, "sc", SCOPE, i)
             if sc > cap:
-                msg = "%s: %d scope in %d plays" % (self.names[i], sc, cap)
+                msg = "%s: %d scope, at most %d a round" % (self.names[i], sc, cap)
                 raise EntryError(msg, "sc", PLAYS, i, sc, cap)
         top = scope_total(self.rules)
         sc = e["sc"]

@@ -255,24 +255,23 @@ def test_more_scope_than_half_the_cards_is_refused_when_typed():
 # fewer where the table starts empty (the round's first play lays a card,
 # its last scores none: each side loses one)
 SCOPE_CAPS = [
-    (Rules("scopa"), 18, "plays"),  # 3 cards a deal, 6 deals
-    (Rules("scopa", players=3), 12, "plays"),  # 4 deals
-    (Rules("scopa", players=4), 18, "plays"),  # a team: two partners' 9
-    (Rules("scopa", players=6), 18, "plays"),  # three partners' 6
-    (Rules("scopa_d_assi"), 18, "plays"),
-    (Rules("scopone"), 18, "plays"),  # 9 cards each, one deal
-    (Rules("scopone_10"), 17, "plays"),  # 9 each, an empty table
-    (Rules("scopone_scientifico"), 19, "plays"),  # 10 each, an empty table
-    (Rules("scopa_15"), 19, "plays"),
+    (Rules("scopa"), 18),  # 3 cards a deal, 6 deals
+    (Rules("scopa", players=3), 12),  # 4 deals
+    (Rules("scopa", players=4), 18),  # a team: two partners' 9
+    (Rules("scopa", players=6), 18),  # three partners' 6
+    (Rules("scopa_d_assi"), 18),
+    (Rules("scopone"), 18),  # 9 cards each, one deal
+    (Rules("scopone_10"), 17),  # 9 each, an empty table
+    (Rules("scopone_scientifico"), 19),  # 10 each, an empty table
+    (Rules("scopa_15"), 19),
+    (Rules("scopa_15", players=3), 13),
 ]
 
 
 @pytest.mark.parametrize(
-    "rules, cap, kind",
-    SCOPE_CAPS,
-    ids=["%s-%d" % (GAMES[r.game], r.players) for r, _, _ in SCOPE_CAPS],
+    "rules, cap", SCOPE_CAPS, ids=["%s-%d" % (GAMES[r.game], r.players) for r, _ in SCOPE_CAPS]
 )
-def test_more_scope_than_a_side_plays_is_refused_when_typed(rules, cap, kind):
+def test_more_scope_than_a_side_plays_is_refused_when_typed(rules, cap):
     # 20 scope for a side of 2-player Scopa, which plays 18 cards a round,
     # were taken: half its 40 cards (a new user's find). A scopa is a play
     # of the side's own. A round saved by an earlier firmware still loads
@@ -286,18 +285,19 @@ def test_more_scope_than_a_side_plays_is_refused_when_typed(rules, cap, kind):
     with pytest.raises(S.EntryError) as x:
         sh.check_typed(e)
     assert (x.value.key, x.value.side) == ("sc", 0), str(x.value)
-    assert x.value.kind == (S.PLAYS if kind == "plays" else S.SCOPE)
-    assert S.scope_cap(rules) == cap
-    if kind == "plays":
-        assert x.value.want == cap and str(x.value) == "ADA: %d scope in %d plays" % (cap + 1, cap)
+    assert x.value.kind == S.PLAYS and S.scope_cap(rules) == cap
+    assert x.value.want == cap and str(x.value) == "ADA: %d scope, at most %d a round" % (
+        cap + 1,
+        cap,
+    )
 
 
 def test_of_the_cards_and_the_plays_the_lower_bound_is_said():
     sh = S.Sheet(Rules("scopa"), ["ADA", "BO"])
     for t, sc, said in (
         ([30, 10], 19, "with 30 cards"),
-        ([40, 0], 25, "in 18 plays"),
-        ([38, 2], 19, "in 18 plays"),
+        ([40, 0], 25, "at most 18 a round"),
+        ([38, 2], 19, "at most 18 a round"),
     ):
         e = {"t": t, "d": [10, 0], "s": 0, "p": 0, "sc": [sc, 0]}
         with pytest.raises(S.EntryError) as x:
@@ -399,7 +399,7 @@ def test_an_edit_cuts_an_earlier_firmwares_scope_to_the_plays_and_says_so(tmp_pa
     k.press("A A A A")  # the cards, denari, settebello and primiera as they were
     s = k.screen
     assert s.step() == "sc" and s.v["sc"] == [18, 0], (s.step(), s.v["sc"])
-    assert s.err == "Scope > 18 plays" and s.err in k.text() and not s.objection()
+    assert s.err == "Scope max 18" and s.err in k.text() and not s.objection()
 
 
 @pytest.mark.parametrize("code", lang.LANGS)

@@ -181,7 +181,7 @@ FEWEST = const(147)  # New game's house rule: of the sums a card can take, the f
 TAKES_REST = const(148)  # the round's end: the table's rest to the side that took last
 SK_SCOPE_CARDS = const(149)  # the sheet: more scope than half a side's cards
 SK_NO_WINNER = const(150)  # an edit that leaves a match it ended without a winner
-SK_SCOPE_PLAYS = const(151)  # the sheet: more scope than a side's plays ("Scope > %d plays")
+SK_SCOPE_PLAYS = const(151)  # the sheet: more scope than a side can make ("Scope max %d")
 SK_SCOPE_ALL = const(152)  # the sheet: the sides' scope together more than a round allows
 N_STRINGS = const(153)
 

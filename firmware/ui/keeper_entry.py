@@ -362,7 +362,7 @@ class Screen(keys.Screen):
         denari, the primiera to the one side that took cards, and no more
         denari than cards (_fit), no more scope than half the cards nor
         than the side's plays (sheet.scope_cap; an edit's scope cut so says
-        why: "Scope > cards/2", "Scope > 18 plays").
+        why: "Scope > cards/2", "Scope max 18").
         Otherwise nothing is chosen (UNSET): the
         keeper picks, and A objects until then. A side that took all ten
         denari has the run of ten (napola, piccola) and the grande. A value
@@ -434,7 +434,7 @@ class Screen(keys.Screen):
                 return tr(lang.SK_SEVEN) % self.sh.names[x.side]
             if x.kind == sheet.ALL:
                 return tr(lang.SK_ALL_CARDS) % self.sh.names[x.side]
-            if x.kind == sheet.PLAYS:  # the most: "Scope > 18 plays"
+            if x.kind == sheet.PLAYS:  # the most: "Scope max 18"
                 return tr(lang.SK_SCOPE_PLAYS) % x.want
             if x.kind == sheet.SWEEPS:  # the sides' together: "Scope sum > 18"
                 return tr(lang.SK_SCOPE_ALL) % x.want
