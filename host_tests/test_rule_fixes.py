@@ -235,3 +235,25 @@ def test_every_game_still_reads_its_preset_code():
     for g in GAMES:
         r = Rules(g)
         assert Rules.from_code(r.code()) == r
+
+
+def test_a_code_read_a_byte_at_a_time_says_what_is_wrong():
+    # codes are read a byte at a time (no one-character name each: ui.gfx):
+    # every digit's value is worked out, and what is no code says so
+    from scopa import replay
+    from scopa import rules as R
+
+    assert [R.digit(R.DIGITS[i]) for i in range(64)] == list(range(64))
+    assert all(R.digit(k) == -1 for k in range(256) if k not in R.DIGITS)
+    # a rules code of no players divided by zero (ZeroDivisionError)
+    with pytest.raises(ValueError, match="players: 0"):
+        Rules.from_code("0" * 19)
+    with pytest.raises(ValueError, match="bad rules code"):
+        Rules.from_code("é" * 19)
+    # a lone surrogate (a terminal's undecodable input on CPython) was a
+    # UnicodeEncodeError, not the ReplayError decode promises
+    with pytest.raises(replay.ReplayError, match="damaged"):
+        replay.decode("S1.\udcff.x.y.z")
+    g = Game(Rules("scopa"), 12345)
+    g.play_index(0)
+    assert replay.encode(replay.decode(replay.encode(g))) == replay.encode(g)

@@ -12,7 +12,7 @@ from micropython import const
 
 from scopa import engine
 from scopa.game import Game
-from scopa.rules import DIGITS, Rules
+from scopa.rules import DIGITS, Rules, digit
 
 # A code is read and written a byte (an int) at a time, never a character
 # (a str of its own), which MicroPython would keep as a name for good
@@ -90,7 +90,11 @@ def decode(code):
     if not isinstance(code, str):
         raise ReplayError("a replay code is text")
     code = code.strip()
-    if len(code.encode()) != len(code):
+    try:
+        plain = len(code.encode()) == len(code)
+    except UnicodeError:  # (CPython: a lone surrogate, from a terminal's input)
+        plain = False
+    if not plain:
         raise ReplayError("replay code damaged: a character not of a code")
     parts = code.split(".")
     if len(parts) != 5:
@@ -107,7 +111,7 @@ def decode(code):
     seed = 0
     digits = parts[2].encode()
     for j in range(len(digits)):
-        d = DIGITS.find(digits[j : j + 1])
+        d = digit(digits[j])
         # the seed stays a small int (below 2**30) at every step
         if not 0 <= d < 36 or seed > (_SEED_MAX - d) // 36:
             raise ReplayError("replay code: bad seed")
@@ -120,7 +124,7 @@ def decode(code):
     k = 0
     moves = parts[3].encode()
     for j in range(len(moves)):
-        d = DIGITS.find(moves[j : j + 1])
+        d = digit(moves[j])
         if d < 0:
             raise ReplayError("replay code: bad move character %r" % parts[3][j : j + 1])
         if d >= 32:

@@ -39,6 +39,19 @@ PRIMIERA = b"\x10\x0c\x0d\x0e\x0f\x12\x15\x0a\x0a\x0a"
 # (ui.gfx).
 DIGITS = const(b"0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-_")
 
+
+def digit(k):
+    """The value (0..63) of byte `k` (an int) as a digit of DIGITS, -1
+    when it is none (worked out, not looked up: nothing allocated)."""
+    if 48 <= k <= 57:  # 0-9
+        return k - 48
+    if 97 <= k <= 122:  # a-z
+        return k - 87
+    if 65 <= k <= 90:  # A-Z
+        return k - 29
+    return 62 if k == 45 else 63 if k == 95 else -1  # - _
+
+
 # Field order of `code()`; append only (older codes stay readable).
 _FIELDS = (
     "game",
@@ -132,7 +145,6 @@ class Rules:
     def _check(self, options=True):
         # options false: the preset as it is (no option to check)
         g = self.game
-        self._derive()
         if g in (SCOPONE, SCOPONE_SCIENTIFICO, SCOPONE_10):
             if self.players != 4:
                 raise ValueError("players: %s is for 4 players" % GAMES[g])
@@ -141,6 +153,7 @@ class Rules:
                 raise ValueError("players: cirulla is for 2, 3 or 4 players")
         elif self.players not in (2, 3, 4, 6):
             raise ValueError("players: %r is not 2, 3, 4 or 6" % (self.players,))
+        self._derive()  # (after the players: a code of 0 players divided by 0)
         if self.target not in TARGETS:
             raise ValueError("target: %r is not one of 11, 16, 21, 31, 51" % (self.target,))
         if self.best_of not in (1, 3):
@@ -194,9 +207,8 @@ class Rules:
         if not isinstance(text, str) or not _OLD_CODE <= len(text) <= len(_FIELDS):
             raise ValueError("bad rules code %r" % (text,))
         r = cls()
-        b = text.encode()
-        for i, f in enumerate(_FIELDS[: len(b)]):  # an older code: the rest 0
-            v = DIGITS.find(b[i : i + 1])
+        for i, f in enumerate(_FIELDS[: len(text)]):  # an older code: the rest 0
+            v = digit(ord(text[i : i + 1]))
             if v < 0:
                 raise ValueError("bad rules code %r" % (text,))
             setattr(r, f, v - 1 if f == "re_bello" else v)
