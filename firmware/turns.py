@@ -261,7 +261,8 @@ class Turns:
         a random legal move; with no heap for the level's search, the
         medium player's move (an easy player's: a random one), and from
         then on random moves when the players' machine code did not fit
-        (`no_code`); `short` then tells the screens."""
+        (`no_code`); `short` then tells the screens (`hint_short` for a
+        hint)."""
         from scopa.rng import Rng
 
         game = self.app.game
