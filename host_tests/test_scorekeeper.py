@@ -1791,42 +1791,27 @@ def test_where_a_restart_opens_is_saved_later_when_the_heap_is_short(tmp_path, m
     assert store.load(app.SETTINGS, str(tmp_path))[0]["sheet"] == 0
 
 
-def test_a_round_typed_when_the_power_goes_is_typed_on_after_a_note(tmp_path):
-    # the sheet read back with a note (its main copy damaged, a whole .tmp
-    # beside it): the round being typed opens once the note is read (it
-    # waited for the next opening, and A meanwhile typed a new round over it)
+@pytest.mark.parametrize("copy", ["tmp", "bak"])
+def test_a_round_typed_when_the_power_goes_is_typed_on_after_a_note(tmp_path, copy):
+    # the sheet read back with a note (its main copy damaged): the round
+    # being typed opens once the note is read (it waited for the next
+    # opening, and A meanwhile typed a new round over it). "tmp": a whole
+    # .tmp beside it, the same rounds. "bak": its older copy, one round
+    # shorter; the round being typed after that round was dropped without
+    # a trace (taken for one confirmed since: a new user's find), though a
+    # draft newer than the sheet was never confirmed into it
     k = new_sheet(tmp_path, names=["ADA", "BO"])
     k.add(E3)
     k.press("A up up A down A")  # 22-18 cards, 4-6 denari
     k.app.loop(110)  # 1.1 s: kept
     main = tmp_path / S.FILE
-    (tmp_path / (S.FILE + ".tmp")).write_bytes(main.read_bytes())
+    if copy == "tmp":
+        (tmp_path / (S.FILE + ".tmp")).write_bytes(main.read_bytes())
     main.write_bytes(main.read_bytes()[:-3])
     k2 = Keeper(tmp_path)
     k2.app.loop(2)
     assert k2.app.screen_mod == "scorekeeper" and k2.text().startswith("Backup loaded")
-    k2.press("A")
-    s = k2.screen
-    assert k2.app.screen_mod == "keeper_entry" and s.idx == -1 and s.step() == "s"
-    assert s.v["t"] == [22, 18] and s.v["d"] == [4, 6]
-
-
-def test_a_round_typed_after_one_the_damage_lost_is_typed_on(tmp_path):
-    # the sheet's main copy damaged: its older copy, one round shorter, is
-    # read; the round being typed after that round was dropped without a
-    # trace (taken for one confirmed since: a new user's find). A draft
-    # newer than the sheet was never confirmed into it: typed on, as the
-    # sheet's next round
-    k = new_sheet(tmp_path, names=["ADA", "BO"])
-    k.add(E3)
-    k.press("A up up A down A")  # 22-18 cards, 4-6 denari
-    k.app.loop(110)  # 1.1 s: kept
-    main = tmp_path / S.FILE
-    main.write_bytes(main.read_bytes()[:-3])
-    k2 = Keeper(tmp_path)
-    k2.app.loop(2)
-    assert k2.app.screen_mod == "scorekeeper" and k2.text().startswith("Backup loaded")
-    assert S.load(str(tmp_path))[0].rounds == []  # E3 lost with the damage
+    assert S.load(str(tmp_path))[0].rounds == ([E3] if copy == "tmp" else [])
     k2.press("A")
     s = k2.screen
     assert k2.app.screen_mod == "keeper_entry" and s.idx == -1 and s.step() == "s"
