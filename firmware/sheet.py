@@ -104,6 +104,16 @@ def scope_cap(rules):
     return cap + 1 if rules.game == SCOPA_15 else cap
 
 
+def scope_most(rules, t):
+    """The most scope a side that took `t` cards can have in a round of
+    `rules` (a count), -1 in Cirulla (no bound): half its cards (a scopa
+    puts the card played and one taken on its pile) or its plays
+    (scope_cap), whichever is lower. The bound said is the cards' (SCOPE)
+    when the most is t // 2, else the plays' (PLAYS)."""
+    cap = scope_cap(rules)
+    return cap if cap < t // 2 else t // 2 if cap >= 0 else -1
+
+
 def scope_total(rules):
     """The most scope the sides score together in a round of `rules` (a
     count of scope), or -1 in Cirulla (no bound: scope_cap).
@@ -121,6 +131,12 @@ def scope_total(rules):
     if rules.game == SCOPA_15:
         return 2 + n // 2  # the first play too lays: n - 1 plays, (n - 1 + 1) // 2
     return (n + 1) // 2
+
+
+def _grown(i):
+    # rounds a record or tally grown for round `i` holds: _CHUNK more, but
+    # never past MAX_ROUNDS (other than an earlier firmware's longer sheet)
+    return max(i + 1, min(i + _CHUNK, MAX_ROUNDS))
 
 
 class EntryError(ValueError):
@@ -276,19 +292,20 @@ class Sheet:
         # (Scopa a 15's dealer's fifteen or thirty: the table's four cards
         # for one or two); Cirulla's declarations score scope with no cards
         # (pagat.com Scopa, Cirulla)
-        # and a play of the side's own (scope_cap)
-        cap = scope_cap(self.rules)
-        if cap < 0:
-            return
+        # and a play of the side's own (scope_cap): the lower bound said
+        # (scope_most)
         for i in range(self.rules.sides):
             sc = e["sc"][i]
             t = e["t"][i]
-            if 2 * sc > t and t // 2 <= cap:
+            most = scope_most(self.rules, t)
+            if most < 0:
+                return
+            if sc > most and most == t // 2:
                 msg = "%s: %d scope with %d cards" % (self.names[i], sc, t)
                 raise EntryError(msg, "sc", SCOPE, i)
-            if sc > cap:
-                msg = "%s: %d scope, at most %d a round" % (self.names[i], sc, cap)
-                raise EntryError(msg, "sc", PLAYS, i, sc, cap)
+            if sc > most:
+                msg = "%s: %d scope, at most %d a round" % (self.names[i], sc, most)
+                raise EntryError(msg, "sc", PLAYS, i, sc, most)
         top = scope_total(self.rules)
         sc = e["sc"]
         n = sum(sc)
@@ -568,8 +585,7 @@ class Sheet:
         w = self._w
         r = self._r
         if len(r) < (i + 1) * w:  # room for _CHUNK rounds more: grown seldom
-            # (never past the last round, but for an earlier firmware's longer sheet)
-            r.extend(bytes(max(i + 1, min(i + _CHUNK, MAX_ROUNDS)) * w - len(r)))
+            r.extend(bytes(_grown(i) * w - len(r)))
         o = i * w
         f = 0
         for k, bit in (("p", _P), ("pc", _PC), ("rb", _RB), ("np", _NP), ("gr", _GR)):
@@ -647,7 +663,7 @@ class Sheet:
         tw = self._tw
         t = self._t
         if len(t) < (i + 1) * tw:  # room for _CHUNK rounds more: grown seldom
-            t.extend(array("h", bytes(2 * (max(i + 1, min(i + _CHUNK, MAX_ROUNDS)) * tw - len(t)))))
+            t.extend(array("h", bytes(2 * (_grown(i) * tw - len(t)))))
         j, before = self._before(i)
         after, end, fin = self._result(i, before, sc)
         o = i * tw

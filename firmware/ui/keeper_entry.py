@@ -392,17 +392,17 @@ class Screen(keys.Screen):
             # no more scope than half the cards (sheet: SCOPE) nor than the
             # side's plays (PLAYS); an edit's scope cut says why, the lower
             # bound of the first side cut
-            t = v["t"]
-            cap = sheet.scope_cap(self.sh.rules)
-            sc = [min(v["sc"][i], t[i] // 2, cap) for i in range(len(t))]
-            for i in range(len(t)):
-                if sc[i] != v["sc"][i]:  # why the edit's scope changed
-                    if t[i] // 2 <= cap:
-                        self.err = tr(lang.SK_SCOPE_CARDS)
-                    else:
-                        self.err = tr(lang.SK_SCOPE_PLAYS) % cap
-                    self.told = True
-                    break
+            sc = list(v["sc"])
+            for i in range(len(sc)):
+                most = sheet.scope_most(self.sh.rules, v["t"][i])
+                if sc[i] > most:  # cut, and why the edit's scope changed
+                    if sc == v["sc"]:  # (the first side cut)
+                        if most == v["t"][i] // 2:
+                            self.err = tr(lang.SK_SCOPE_CARDS)
+                        else:
+                            self.err = tr(lang.SK_SCOPE_PLAYS) % most
+                        self.told = True
+                    sc[i] = most
             v["sc"] = sc
 
     def _ruled_out(self, f):
