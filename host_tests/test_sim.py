@@ -999,6 +999,25 @@ def test_play_says_the_game_is_saved_only_when_it_is(tmp_path):
 
 
 @pytest.mark.mpy
+def test_play_names_a_command_that_resumes_from_anywhere(tmp_path):
+    # run from another folder with a relative --flash, the line said
+    # "tools/play --flash rel dir": a path that pasted there named nothing
+    # and a space that split it (a new user's find)
+    proc = subprocess.run(
+        [str(mpy.ROOT / "tools" / "play"), "--flash", "rel dir", "--keys", "A A A wait:300"]
+        + ["--png-dir", str(tmp_path / "png")],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=tmp_path,
+    )
+    assert proc.returncode == 0, proc.stderr
+    flash = str(tmp_path / "rel dir").replace(" ", "\\ ")
+    assert proc.stdout.splitlines()[-1].endswith(f"(tools/play --flash {flash} resumes it).")
+
+
+@pytest.mark.mpy
 def test_play_tells_a_heap_too_small_from_a_crash(tmp_path):
     # a --heapsize too small for the firmware (exit 3, said by scopa-sim
     # with the heap it needs) was "the simulator crashed (exit 3)"
