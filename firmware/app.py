@@ -453,7 +453,7 @@ class App:
         None, status, why)`` (sheet.load, which saves again a sheet read
         from a backup copy); "draft": `sh` is the round being typed, saved
         (None: removed; sheet.keep_draft); "kept": that round's draft on
-        flash, or None (sheet.kept_draft)."""
+        flash, ``(draft or None, lost)`` (sheet.kept_draft)."""
         import sheet
 
         if op == "load":

@@ -1015,21 +1015,21 @@ def keep_draft(obj, folder=""):
 
 
 def kept_draft(folder=""):
-    """The draft keep_draft saved (a dict; from its .bak when the main
-    copy is damaged: a second's keys older), or None: none, or every copy
-    damaged (the main one then kept as round.sav.bad, the others
-    removed). Raises MemoryError when the heap is short, every copy left
-    as it is."""
+    """The draft keep_draft saved: ``(draft, lost)``. draft is a dict
+    (from its .bak when the main copy is damaged: a second's keys older),
+    or None: none, or every copy damaged or not a draft (the main one
+    then kept as round.sav.bad, the others removed; lost is True). Raises
+    MemoryError when the heap is short, every copy left as it is."""
     import store
 
     obj, status, why = store.load(DRAFT, folder, spare=True)
     if why:
         print("sheet: round draft:", why)
     if isinstance(obj, dict):
-        return obj
+        return obj, False
     if status != store.NONE:
         keep_draft(None, folder)
-    return None
+    return None, status == store.BAD
 
 
 def load(folder=""):

@@ -875,6 +875,77 @@ def test_a_round_typed_when_the_power_goes_is_typed_on(tmp_path):
     assert len(k2.sheet.rounds) == 2 and not (tmp_path / S.DRAFT).exists()
 
 
+def test_a_round_typed_on_a_sheet_lost_is_typed_on_a_new_one(tmp_path):
+    # a round half typed, then every copy of the sheet damaged: the new
+    # sheet opens as the lost one was (its game, its names) and Start types
+    # that round on as its first (its draft was dropped by the new sheet's
+    # save, without a word)
+    k = new_sheet(tmp_path, names=["ADA", "BO"])
+    k.add(E3)
+    k.add(E1)
+    k.press("A up up A down A")  # 22-18 cards, 4-6 denari
+    k.app.loop(110)
+    for suffix in ("", ".bak"):
+        (tmp_path / (S.FILE + suffix)).write_bytes(b"SCOPA 1 999 00000000\n{")
+    k2 = Keeper(tmp_path)
+    k2.app.loop(2)
+    assert k2.text() == "Save damaged\nFile cut short"
+    k2.press("A")
+    s = k2.screen
+    assert k2.app.screen_mod == "keeper_setup" and s.names == ["ADA", "BO"]
+    assert s.rules().code() == k.sheet.rules.code()
+    k2.press("A")  # Start
+    s = k2.screen
+    assert k2.app.screen_mod == "keeper_entry" and s.idx == -1 and s.step() == "s"
+    assert s.v["t"] == [22, 18] and s.v["d"] == [4, 6] and len(s.sh.rounds) == 0
+    k2.app.loop(110)  # kept again: a second cut types it on too
+    k3 = Keeper(tmp_path)
+    k3.app.loop(2)
+    assert k3.app.screen_mod == "keeper_entry" and k3.screen.v["d"] == [4, 6]
+    k3.press("up A up A A A A")  # ADA's settebello, primiera; no scope; confirm
+    e = {"t": [22, 18], "d": [4, 6], "s": 0, "p": 0, "sc": [0, 0]}
+    assert list(S.load(str(tmp_path))[0].rounds) == [e]
+    assert not (tmp_path / S.DRAFT).exists()
+
+
+def test_a_lost_sheets_round_is_dropped_for_another_game(tmp_path):
+    k = new_sheet(tmp_path, names=["ADA", "BO"])
+    k.press("A up up A")
+    k.app.loop(110)
+    for suffix in ("", ".bak"):
+        (tmp_path / (S.FILE + suffix)).write_bytes(b"{")
+    k2 = Keeper(tmp_path)
+    k2.app.loop(2)
+    k2.press("A")
+    assert k2.app.screen_mod == "keeper_setup" and k2.screen.names == ["ADA", "BO"]
+    k2.screen.cfg["target"] = 1  # another target, as the keeper chose it
+    k2.screen.build()
+    k2.press("A")
+    assert k2.app.screen_mod == "scorekeeper" and k2.sheet.rules.target != 11
+    assert k2.sheet.names == ["ADA", "BO"] and not k2.sheet.rounds
+    assert not (tmp_path / S.DRAFT).exists()
+
+
+def test_a_draft_whose_every_copy_is_damaged_is_said_lost(tmp_path):
+    # (it was said on the console only: the keys typed gone without a word)
+    k = new_sheet(tmp_path, names=["ADA", "BO"])
+    k.add(E1)
+    k.press("A up up A")
+    k.app.loop(110)
+    k.press("down A")
+    k.app.loop(110)
+    for name in (S.DRAFT, S.DRAFT + ".bak"):
+        q = tmp_path / name
+        q.write_bytes(q.read_bytes()[:-3])
+    k2 = Keeper(tmp_path)
+    k2.app.loop(2)
+    assert k2.app.screen_mod == "scorekeeper" and k2.text() == "Round draft lost\nKept as .bad"
+    assert (tmp_path / (S.DRAFT + ".bad")).exists()
+    k2.press("B")  # any key: the totals, as they were
+    assert k2.app.screen_mod == "scorekeeper" and k2.sheet.rounds == [E1]
+    assert k2.text().split("\n")[-1] == "A:round B:menu"
+
+
 def test_a_round_draft_that_no_longer_fits_the_sheet_is_dropped(tmp_path):
     # a cut after the round's confirm wrote the sheet, before its draft
     # was removed: the draft counts one round fewer than the sheet; it is
@@ -947,6 +1018,9 @@ def test_a_draft_of_another_shape_or_damaged_opens_the_sheet(tmp_path, bad):
     # a damaged copy is kept aside, as every damaged save (a draft of
     # another shape is a good record: removed)
     assert left == ([S.DRAFT + ".bad"] if bad == "damaged" else [])
+    if bad == "damaged":  # said once; a key, the totals
+        assert k2.text() == "Round draft lost\nKept as .bad"
+        k2.press("B")
     k2.press("A up A")  # a round as ever
     assert k2.app.screen_mod == "keeper_entry" and k2.screen.step() == "d"
 

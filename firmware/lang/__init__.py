@@ -183,7 +183,8 @@ SK_SCOPE_CARDS = const(149)  # the sheet: more scope than half a side's cards
 SK_NO_WINNER = const(150)  # an edit that leaves a match it ended without a winner
 SK_SCOPE_PLAYS = const(151)  # the sheet: more scope than a side can make ("Scope max %d")
 SK_SCOPE_ALL = const(152)  # the sheet: the sides' scope together more than a round allows
-N_STRINGS = const(153)
+SK_DRAFT_LOST = const(153)  # the round being typed: every copy of round.sav damaged
+N_STRINGS = const(154)
 
 _blob = b""
 _offs = None

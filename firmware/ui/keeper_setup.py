@@ -5,7 +5,10 @@ the name editor (UP / DOWN: the letter, LEFT / RIGHT: the position, A:
 done, B: leave it as it was). Start writes the new sheet to flash.
 
 arg: the sheet in use (the new one starts from its game and names; B goes
-back to it unchanged), or None.
+back to it unchanged), or None: then the sheet of a round being typed
+when every copy of its sheet was lost (App.keep_round's draft, still on
+flash) is the one started from, and that round is typed on as the new
+sheet's first when Start keeps its game and names.
 
 `Menu` is the scorekeeper's menu (B on the totals): history, undo the
 last round, a new sheet, back to the start menu.
@@ -41,9 +44,30 @@ def _game_of(rules):
     return 0
 
 
+def _lost(app):
+    # the round being typed on a sheet that is gone (every copy damaged,
+    # or removed), as (draft, its sheet with no rounds); (None, None):
+    # none, or not of a sheet this screen makes
+    try:
+        d = app.commit_sheet(None, "kept")[0]
+        if d is not None:
+            sh = sheet.Sheet(Rules.from_code(d.get("rules")), d.get("names"))
+            for x in sh.names:
+                if not (isinstance(x, str) and 0 < len(x) <= NAME_LEN):
+                    raise ValueError
+            TARGETS.index(sh.rules.target)
+            return d, sh
+    except (ValueError, TypeError, MemoryError):
+        pass
+    return None, None
+
+
 class Screen(List):
     def __init__(self, app, arg=None):
         self.old = arg
+        self.draft = None
+        if arg is None:
+            self.draft, arg = _lost(app)
         r = arg.rules if arg is not None else Rules()
         g = _game_of(r)
         self.cfg = {
@@ -182,6 +206,16 @@ class Screen(List):
         sh = sheet.Sheet(self.rules(), self.names)
         note = [tr(lang.NOT_SAVED)] if app.commit_sheet(sh, "save") else []
         print("sheet: new %s %s" % (sh.rules.code(), " ".join(sh.names)))
+        d = self.draft
+        if d is not None and not note and d["rules"] == sh.rules.code() and d["names"] == sh.names:
+            # the lost sheet's round being typed: its first, kept again
+            # (the sheet's save removed the draft)
+            d["n"] = 0
+            d["i"] = -1
+            d["e0"] = None
+            app.keep_round(d)
+            app.go("keeper_entry", "Screen", (sh, -1, False, d))
+            return
         app.go("scorekeeper", "Screen", (sh, note))
 
     def back(self):

@@ -10,7 +10,8 @@ The sheet (firmware/sheet.py) goes from screen to screen as the `arg` of
 shown once. Opened from the start menu (no arg) the sheet is read from
 flash; a damaged file is reported and its last good copy used; a round
 that was being typed when the power went (App.keep_round) is typed on
-(after the note, when there is one).
+(after the note, when there is one); one whose every copy was damaged is
+said lost (SK_DRAFT_LOST), kept as round.sav.bad.
 Every change is written to flash at once (App.commit_sheet).
 
 Keys on the totals: A enters the next round, UP / DOWN the history,
@@ -73,10 +74,11 @@ def _resume(app, sh):
     # a new round, the sheet then has one more; an edit, its round then
     # differs from the one the edit started from); a new round typed on a
     # sheet longer than this one (read from its older copy, the newer
-    # damaged: the draft is newer than any confirm) as this sheet's next
-    d = app.commit_sheet(None, "kept")
+    # damaged: the draft is newer than any confirm) as this sheet's next.
+    # Returns the note to show: the draft's every copy damaged, it says so
+    d, lost = app.commit_sheet(None, "kept")
     if d is None:
-        return
+        return [tr(lang.SK_DRAFT_LOST), tr(lang.SK_DAMAGED)] if lost else []
     i = d.get("i")
     n = len(sh.rounds)
     dn = d.get("n")
@@ -93,6 +95,7 @@ def _resume(app, sh):
         app.go("keeper_entry", "Screen", (sh, i, False, d))
     else:
         app.keep_round(None)
+    return []
 
 
 def unpack(arg):
@@ -121,7 +124,7 @@ class Screen(keys.Screen):
                 if self.sh is None and not self.note:
                     app.go("keeper_setup")
                 elif self.sh is not None and not self.note:
-                    _resume(app, self.sh)
+                    self.note = _resume(app, self.sh)
                 else:
                     self.read = self.sh is not None
             self.m = self.sh.match() if self.sh is not None else None
@@ -142,7 +145,8 @@ class Screen(keys.Screen):
             elif self.sh is None:
                 app.go("keeper_setup")
             elif self.read:  # the round being typed, once the note is read
-                _resume(app, self.sh)
+                self.read = False
+                self.note = _resume(app, self.sh)
             app.dirty = True
             return
         sh = self.sh
