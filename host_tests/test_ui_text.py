@@ -304,6 +304,45 @@ def _singles(paths, *texts):
     return out
 
 
+def _mpy_names(path):
+    """The names (qstrs, as str) a compiled .mpy file `path` brings: its
+    qstr table (.mpy version 6: after the 4-byte header and the counts of
+    qstrs and objects, each a varint of its length << 1, then its bytes
+    and a NUL; an odd varint names a static qstr, in the interpreter
+    already). Raises ValueError for another format."""
+    data = Path(path).read_bytes()
+    if data[:2] != b"M\x06":
+        raise ValueError("%s: not a version 6 .mpy" % path)
+    i = 4
+
+    def uint():
+        nonlocal i
+        v = 0
+        while True:
+            b = data[i]
+            i += 1
+            v = v << 7 | b & 0x7F
+            if not b & 0x80:
+                return v
+
+    n = uint()
+    uint()  # the objects
+    out = []
+    for _ in range(n):
+        v = uint()
+        if not v & 1:
+            out.append(data[i : i + (v >> 1)].decode())
+            i += (v >> 1) + 1
+    return out
+
+
+def test_a_compiled_files_names_are_read(mpy_firmware):
+    names = _mpy_names(mpy_firmware / "ui" / "gfx.mpy")
+    assert "ui/gfx.py" in names and "text" in names and "glyph" in names
+    # a local's name is not one (its slot is a number), nor a const()
+    assert "run" not in names and "_CHARS" not in names and "fb" in names  # (an argument)
+
+
 @pytest.mark.mpy
 @pytest.mark.parametrize("code", ["de", "it"])
 def test_no_character_drawn_typed_or_saved_becomes_a_name(run_mpy, mpy_firmware, tmp_path, code):
@@ -331,6 +370,9 @@ def test_no_character_drawn_typed_or_saved_becomes_a_name(run_mpy, mpy_firmware,
     assert int(words[words.index("plays") + 1]) > 20 and words[words.index("lang") + 1] == "True"
     assert words[words.index("names") + 1] == "S2,P2"  # P1 edited: P+3, 1+2-1
     names = set(re.findall(r"^Q\((.)\)$", out, re.M))
-    firmware = Path(app.__file__).parent
-    spelled = _singles(firmware.rglob("*.py")) | _singles([], bench_app.BOARD + src)
+    # the one-character names of the compiled files, and of the sources
+    # compiled on the port (main.py, the board, this script: every
+    # identifier of those is a name)
+    spelled = {x for p in fw.rglob("*.mpy") for x in _mpy_names(p) if len(x) == 1}
+    spelled |= _singles(fw.rglob("*.py")) | _singles([], bench_app.BOARD + src)
     assert names - spelled == set(), sorted(names - spelled)
