@@ -981,6 +981,7 @@ def test_play_says_the_game_is_saved_only_when_it_is(tmp_path):
             capture_output=True,
             text=True,
             timeout=120,
+            cwd=mpy.ROOT,
         )
         assert proc.returncode == 0, proc.stderr
         return proc.stdout.splitlines()[-1]
@@ -990,7 +991,8 @@ def test_play_says_the_game_is_saved_only_when_it_is(tmp_path):
     assert not (tmp_path / "flash" / "game.sav").exists()  # the menu only: no game
     last = play("--keys", "A A A wait:300", *png_dir)
     assert (tmp_path / "flash" / "game.sav").exists()
-    # (a --flash of its own: what resumes it says so, not plain tools/play)
+    # (a --flash of its own: what resumes it says so, not plain tools/play;
+    # run from the repository's folder, tools/play as the README has it)
     flash = tmp_path / "flash"
     assert last.endswith(f"the game is saved on its flash (tools/play --flash {flash} resumes it).")
     # the scorekeeper's sheet, no game: not "the simulator has stopped." alone
@@ -1014,7 +1016,8 @@ def test_play_names_a_command_that_resumes_from_anywhere(tmp_path):
     )
     assert proc.returncode == 0, proc.stderr
     flash = str(tmp_path / "rel dir").replace(" ", "\\ ")
-    assert proc.stdout.splitlines()[-1].endswith(f"(tools/play --flash {flash} resumes it).")
+    play = str(mpy.ROOT / "tools" / "play").replace(" ", "\\ ")
+    assert proc.stdout.splitlines()[-1].endswith(f"({play} --flash {flash} resumes it).")
 
 
 @pytest.mark.mpy
@@ -1069,6 +1072,7 @@ def test_play_tells_a_crash_from_a_stop_and_says_what_is_saved(tmp_path):
         capture_output=True,
         text=True,
         timeout=120,
+        cwd=mpy.ROOT,
     )
     assert proc.returncode == 1, proc.stderr
     assert (flash / "game.sav").exists()
