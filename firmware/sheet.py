@@ -889,8 +889,13 @@ class Sheet:
             if not isinstance(x, str) or len(x) % (2 * w):
                 raise ValueError("not a score sheet")
             size += len(x) // 2
-        r = s._r = bytearray(size)
-        s._t = array("h", bytes(2 * size // w * s._tw))  # (its rows: made while there is room)
+        # room for the rounds read and _CHUNK more (_grown), made now in one
+        # block each: the next rounds' add grows neither (a long sheet's
+        # records copied to a block beside the old one at its next round
+        # needed a hole of 10.5 KB)
+        room = min(_grown(size // w), max(size // w, MAX_ROUNDS))
+        r = s._r = bytearray(room * w)
+        s._t = array("h", bytes(2 * room * s._tw))  # (its rows: made while there is room)
         o = 0
         for x in rounds:
             try:
