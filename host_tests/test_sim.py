@@ -1021,6 +1021,39 @@ def test_play_names_a_command_that_resumes_from_anywhere(tmp_path):
 
 
 @pytest.mark.mpy
+def test_play_tells_a_sigterm_from_a_crash(tmp_path):
+    # the simulator ended by SIGTERM (a kill, as the README lists it: its
+    # saves written) was "the simulator crashed (exit 143)"
+    flash = tmp_path / "flash"
+    proc = subprocess.Popen(
+        [str(mpy.ROOT / "tools" / "play"), "--flash", str(flash), "--keys", "A A A wait:60000"]
+        + ["--png-dir", str(tmp_path / "png")],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=mpy.ROOT,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while not (flash / "game.sav").exists() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        sim = _children(proc.pid)  # (tools/play's: the simulator)
+        assert len(sim) == 1 and (flash / "game.sav").exists()
+        os.kill(sim[0], signal.SIGTERM)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 143, err
+    assert out.splitlines()[-1] == (
+        "tools/play: the simulator has stopped; the game is saved on its flash "
+        f"(tools/play --flash {flash} resumes it)."
+    )
+
+
+@pytest.mark.mpy
 def test_play_tells_a_heap_too_small_from_a_crash(tmp_path):
     # a --heapsize too small for the firmware (exit 3, said by scopa-sim
     # with the heap it needs) was "the simulator crashed (exit 3)"
@@ -1040,6 +1073,7 @@ def test_play_tells_a_heap_too_small_from_a_crash(tmp_path):
 CRASH_APP = """\
 # The real app, with a bug's stand-in: it crashes once its game is saved.
 import os
+from pathlib import Path
 
 import app
 
