@@ -447,13 +447,15 @@ class App:
 
     # The scorekeeper's sheet (firmware/sheet.py) --------------------------
 
-    def commit_sheet(self, sh, op, i=-1, e=None):
+    def commit_sheet(self, sh, op, i=-1, e=None, typed=False):
         """Change sheet `sh` by `op` and save it (sheet.commit): "" or why
-        it was not saved. `op` "load": the sheet on flash, ``(sheet or
-        None, status, why)`` (sheet.load, which saves again a sheet read
-        from a backup copy); "draft": `sh` is the round being typed, saved
-        (None: removed; sheet.keep_draft); "kept": that round's draft on
-        flash, ``(draft or None, lost)`` (sheet.kept_draft)."""
+        it was not saved; the round being typed is then removed, unless
+        `typed` (a draft written for this sheet). `op` "load": the sheet
+        on flash, ``(sheet or None, status, why)`` (sheet.load, which
+        saves again a sheet read from a backup copy); "draft": `sh` is the
+        round being typed, saved now (None: removed; sheet.keep_draft);
+        "kept": that round's draft on flash, ``(draft or None, lost)``
+        (sheet.kept_draft)."""
         import sheet
 
         if op == "load":
@@ -463,7 +465,7 @@ class App:
         if op == "kept":
             return sheet.kept_draft(self.folder)
         err = sheet.commit(sh, self.folder, op, i, e)
-        if not err:
+        if not err and not typed:
             # the sheet written: no round typed before outlives it (the
             # round just confirmed, or one the flash did not take before)
             self.keep_round(None)

@@ -908,22 +908,81 @@ def test_a_round_typed_on_a_sheet_lost_is_typed_on_a_new_one(tmp_path):
     assert not (tmp_path / S.DRAFT).exists()
 
 
-def test_a_lost_sheets_round_is_dropped_for_another_game(tmp_path):
+def _lost_sheet(tmp_path, keys="A up up A"):
+    # a sheet with a round half typed (its draft written), then every copy
+    # of the sheet damaged, and the device switched on again
     k = new_sheet(tmp_path, names=["ADA", "BO"])
-    k.press("A up up A")
+    k.press(keys)
     k.app.loop(110)
     for suffix in ("", ".bak"):
         (tmp_path / (S.FILE + suffix)).write_bytes(b"{")
     k2 = Keeper(tmp_path)
     k2.app.loop(2)
+    return k2
+
+
+def test_a_lost_sheets_round_is_typed_on_when_the_set_up_changes(tmp_path):
+    # another target and a name corrected: the round is the table's all
+    # the same (it was dropped without a word)
+    k2 = _lost_sheet(tmp_path)
     k2.press("A")
     assert k2.app.screen_mod == "keeper_setup" and k2.screen.names == ["ADA", "BO"]
-    k2.screen.cfg["target"] = 1  # another target, as the keeper chose it
-    k2.screen.build()
+    s = k2.screen
+    s.cfg["target"] = 1  # another target, as the keeper chose it
+    s.names[1] = s.typed[1] = "BEA"
+    s.build()
     k2.press("A")
-    assert k2.app.screen_mod == "scorekeeper" and k2.sheet.rules.target != 11
-    assert k2.sheet.names == ["ADA", "BO"] and not k2.sheet.rounds
-    assert not (tmp_path / S.DRAFT).exists()
+    s = k2.screen
+    assert k2.app.screen_mod == "keeper_entry" and s.sh.rules.target != 11
+    assert s.sh.names == ["ADA", "BEA"] and s.step() == "d" and s.v["t"] == [22, 18]
+
+
+def test_a_lost_sheets_round_is_dropped_for_other_sides(tmp_path):
+    k2 = _lost_sheet(tmp_path)
+    k2.press("A")
+    s = k2.screen
+    s.cfg["players"] = 1  # 3 players: 3 sides, not the round's 2
+    s.build()
+    k2.press("A")
+    assert k2.app.screen_mod == "scorekeeper" and k2.sheet.rules.sides == 3
+    assert not k2.sheet.rounds and not (tmp_path / S.DRAFT).exists()
+
+
+@pytest.mark.parametrize("cut", ["at_once", "never_removed"])
+def test_a_cut_just_after_start_types_the_lost_sheets_round_on(tmp_path, monkeypatch, cut):
+    # the new sheet's save removed the draft, written again only a second
+    # later: a power cut in that second lost the round
+    k2 = _lost_sheet(tmp_path)
+    k2.press("A")
+    if cut == "never_removed":  # a cut between the draft's write and the sheet's
+        monkeypatch.setattr(S, "commit", lambda *a: "")
+    k2.press("A")  # Start; the power cut now
+    k3 = Keeper(tmp_path)
+    k3.app.loop(2)
+    if cut == "never_removed":  # (no sheet: New sheet again, the round kept)
+        assert k3.app.screen_mod == "scorekeeper" and k3.text().startswith("Save damaged")
+        k3.press("A")
+        assert k3.app.screen_mod == "keeper_setup"
+        monkeypatch.undo()
+        k3.press("A")
+    s = k3.screen
+    assert k3.app.screen_mod == "keeper_entry" and s.step() == "d" and s.v["t"] == [22, 18]
+
+
+def test_a_lost_sheet_and_draft_are_both_said(tmp_path):
+    k = new_sheet(tmp_path, names=["ADA", "BO"])
+    k.press("A up up A")
+    k.app.loop(110)
+    k.press("up")
+    k.app.loop(110)
+    for name in (S.FILE, S.DRAFT, S.DRAFT + ".bak"):  # (the sheet, saved once: no .bak)
+        q = tmp_path / name
+        q.write_bytes(q.read_bytes()[:-3])
+    k2 = Keeper(tmp_path)
+    k2.app.loop(2)
+    assert k2.text() == "Save damaged\nFile cut short\nRound draft lost"
+    k2.press("A")
+    assert k2.app.screen_mod == "keeper_setup" and k2.screen.draft is None
 
 
 def test_a_draft_whose_every_copy_is_damaged_is_said_lost(tmp_path):

@@ -7,8 +7,9 @@ done, B: leave it as it was). Start writes the new sheet to flash.
 arg: the sheet in use (the new one starts from its game and names; B goes
 back to it unchanged), or None: then the sheet of a round being typed
 when every copy of its sheet was lost (App.keep_round's draft, still on
-flash) is the one started from, and that round is typed on as the new
-sheet's first when Start keeps its game and names.
+flash) is the one started from, and Start types that round on as the new
+sheet's first when it has as many sides (names or rules changed too: the
+entry drops what no longer fits them, as for any draft).
 
 `Menu` is the scorekeeper's menu (B on the totals): history, undo the
 last round, a new sheet, back to the start menu.
@@ -204,19 +205,24 @@ class Screen(List):
     def action(self, i):
         app = self.app
         sh = sheet.Sheet(self.rules(), self.names)
-        note = [tr(lang.NOT_SAVED)] if app.commit_sheet(sh, "save") else []
-        print("sheet: new %s %s" % (sh.rules.code(), " ".join(sh.names)))
         d = self.draft
-        if d is not None and not note and d["rules"] == sh.rules.code() and d["names"] == sh.names:
-            # the lost sheet's round being typed: its first, kept again
-            # (the sheet's save removed the draft)
+        typed = d is not None and len(d["names"]) == len(sh.names)
+        if d is not None and typed:
+            # the lost sheet's round being typed: the new sheet's first,
+            # written for it before the sheet (a cut between them: typed
+            # on as now), and not removed by its save
+            d["names"] = sh.names
+            d["rules"] = sh.rules.code()
             d["n"] = 0
             d["i"] = -1
             d["e0"] = None
-            app.keep_round(d)
+            app.commit_sheet(d, "draft")
+        note = [tr(lang.NOT_SAVED)] if app.commit_sheet(sh, "save", typed=typed) else []
+        print("sheet: new %s %s" % (sh.rules.code(), " ".join(sh.names)))
+        if typed and not note:
             app.go("keeper_entry", "Screen", (sh, -1, False, d))
-            return
-        app.go("scorekeeper", "Screen", (sh, note))
+        else:
+            app.go("scorekeeper", "Screen", (sh, note))
 
     def back(self):
         if self.old is not None:

@@ -63,6 +63,8 @@ def open_sheet(app):
         t = sheet.trouble(why)
         if t in _TROUBLE:
             note.append(tr(_TROUBLE[t]))
+        if sh is None and app.commit_sheet(None, "kept")[1]:
+            note.append(tr(lang.SK_DRAFT_LOST))  # (its round being typed too)
     if sh is not None:
         print("sheet: %d rounds, %s" % (len(sh.rounds), " ".join(sh.names)))
     return sh, note
