@@ -1022,9 +1022,10 @@ def keep_draft(obj, folder=""):
 def kept_draft(folder=""):
     """The draft keep_draft saved: ``(draft, lost)``. draft is a dict
     (from its .bak when the main copy is damaged: a second's keys older),
-    or None: none, or every copy damaged or not a draft (the main one
-    then kept as round.sav.bad, the others removed; lost is True). Raises
-    MemoryError when the heap is short, every copy left as it is."""
+    or None: none saved, a record that is not a draft (removed), or every
+    copy damaged (the main one then kept as round.sav.bad, the others
+    removed: lost is True, else False). Raises MemoryError when the heap
+    is short, every copy left as it is."""
     import store
 
     obj, status, why = store.load(DRAFT, folder, spare=True)
