@@ -1073,7 +1073,6 @@ def test_play_tells_a_heap_too_small_from_a_crash(tmp_path):
 CRASH_APP = """\
 # The real app, with a bug's stand-in: it crashes once its game is saved.
 import os
-from pathlib import Path
 
 import app
 
