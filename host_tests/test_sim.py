@@ -1026,7 +1026,7 @@ def test_play_tells_a_sigterm_from_a_crash(tmp_path):
     # saves written) was "the simulator crashed (exit 143)"
     flash = tmp_path / "flash"
     proc = subprocess.Popen(
-        [str(mpy.ROOT / "tools" / "play"), "--flash", str(flash), "--keys", "A A A wait:60000"]
+        [str(mpy.ROOT / "tools" / "play"), "--flash", str(flash), "--keys", "A A A wait:50000000"]
         + ["--png-dir", str(tmp_path / "png")],
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
@@ -1515,7 +1515,7 @@ def test_sigkill_leaves_no_mess(demo_dir, tmp_path, killed):
                 os.kill(firmware[0], 9)
                 if killed == "firmware":
                     said = _read_until(master, b"now removed")  # one line says what happened
-                    assert proc.wait(20) == 128 + 9
+                    assert proc.wait(20) == 1  # (as a crash: not the sim's own kill)
             if killed.endswith("sim"):
                 os.kill(proc.pid, 9)
                 proc.wait(20)

@@ -32,7 +32,10 @@ refusal before the firmware starts (no game ran: a wrong argument, no
 terminal). A firmware that crashes ends with its traceback, then a line
 with the traceback's last line and what the flash kept, exit status 1;
 so does an error of this program's own once the firmware has started
-(Crashed). Stdin must be a
+(Crashed), and a firmware ended by a signal (kill -9, the OOM killer:
+a line says which). This program ended by SIGTERM or SIGHUP (a window
+closed) exits 128 + the signal, after the app quit as on q in a
+terminal (a key script's firmware is stopped, its saves as of then). Stdin must be a
 terminal, but for a key script. MICROPYPATH holds it
 and firmware/ (compiled by mpy-cross with ``--mpy``); a small runner
 imports ``main`` as a board does at boot, and restores the terminal after.
@@ -1071,7 +1074,7 @@ def main(argv=None):
         nl = ""
     if result.returncode < 0:  # the firmware ended by a signal (kill -9, the OOM killer)
         print(f"{nl}scopa-sim: {firmware_stopped(-result.returncode, a.flash)}", file=sys.stderr)
-        return 128 - result.returncode
+        return 1  # (as a crash: 128 + signal is this program's own SIGTERM, SIGHUP)
     if headless:
         print(
             f"scopa-sim: {len(result.frames)} frames, end at {result.end_ms} ms (virtual), "
