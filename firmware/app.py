@@ -447,15 +447,16 @@ class App:
 
     # The scorekeeper's sheet (firmware/sheet.py) --------------------------
 
-    def commit_sheet(self, sh, op, i=-1, e=None, typed=False):
+    def commit_sheet(self, sh, op, i=-1, e=None):
         """Change sheet `sh` by `op` and save it (sheet.commit): "" or why
-        it was not saved; the round being typed is then removed, unless
-        `typed` (a draft written for this sheet). `op` "load": the sheet
-        on flash, ``(sheet or None, status, why)`` (sheet.load, which
-        saves again a sheet read from a backup copy); "draft": `sh` is the
-        round being typed, saved now (None: removed; sheet.keep_draft);
-        "kept": that round's draft on flash, ``(draft or None, lost)``
-        (sheet.kept_draft)."""
+        it was not saved; the round being typed is then removed, but for
+        "save" with `e`: the draft of a round typed for this new sheet
+        (ui.keeper_setup), written before the sheet and kept. `op`
+        "load": the sheet on flash, ``(sheet or None, status, why)``
+        (sheet.load, which saves again a sheet read from a backup copy);
+        "draft": `sh` is the round being typed, saved now (None: removed;
+        sheet.keep_draft); "kept": that round's draft on flash, ``(draft
+        or None, lost)`` (sheet.kept_draft)."""
         import sheet
 
         if op == "load":
@@ -464,6 +465,9 @@ class App:
             return sheet.keep_draft(sh, self.folder)
         if op == "kept":
             return sheet.kept_draft(self.folder)
+        typed = op == "save" and e is not None
+        if typed:
+            sheet.keep_draft(e, self.folder)
         err = sheet.commit(sh, self.folder, op, i, e)
         if not err and not typed:
             # the sheet written: no round typed before outlives it (the

@@ -854,7 +854,8 @@ class Sheet:
     @classmethod
     def from_obj(cls, obj):
         """Sheet from `to_obj()` output, or an earlier firmware's (format 1:
-        a list of entries). Raises ValueError when it is not a sheet
+        a list of entries), with room for 32 rounds more (not past
+        MAX_ROUNDS: its next rounds grow no block). Raises ValueError when it is not a sheet
         (``format <v>, not <VERSION>`` for another version) or a round in
         it cannot be right."""
         from binascii import unhexlify

@@ -969,6 +969,164 @@ def test_a_cut_just_after_start_types_the_lost_sheets_round_on(tmp_path, monkeyp
     assert k3.app.screen_mod == "keeper_entry" and s.step() == "d" and s.v["t"] == [22, 18]
 
 
+def test_a_cut_after_the_new_sheets_save_keeps_its_round(tmp_path, monkeypatch):
+    # the draft is written for the new sheet (its names) before the sheet:
+    # written after it, a cut between them left the old names' draft, which
+    # the new sheet drops
+    k2 = _lost_sheet(tmp_path)
+    k2.press("A")
+    s = k2.screen
+    s.names[1] = s.typed[1] = "BEA"
+    s.build()
+    commit = S.commit
+
+    class PowerCut(BaseException):
+        pass
+
+    def cut(*a):
+        commit(*a)
+        raise PowerCut
+
+    monkeypatch.setattr(S, "commit", cut)
+    with pytest.raises(PowerCut):
+        k2.press("A")
+    monkeypatch.undo()
+    k3 = Keeper(tmp_path)
+    k3.app.loop(2)
+    s = k3.screen
+    assert k3.app.screen_mod == "keeper_entry" and s.sh.names == ["ADA", "BEA"]
+    assert s.step() == "d" and s.v["t"] == [22, 18]
+
+
+def test_a_lost_sheets_round_keeps_what_new_rules_ask_for(tmp_path):
+    # re bello chosen, then off in New sheet: the whole round was dropped
+    # (its steps chosen checked against the new rules' steps)
+    k = new_sheet(tmp_path, names=["ADA", "BO"], rebello=1)
+    k.press("A up up A A up A up A A A up A")  # 22-18, 5-5, ADA's 7D, primiera; re bello
+    assert k.screen.step() == "ok"
+    k.app.loop(110)
+    for suffix in ("", ".bak"):
+        (tmp_path / (S.FILE + suffix)).write_bytes(b"{")
+    k2 = Keeper(tmp_path)
+    k2.app.loop(2)
+    k2.press("A")
+    s = k2.screen
+    assert s.cfg["rebello"] == 1
+    s.cfg["rebello"] = 0
+    s.cfg["napola"] = 1  # and the napola on: its step opens, on its default
+    s.build()
+    k2.press("A")
+    s = k2.screen
+    assert k2.app.screen_mod == "keeper_entry" and s.step() == "np" and s.v["t"] == [22, 18]
+    assert s.v["np"] == [0, 0] and "rb" not in s.steps
+    k2.press("A A A")  # no napola; the review; confirm
+    e = {"t": [22, 18], "d": [5, 5], "s": 0, "p": 0, "sc": [0, 0], "np": [0, 0]}
+    assert list(k2.sheet.rounds) == [e]
+
+
+def test_a_lost_sheets_edit_is_not_a_new_round(tmp_path):
+    # an old round's edit half typed: its counts are not the next round's
+    k = new_sheet(tmp_path, names=["ADA", "BO"])
+    k.add(E1)
+    k.press("up A A up A")  # History, round 1, A: edit it; cards 23-17
+    assert k.app.screen_mod == "keeper_entry" and k.screen.idx == 0
+    k.app.loop(110)
+    for suffix in ("", ".bak"):
+        (tmp_path / (S.FILE + suffix)).write_bytes(b"{")
+    k2 = Keeper(tmp_path)
+    k2.app.loop(2)
+    k2.press("A A")  # the note; Start
+    assert k2.app.screen_mod == "scorekeeper" and not k2.sheet.rounds
+    assert k2.sheet.names == ["ADA", "BO"] and not (tmp_path / S.DRAFT).exists()
+
+
+@pytest.mark.parametrize("game,players,names", [(0, 1, ["A", "B", "C"]), (1, 0, ["NOI", "VOI"])])
+def test_a_lost_sheets_round_of_three_sides_or_teams_is_typed_on(tmp_path, game, players, names):
+    k = new_sheet(tmp_path, game=game, players=players, names=names)
+    code = k.sheet.rules.code()
+    k.press("A up A")
+    k.app.loop(110)
+    for suffix in ("", ".bak"):
+        (tmp_path / (S.FILE + suffix)).write_bytes(b"{")
+    k2 = Keeper(tmp_path)
+    k2.app.loop(2)
+    k2.press("A")
+    assert k2.screen.rules().code() == code and k2.screen.names == names
+    k2.press("A")
+    s = k2.screen
+    assert k2.app.screen_mod == "keeper_entry" and s.v["t"][0] == (21 if s.n == 2 else 15)
+
+
+@pytest.mark.parametrize("where", ["open", "new_sheet", "resume"])
+def test_no_heap_for_a_draft_loses_nothing(tmp_path, monkeypatch, where):
+    # "open": the sheet set aside, then no heap for the draft: "Save
+    # damaged" never said; "new_sheet": New sheet opened without it, and
+    # Start removed it; "resume": the sheet read from its backup, the key
+    # after its note found no heap, and the round was not typed on
+    k = new_sheet(tmp_path, names=["ADA", "BO"])
+    if where == "resume":
+        k.add(E1)
+    k.press("A up up A")
+    k.app.loop(110)
+    q = tmp_path / S.FILE
+    if where == "resume":
+        q.write_bytes(q.read_bytes()[:-3])  # the .bak, one round fewer, read
+    else:
+        for suffix in ("", ".bak"):
+            (tmp_path / (S.FILE + suffix)).write_bytes(b"{")
+    real = S.kept_draft
+    calls = []
+
+    def short(folder=""):
+        calls.append(1)
+        if len(calls) == 1:
+            raise MemoryError
+        return real(folder)
+
+    if where == "open":
+        monkeypatch.setattr(S, "kept_draft", short)
+    k2 = Keeper(tmp_path)
+    k2.app.loop(2)
+    assert k2.text().split("\n")[0] == ("Backup loaded" if where == "resume" else "Save damaged")
+    if where != "open":
+        monkeypatch.setattr(S, "kept_draft", short)
+    k2.press("B")
+    if where == "resume":
+        assert k2.app.screen_mod == "scorekeeper" and "Backup loaded" in k2.text()
+        k2.press("B")  # the key again: the heap there now
+    k2.app.loop(30)
+    if where != "resume":
+        assert k2.app.screen_mod == "keeper_setup" and k2.screen.draft is not None
+        k2.press("A")
+    s = k2.screen
+    assert k2.app.screen_mod == "keeper_entry" and s.step() == "d" and s.v["t"] == [22, 18]
+
+
+@pytest.mark.parametrize(
+    "d",
+    [
+        {"names": "AB", "rules": None},
+        {"names": ["AB", "CD"], "rules": "zz"},
+        {"rules": "021100001b100001000"},
+        {"names": ["AB", "CD"], "rules": "021100001b100001000", "i": -1},
+        {"names": ["AB", "CD", 3], "rules": "021100001b100001000"},
+        {"names": ["AB", "CD"], "rules": "021100001b100001000", "i": -1, "k": 1, "v": 3},
+        {"names": ["AB", "CD"], "rules": "021100001b100001000", "i": -1, "g": 5, "v": {1: 2}},
+    ],
+)
+def test_a_lost_sheets_draft_of_another_shape_stops_nothing(tmp_path, d):
+    new_sheet(tmp_path, names=["ADA", "BO"])
+    store.save(S.DRAFT, d, str(tmp_path))
+    for suffix in ("", ".bak"):
+        (tmp_path / (S.FILE + suffix)).write_bytes(b"{")
+    k2 = Keeper(tmp_path)
+    k2.app.loop(2)
+    k2.press("A A")  # the note; Start
+    assert k2.app.screen_mod == "scorekeeper" and not (tmp_path / S.DRAFT).exists()
+    k2.press("A")
+    assert k2.app.screen_mod == "keeper_entry"
+
+
 def test_a_lost_sheet_and_draft_are_both_said(tmp_path):
     k = new_sheet(tmp_path, names=["ADA", "BO"])
     k.press("A up up A")

@@ -7,9 +7,10 @@ done, B: leave it as it was). Start writes the new sheet to flash.
 arg: the sheet in use (the new one starts from its game and names; B goes
 back to it unchanged), or None: then the sheet of a round being typed
 when every copy of its sheet was lost (App.keep_round's draft, still on
-flash) is the one started from, and Start types that round on as the new
-sheet's first when it has as many sides (names or rules changed too: the
-entry drops what no longer fits them, as for any draft).
+flash) is the one started from, and Start types that new round on as the
+new sheet's first when it has as many sides, names or rules changed or
+not (the steps the new rules ask for that were not typed yet open on
+their defaults; an edit of an old round is not carried).
 
 `Menu` is the scorekeeper's menu (B on the totals): history, undo the
 last round, a new sheet, back to the start menu.
@@ -48,7 +49,8 @@ def _game_of(rules):
 def _lost(app):
     # the round being typed on a sheet that is gone (every copy damaged,
     # or removed), as (draft, its sheet with no rounds); (None, None):
-    # none, or not of a sheet this screen makes
+    # none, or not of a sheet this screen makes. Raises MemoryError (the
+    # draft left on flash: App._switch makes this screen again)
     try:
         d = app.commit_sheet(None, "kept")[0]
         if d is not None:
@@ -58,17 +60,43 @@ def _lost(app):
                     raise ValueError
             TARGETS.index(sh.rules.target)
             return d, sh
-    except (ValueError, TypeError, MemoryError):
+    except (ValueError, TypeError):
         pass
     return None, None
+
+
+def _carry(d, old, sh):
+    # draft `d` of a new round typed on sheet `old`, as the first round of
+    # sheet `sh` (a copy; keeper_entry.draft's keys): of the steps chosen,
+    # those `sh` asks for; at the step it was on, or the first of `sh`'s
+    # that `old` did not ask for, or was not reached (the review: past the
+    # last field)
+    d = dict(d)
+    was = old.fields()
+    now = sh.fields()
+    k = d.get("k")
+    g = d.get("g")
+    if isinstance(g, list) and isinstance(k, int):
+        d["g"] = [x for x in g if x in now]
+        j = 0
+        while j < len(now) and now[j] in was and was.index(now[j]) < k:
+            j += 1
+        d["k"] = j
+    d["names"] = sh.names
+    d["rules"] = sh.rules.code()
+    d["n"] = 0
+    d["e0"] = None
+    return d
 
 
 class Screen(List):
     def __init__(self, app, arg=None):
         self.old = arg
-        self.draft = None
+        self.draft = None  # the lost sheet's round being typed (_lost), and
+        self.lost = None  # that sheet
         if arg is None:
-            self.draft, arg = _lost(app)
+            self.draft, self.lost = _lost(app)
+            arg = self.lost
         r = arg.rules if arg is not None else Rules()
         g = _game_of(r)
         self.cfg = {
@@ -206,20 +234,21 @@ class Screen(List):
         app = self.app
         sh = sheet.Sheet(self.rules(), self.names)
         d = self.draft
-        typed = d is not None and len(d["names"]) == len(sh.names)
-        if d is not None and typed:
-            # the lost sheet's round being typed: the new sheet's first,
+        if (
+            d is not None
+            and self.lost is not None
+            and d.get("i") == -1
+            and sh.rules.sides == self.lost.rules.sides
+        ):
+            # the lost sheet's new round: the new sheet's first, its draft
             # written for it before the sheet (a cut between them: typed
-            # on as now), and not removed by its save
-            d["names"] = sh.names
-            d["rules"] = sh.rules.code()
-            d["n"] = 0
-            d["i"] = -1
-            d["e0"] = None
-            app.commit_sheet(d, "draft")
-        note = [tr(lang.NOT_SAVED)] if app.commit_sheet(sh, "save", typed=typed) else []
+            # on as now) and kept by the sheet's save
+            d = _carry(d, self.lost, sh)
+        else:
+            d = None
+        note = [tr(lang.NOT_SAVED)] if app.commit_sheet(sh, "save", e=d) else []
         print("sheet: new %s %s" % (sh.rules.code(), " ".join(sh.names)))
-        if typed and not note:
+        if d is not None and not note:
             app.go("keeper_entry", "Screen", (sh, -1, False, d))
         else:
             app.go("scorekeeper", "Screen", (sh, note))

@@ -54,7 +54,10 @@ def reading(app):
 
 def open_sheet(app):
     """Read the sheet from flash: ``(sheet or None, note lines)``. The
-    note says which copy was used and what was wrong with the newer one."""
+    note says which copy was used and what was wrong with the newer one;
+    with no good copy, also a round being typed whose every copy was
+    damaged (set aside: sheet.kept_draft). Raises MemoryError (every copy
+    left as it is: sheet.load)."""
     sh, status, why = app.commit_sheet(None, "load")
     note = []
     if why:
@@ -63,8 +66,11 @@ def open_sheet(app):
         t = sheet.trouble(why)
         if t in _TROUBLE:
             note.append(tr(_TROUBLE[t]))
-        if sh is None and app.commit_sheet(None, "kept")[1]:
-            note.append(tr(lang.SK_DRAFT_LOST))  # (its round being typed too)
+        try:
+            if sh is None and app.commit_sheet(None, "kept")[1]:
+                note.append(tr(lang.SK_DRAFT_LOST))  # (its round being typed too)
+        except MemoryError:
+            pass  # (the sheet's note first: the draft is read again at New sheet)
     if sh is not None:
         print("sheet: %d rounds, %s" % (len(sh.rounds), " ".join(sh.names)))
     return sh, note
@@ -141,14 +147,15 @@ class Screen(keys.Screen):
     def press(self, k, ev):
         app = self.app
         if self.note:
-            self.note = []
+            note = []
             if self.short:  # (the cursor on Scorekeeper, where it was left)
                 app.go("menu", "Screen", lang.SCOREKEEPER)
             elif self.sh is None:
                 app.go("keeper_setup")
             elif self.read:  # the round being typed, once the note is read
+                note = _resume(app, self.sh)  # (no heap: the note stays, the next key again)
                 self.read = False
-                self.note = _resume(app, self.sh)
+            self.note = note
             app.dirty = True
             return
         sh = self.sh
