@@ -908,17 +908,20 @@ def test_a_round_typed_on_a_sheet_lost_is_typed_on_a_new_one(tmp_path):
     assert not (tmp_path / S.DRAFT).exists()
 
 
-def _lost_sheet(tmp_path, keys="A up up A"):
-    # a sheet with a round half typed (its draft written), then every copy
-    # of the sheet damaged, and the device switched on again
-    k = new_sheet(tmp_path, names=["ADA", "BO"])
-    k.press(keys)
+def _lose(k, tmp_path):
+    # keeper k's round being typed kept (a second after its last key), then
+    # every copy of the sheet damaged, and the device switched on again
     k.app.loop(110)
     for suffix in ("", ".bak"):
         (tmp_path / (S.FILE + suffix)).write_bytes(b"{")
     k2 = Keeper(tmp_path)
     k2.app.loop(2)
     return k2
+
+
+def _lost_sheet(tmp_path, keys="A up up A"):
+    # a sheet with a round half typed, then lost (_lose)
+    return _lose(new_sheet(tmp_path, names=["ADA", "BO"]).press(keys), tmp_path)
 
 
 def test_a_lost_sheets_round_is_typed_on_when_the_set_up_changes(tmp_path):
@@ -1004,11 +1007,7 @@ def test_a_lost_sheets_round_keeps_what_new_rules_ask_for(tmp_path):
     k = new_sheet(tmp_path, names=["ADA", "BO"], rebello=1)
     k.press("A up up A A up A up A A A up A")  # 22-18, 5-5, ADA's 7D, primiera; re bello
     assert k.screen.step() == "ok"
-    k.app.loop(110)
-    for suffix in ("", ".bak"):
-        (tmp_path / (S.FILE + suffix)).write_bytes(b"{")
-    k2 = Keeper(tmp_path)
-    k2.app.loop(2)
+    k2 = _lose(k, tmp_path)
     k2.press("A")
     s = k2.screen
     assert s.cfg["rebello"] == 1
@@ -1030,11 +1029,7 @@ def test_a_lost_sheets_edit_is_not_a_new_round(tmp_path):
     k.add(E1)
     k.press("up A A up A")  # History, round 1, A: edit it; cards 23-17
     assert k.app.screen_mod == "keeper_entry" and k.screen.idx == 0
-    k.app.loop(110)
-    for suffix in ("", ".bak"):
-        (tmp_path / (S.FILE + suffix)).write_bytes(b"{")
-    k2 = Keeper(tmp_path)
-    k2.app.loop(2)
+    k2 = _lose(k, tmp_path)
     k2.press("A A")  # the note; Start
     assert k2.app.screen_mod == "scorekeeper" and not k2.sheet.rounds
     assert k2.sheet.names == ["ADA", "BO"] and not (tmp_path / S.DRAFT).exists()
@@ -1045,11 +1040,7 @@ def test_a_lost_sheets_round_of_three_sides_or_teams_is_typed_on(tmp_path, game,
     k = new_sheet(tmp_path, game=game, players=players, names=names)
     code = k.sheet.rules.code()
     k.press("A up A")
-    k.app.loop(110)
-    for suffix in ("", ".bak"):
-        (tmp_path / (S.FILE + suffix)).write_bytes(b"{")
-    k2 = Keeper(tmp_path)
-    k2.app.loop(2)
+    k2 = _lose(k, tmp_path)
     k2.press("A")
     assert k2.screen.rules().code() == code and k2.screen.names == names
     k2.press("A")
@@ -1127,12 +1118,19 @@ def test_a_lost_sheets_draft_of_another_shape_stops_nothing(tmp_path, d):
     assert k2.app.screen_mod == "keeper_entry"
 
 
-def test_a_lost_sheet_and_draft_are_both_said(tmp_path):
+def _drafted_twice(tmp_path, second):
+    # a round half typed and kept, then `second` keys kept: its draft and
+    # the draft's .bak (the draft before them)
     k = new_sheet(tmp_path, names=["ADA", "BO"])
     k.press("A up up A")
     k.app.loop(110)
-    k.press("up")
+    k.press(second)
     k.app.loop(110)
+    return k
+
+
+def test_a_lost_sheet_and_draft_are_both_said(tmp_path):
+    _drafted_twice(tmp_path, "up")
     for name in (S.FILE, S.DRAFT, S.DRAFT + ".bak"):  # (the sheet, saved once: no .bak)
         q = tmp_path / name
         q.write_bytes(q.read_bytes()[:-3])
@@ -1263,11 +1261,7 @@ def test_a_draft_whose_copies_are_damaged_keeps_the_newest_aside(tmp_path):
     # the damaged copy is set aside at the next save. Every copy damaged:
     # the main one kept as .bad (store.remove took it with the rest, the
     # .bad of an earlier damage too)
-    k = new_sheet(tmp_path, names=["ADA", "BO"])
-    k.press("A up up A")
-    k.app.loop(110)
-    k.press("down A")
-    k.app.loop(110)
+    _drafted_twice(tmp_path, "down A")
     p = tmp_path / S.DRAFT
     older = store.decode((tmp_path / (S.DRAFT + ".bak")).read_bytes())
     good = p.read_bytes()
