@@ -20,6 +20,7 @@ import ui_fakeboard as F
 from scopa import cards as C
 from scopa.rules import Rules
 from ui import keeper_entry as E
+from ui import keeper_setup as KS
 
 RANKS = (-1, 7, 6, 1, 5, 4, 3, 2, 10, 9, 8)  # ui/keeper_entry.py's order
 RUNS = (0, 3, 4, 5, 6, 7, 8, 9, 10)
@@ -1023,6 +1024,42 @@ def test_a_lost_sheets_round_keeps_what_new_rules_ask_for(tmp_path):
     assert list(k2.sheet.rounds) == [e]
 
 
+def test_a_lost_sheets_round_opens_on_the_step_new_rules_refuse(tmp_path):
+    # Cirulla's 12 scope of 20 cards at the review, the game then Scopa:
+    # the check at the review refused it and the round was dropped
+    k = new_sheet(tmp_path, game=2, names=["ADA", "BO"])
+    k.press("A")
+    d = k.screen.draft()
+    d["v"] = dict(d["v"], sc=[12, 1], s=0, p=0, rb=-1)
+    d["k"] = len(k.screen.steps) - 1
+    d["g"] = k.screen.steps[:-1]
+    store.save(S.DRAFT, d, str(tmp_path))
+    k2 = _lose(k, tmp_path)
+    k2.press("A")
+    k2.screen.cfg["game"] = 0
+    k2.screen.build()
+    k2.press("A")
+    s = k2.screen
+    assert k2.app.screen_mod == "keeper_entry" and s.step() == "sc" and s.v["sc"] == [12, 1]
+    assert k2.text().split("\n")[-1] == "Scope > cards/2"
+
+
+def test_a_lost_sheets_re_bello_is_asked_anew_for_another_card(tmp_path):
+    # the King's re bello picked, then the 6 of denari at New sheet: the
+    # pick was carried to the other card
+    k = new_sheet(tmp_path, names=["ADA", "BO"], rebello=1)
+    k.press("A up up A A up A up A A A up A")  # ...; re bello ADA's; the review
+    assert k.screen.step() == "ok" and k.screen.v["rb"] == 0
+    k2 = _lose(k, tmp_path)
+    k2.press("A")
+    k2.screen.cfg["rebello"] = 2
+    k2.screen.build()
+    k2.press("A")
+    s = k2.screen
+    assert k2.app.screen_mod == "keeper_entry" and s.step() == "rb" and s.v["rb"] == E.UNSET
+    assert s.v["t"] == [22, 18] and "rb" not in s.given
+
+
 def test_a_lost_sheets_edit_is_not_a_new_round(tmp_path):
     # an old round's edit half typed: its counts are not the next round's
     k = new_sheet(tmp_path, names=["ADA", "BO"])
@@ -1103,6 +1140,8 @@ def test_no_heap_for_a_draft_loses_nothing(tmp_path, monkeypatch, where):
         {"names": ["AB", "CD", 3], "rules": "021100001b100001000"},
         {"names": ["AB", "CD"], "rules": "021100001b100001000", "i": -1, "k": 1, "v": 3},
         {"names": ["AB", "CD"], "rules": "021100001b100001000", "i": -1, "g": 5, "v": {1: 2}},
+        {"names": ["AA", "AA"], "rules": "021100001b100001000", "i": -1},  # (never two AA)
+        {"names": ["\u00c9", "B"], "rules": "021100001b100001000", "i": -1},  # (not typed so)
     ],
 )
 def test_a_lost_sheets_draft_of_another_shape_stops_nothing(tmp_path, d):
@@ -1114,6 +1153,8 @@ def test_a_lost_sheets_draft_of_another_shape_stops_nothing(tmp_path, d):
     k2.app.loop(2)
     k2.press("A A")  # the note; Start
     assert k2.app.screen_mod == "scorekeeper" and not (tmp_path / S.DRAFT).exists()
+    names = k2.sheet.names  # names the set-up gives: never two alike, its letters
+    assert len(set(names)) == 2 and all(c in KS.CHARS for c in "".join(names))
     k2.press("A")
     assert k2.app.screen_mod == "keeper_entry"
 

@@ -249,13 +249,21 @@ class Screen(keys.Screen):
         if f == REVIEW:
             try:
                 self.sh.check_typed(self.entry())
-            except sheet.EntryError:
-                self.v, self.pc, self.given = old
-                return False
+            except sheet.EntryError as x:
+                # (a lost sheet's round on other rules, ui.keeper_setup:
+                # the step they refuse, and why)
+                f = "p" if x.key == "pc" else x.key
+                if f not in self.steps:
+                    self.v, self.pc, self.given = old
+                    return False
+                k = self.steps.index(f)
+                cur = 0
         self.k = k
         self.cur = cur
-        if self.step() == REVIEW:
+        if f == REVIEW:
             self.review()
+        else:
+            self.err = self.objection()
         return True
 
     def draft(self):

@@ -55,9 +55,12 @@ def _lost(app):
         d = app.commit_sheet(None, "kept")[0]
         if d is not None:
             sh = sheet.Sheet(Rules.from_code(d.get("rules")), d.get("names"))
-            for x in sh.names:
-                if not (isinstance(x, str) and 0 < len(x) <= NAME_LEN):
+            for i, x in enumerate(sh.names):  # as this screen gives them
+                if not (isinstance(x, str) and 0 < len(x) <= NAME_LEN) or x in sh.names[:i]:
                     raise ValueError
+                for j in range(len(x)):
+                    if CHARS.find(x[j : j + 1]) < 0:  # (slices: ui.gfx)
+                        raise ValueError
             TARGETS.index(sh.rules.target)
             return d, sh
     except (ValueError, TypeError):
@@ -77,9 +80,16 @@ def _carry(d, old, sh):
     k = d.get("k")
     g = d.get("g")
     if isinstance(g, list) and isinstance(k, int):
-        d["g"] = [x for x in g if x in now]
+        same = list(was)  # the steps that ask what they asked
+        if old.rules.re_bello != sh.rules.re_bello and "rb" in same:
+            same.remove("rb")  # (another card: asked anew)
+            v = d.get("v")
+            if isinstance(v, dict):
+                d["v"] = v = dict(v)
+                v.pop("rb", None)
+        d["g"] = [x for x in g if x in now and x in same]
         j = 0
-        while j < len(now) and now[j] in was and was.index(now[j]) < k:
+        while j < len(now) and now[j] in same and was.index(now[j]) < k:
             j += 1
         d["k"] = j
     d["names"] = sh.names
