@@ -920,6 +920,19 @@ def _lose(k, tmp_path):
     return k2
 
 
+def _start_as(k2, names=None, **cfg):
+    # past the lost sheet's note, New sheet set up with `cfg` (its rows'
+    # choices) and `names`, then Start
+    k2.press("A")
+    s = k2.screen
+    assert k2.app.screen_mod == "keeper_setup"
+    s.cfg.update(cfg)
+    for i, x in enumerate(names or ()):
+        s.names[i] = s.typed[i] = x
+    s.build()
+    return k2.press("A")
+
+
 def _lost_sheet(tmp_path, keys="A up up A"):
     # a sheet with a round half typed, then lost (_lose)
     return _lose(new_sheet(tmp_path, names=["ADA", "BO"]).press(keys), tmp_path)
@@ -928,26 +941,14 @@ def _lost_sheet(tmp_path, keys="A up up A"):
 def test_a_lost_sheets_round_is_typed_on_when_the_set_up_changes(tmp_path):
     # another target and a name corrected: the round is the table's all
     # the same (it was dropped without a word)
-    k2 = _lost_sheet(tmp_path)
-    k2.press("A")
-    assert k2.app.screen_mod == "keeper_setup" and k2.screen.names == ["ADA", "BO"]
-    s = k2.screen
-    s.cfg["target"] = 1  # another target, as the keeper chose it
-    s.names[1] = s.typed[1] = "BEA"
-    s.build()
-    k2.press("A")
+    k2 = _start_as(_lost_sheet(tmp_path), ["ADA", "BEA"], target=1)
     s = k2.screen
     assert k2.app.screen_mod == "keeper_entry" and s.sh.rules.target != 11
     assert s.sh.names == ["ADA", "BEA"] and s.step() == "d" and s.v["t"] == [22, 18]
 
 
 def test_a_lost_sheets_round_is_dropped_for_other_sides(tmp_path):
-    k2 = _lost_sheet(tmp_path)
-    k2.press("A")
-    s = k2.screen
-    s.cfg["players"] = 1  # 3 players: 3 sides, not the round's 2
-    s.build()
-    k2.press("A")
+    k2 = _start_as(_lost_sheet(tmp_path), players=1)  # 3 sides, not the round's 2
     assert k2.app.screen_mod == "scorekeeper" and k2.sheet.rules.sides == 3
     assert not k2.sheet.rounds and not (tmp_path / S.DRAFT).exists()
 
@@ -1008,14 +1009,7 @@ def test_a_lost_sheets_round_keeps_what_new_rules_ask_for(tmp_path):
     k = new_sheet(tmp_path, names=["ADA", "BO"], rebello=1)
     k.press("A up up A A up A up A A A up A")  # 22-18, 5-5, ADA's 7D, primiera; re bello
     assert k.screen.step() == "ok"
-    k2 = _lose(k, tmp_path)
-    k2.press("A")
-    s = k2.screen
-    assert s.cfg["rebello"] == 1
-    s.cfg["rebello"] = 0
-    s.cfg["napola"] = 1  # and the napola on: its step opens, on its default
-    s.build()
-    k2.press("A")
+    k2 = _start_as(_lose(k, tmp_path), rebello=0, napola=1)  # its step opens, on its default
     s = k2.screen
     assert k2.app.screen_mod == "keeper_entry" and s.step() == "np" and s.v["t"] == [22, 18]
     assert s.v["np"] == [0, 0] and "rb" not in s.steps
@@ -1034,11 +1028,7 @@ def test_a_lost_sheets_round_opens_on_the_step_new_rules_refuse(tmp_path):
     d["k"] = len(k.screen.steps) - 1
     d["g"] = k.screen.steps[:-1]
     store.save(S.DRAFT, d, str(tmp_path))
-    k2 = _lose(k, tmp_path)
-    k2.press("A")
-    k2.screen.cfg["game"] = 0
-    k2.screen.build()
-    k2.press("A")
+    k2 = _start_as(_lose(k, tmp_path), game=0)
     s = k2.screen
     assert k2.app.screen_mod == "keeper_entry" and s.step() == "sc" and s.v["sc"] == [12, 1]
     assert k2.text().split("\n")[-1] == "Scope > cards/2"
@@ -1050,11 +1040,7 @@ def test_a_lost_sheets_re_bello_is_asked_anew_for_another_card(tmp_path):
     k = new_sheet(tmp_path, names=["ADA", "BO"], rebello=1)
     k.press("A up up A A up A up A A A up A")  # ...; re bello ADA's; the review
     assert k.screen.step() == "ok" and k.screen.v["rb"] == 0
-    k2 = _lose(k, tmp_path)
-    k2.press("A")
-    k2.screen.cfg["rebello"] = 2
-    k2.screen.build()
-    k2.press("A")
+    k2 = _start_as(_lose(k, tmp_path), rebello=2)
     s = k2.screen
     assert k2.app.screen_mod == "keeper_entry" and s.step() == "rb" and s.v["rb"] == E.UNSET
     assert s.v["t"] == [22, 18] and "rb" not in s.given
