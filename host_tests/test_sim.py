@@ -1070,6 +1070,25 @@ def test_play_tells_a_heap_too_small_from_a_crash(tmp_path):
     assert proc.stdout.splitlines()[-1] == "tools/play: the firmware ran out of memory (exit 3)."
 
 
+@pytest.mark.mpy
+def test_play_tells_a_timeout_from_a_crash(tmp_path):
+    # a key script past --timeout (exit 124, said by scopa-sim) was "the
+    # simulator crashed (exit 124)"
+    proc = subprocess.run(
+        [str(mpy.ROOT / "tools" / "play"), "--flash", str(tmp_path / "flash")]
+        + ["--keys", "wait:50000000", "--timeout", "1", "--png-dir", str(tmp_path / "png")],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=mpy.ROOT,
+    )
+    assert proc.returncode == 124, proc.stderr
+    assert proc.stdout.splitlines()[-1] == (
+        "tools/play: the key script ran past its --timeout (exit 124)."
+    )
+
+
 CRASH_APP = """\
 # The real app, with a bug's stand-in: it crashes once its game is saved.
 import os

@@ -35,7 +35,10 @@ so does an error of this program's own once the firmware has started
 (Crashed), and a firmware ended by a signal (kill -9, the OOM killer:
 a line says which). This program ended by SIGTERM or SIGHUP (a window
 closed) exits 128 + the signal, after the app quit as on q in a
-terminal (a key script's firmware is stopped, its saves as of then). Stdin must be a
+terminal (a key script's firmware is stopped, its saves as of then).
+Other exit statuses: 0 the app quit (q, a key script's end or its
+``off``), 130 Ctrl-C, 3 the firmware out of its ``--heapsize`` (said with
+the heap it needs), 124 a key script past ``--timeout``. Stdin must be a
 terminal, but for a key script. MICROPYPATH holds it
 and firmware/ (compiled by mpy-cross with ``--mpy``); a small runner
 imports ``main`` as a board does at boot, and restores the terminal after.
