@@ -972,17 +972,23 @@ def test_a_stdin_that_is_no_terminal_is_one_line_and_exit_2(demo_dir, tmp_path, 
     assert not proc.stdout.strip()  # (nor tools/play's line about a game saved)
 
 
+def _play(*args, cwd=mpy.ROOT):
+    # tools/play with `args`, no terminal, run from `cwd` (the repository's
+    # folder: what the README types)
+    return subprocess.run(
+        [str(mpy.ROOT / "tools" / "play"), *args],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=cwd,
+    )
+
+
 @pytest.mark.mpy
 def test_play_says_the_game_is_saved_only_when_it_is(tmp_path):
     def play(*args, flash="flash"):
-        proc = subprocess.run(
-            [str(mpy.ROOT / "tools" / "play"), "--flash", str(tmp_path / flash), *args],
-            stdin=subprocess.DEVNULL,
-            capture_output=True,
-            text=True,
-            timeout=120,
-            cwd=mpy.ROOT,
-        )
+        proc = _play("--flash", str(tmp_path / flash), *args)
         assert proc.returncode == 0, proc.stderr
         return proc.stdout.splitlines()[-1]
 
@@ -1005,13 +1011,13 @@ def test_play_names_a_command_that_resumes_from_anywhere(tmp_path):
     # run from another folder with a relative --flash, the line said
     # "tools/play --flash rel dir": a path that pasted there named nothing
     # and a space that split it (a new user's find)
-    proc = subprocess.run(
-        [str(mpy.ROOT / "tools" / "play"), "--flash", "rel dir", "--keys", "A A A wait:300"]
-        + ["--png-dir", str(tmp_path / "png")],
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
-        timeout=120,
+    proc = _play(
+        "--flash",
+        "rel dir",
+        "--keys",
+        "A A A wait:300",
+        "--png-dir",
+        str(tmp_path / "png"),
         cwd=tmp_path,
     )
     assert proc.returncode == 0, proc.stderr
@@ -1057,13 +1063,16 @@ def test_play_tells_a_sigterm_from_a_crash(tmp_path):
 def test_play_tells_a_heap_too_small_from_a_crash(tmp_path):
     # a --heapsize too small for the firmware (exit 3, said by scopa-sim
     # with the heap it needs) was "the simulator crashed (exit 3)"
-    proc = subprocess.run(
-        [str(mpy.ROOT / "tools" / "play"), "--flash", str(tmp_path / "flash"), "--mpy"]
-        + ["--heapsize", "64K", "--keys", "A A A wait:300", "--png-dir", str(tmp_path / "png")],
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
-        timeout=120,
+    proc = _play(
+        "--flash",
+        str(tmp_path / "flash"),
+        "--mpy",
+        "--heapsize",
+        "64K",
+        "--keys",
+        "A A A wait:300",
+        "--png-dir",
+        str(tmp_path / "png"),
     )
     assert proc.returncode == 3, proc.stderr
     assert "ran out of memory in a heap of 64K" in proc.stderr
@@ -1074,14 +1083,15 @@ def test_play_tells_a_heap_too_small_from_a_crash(tmp_path):
 def test_play_tells_a_timeout_from_a_crash(tmp_path):
     # a key script past --timeout (exit 124, said by scopa-sim) was "the
     # simulator crashed (exit 124)"
-    proc = subprocess.run(
-        [str(mpy.ROOT / "tools" / "play"), "--flash", str(tmp_path / "flash")]
-        + ["--keys", "wait:50000000", "--timeout", "1", "--png-dir", str(tmp_path / "png")],
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        cwd=mpy.ROOT,
+    proc = _play(
+        "--flash",
+        str(tmp_path / "flash"),
+        "--keys",
+        "wait:50000000",
+        "--timeout",
+        "1",
+        "--png-dir",
+        str(tmp_path / "png"),
     )
     assert proc.returncode == 124, proc.stderr
     assert proc.stdout.splitlines()[-1] == (
@@ -1117,14 +1127,17 @@ def test_play_tells_a_crash_from_a_stop_and_says_what_is_saved(tmp_path):
     # status 2 as no game at all, not a word of the game saved
     (tmp_path / "crash_app.py").write_text(CRASH_APP)
     flash = tmp_path / "flash"
-    proc = subprocess.run(
-        [str(mpy.ROOT / "tools" / "play"), "--flash", str(flash), "--keys", "A A A wait:300"]
-        + ["--entry", "crash_app", "--path", str(tmp_path), "--png-dir", str(tmp_path / "png")],
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        cwd=mpy.ROOT,
+    proc = _play(
+        "--flash",
+        str(flash),
+        "--keys",
+        "A A A wait:300",
+        "--entry",
+        "crash_app",
+        "--path",
+        str(tmp_path),
+        "--png-dir",
+        str(tmp_path / "png"),
     )
     assert proc.returncode == 1, proc.stderr
     assert (flash / "game.sav").exists()
