@@ -1049,7 +1049,7 @@ def load(folder=""):
     damaged). A sheet read from the .tmp or .bak copy is saved again at
     once, so that the next save keeps it as its previous copy; with no
     good copy the damaged main one is set aside as sheet.sav.bad at once
-    (store.set_aside). Raises MemoryError when the heap is short, every
+    (store.set_aside) and the others removed. Raises MemoryError when the heap is short, every
     copy left as it is: a sheet of MAX_ROUNDS fits the app's heap, so
     short of memory now is not damage."""
     import store
@@ -1062,6 +1062,9 @@ def load(folder=""):
         if status == store.BAD:
             try:
                 store.set_aside(FILE, folder)  # kept as sheet.sav.bad, as the note says
+                # (the other copies, damaged too: the note said once, not at
+                # every start until a new sheet is saved)
+                store.remove(FILE, folder, bad=False)
             except OSError as e:
                 why += "not set aside: %s; " % e
         return None, status, why
