@@ -894,7 +894,8 @@ class Sheet:
         # block each: the next rounds' add grows neither (a long sheet's
         # records copied to a block beside the old one at its next round
         # needed a hole of 10.5 KB)
-        room = min(_grown(size // w), max(size // w, MAX_ROUNDS))
+        n = size // w
+        room = n if n >= MAX_ROUNDS else _grown(n)
         r = s._r = bytearray(room * w)
         s._t = array("h", bytes(2 * room * s._tw))  # (its rows: made while there is room)
         o = 0
@@ -904,7 +905,7 @@ class Sheet:
             except ValueError:
                 raise ValueError("not a score sheet") from None
             o += len(x) // 2
-        s._n = size // w
+        s._n = n
         try:
             s._sync()
         except EntryError as x:

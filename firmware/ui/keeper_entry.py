@@ -246,6 +246,7 @@ class Screen(keys.Screen):
         self.cards = d.get("c") == 1 and f == "p" and v["p"] == n + 1
         if cur >= (4 * n if self.cards else n):
             cur = 0
+        refused = False
         if f == REVIEW:
             try:
                 self.sh.check_typed(self.entry())
@@ -258,12 +259,13 @@ class Screen(keys.Screen):
                     return False
                 k = self.steps.index(f)
                 cur = 0
+                refused = True
         self.k = k
         self.cur = cur
-        if f == REVIEW:
-            self.review()
-        else:
+        if refused:
             self.err = self.objection()
+        elif f == REVIEW:
+            self.review()
         return True
 
     def draft(self):
