@@ -302,6 +302,10 @@ def load_game(folder=""):
         if status == store.BAD:
             try:
                 store.set_aside(GAME, folder)  # kept as game.sav.bad
+                # the other copies, damaged too, and the journal of plays
+                # after them: the note said once, as the sheet's
+                store.remove(GAME, folder, bad=False)
+                store.remove(JOURNAL, folder)
             except OSError as e:
                 print("store: game.sav not set aside:", e)
             return None, [], lang.tr(lang.SAVE_LOST)

@@ -388,6 +388,14 @@ def test_damaged_save_falls_back_and_says_so(tmp_path):
     assert a3.game is None and a3.screen_mod == "menu"
     assert a3.note == lang.tr(lang.SAVE_LOST)
     assert lang.tr(lang.SAVE_LOST) in b3.display.screen_text()
+    # said once: the damaged record kept as game.sav.bad, the other copies
+    # and the journal after them gone (nothing left to say it again)
+    assert (tmp_path / (app.GAME + ".bad")).read_bytes() == b"junk"
+    left = sorted(f.name for f in tmp_path.iterdir() if f.name.startswith("game."))
+    assert left == [app.GAME + ".bad"]
+    a4, b4 = run(F.keys(""), tmp_path, 5)
+    assert a4.game is None and a4.note == "" and a4.screen_mod == "menu"
+    assert lang.tr(lang.CONTINUE) not in b4.display.screen_text()
 
 
 def test_a_saved_game_short_of_memory_at_the_start_stays_as_it_is(tmp_path, monkeypatch):
