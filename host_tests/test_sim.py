@@ -1004,6 +1004,11 @@ def test_play_says_the_game_is_saved_only_when_it_is(tmp_path):
     # the scorekeeper's sheet, no game: not "the simulator has stopped." alone
     last = play("--keys", "down A A wait:300", *png_dir, flash="sheet")
     assert last == "tools/play: the simulator has stopped; the score sheet is saved on its flash."
+    # a damaged sheet the run did not open is no save (it said "saved")
+    (tmp_path / "bad").mkdir()
+    (tmp_path / "bad" / "sheet.sav").write_bytes(b"junk")
+    last = play("--keys", "wait:300", *png_dir, flash="bad")
+    assert last == "tools/play: the simulator has stopped."
 
 
 @pytest.mark.mpy
