@@ -38,6 +38,12 @@ display, buttons, clock = board.setup()
 deb = Debouncer(releases=True)
 x = 0
 print("demo", board.NAME, board.WIDTH, board.HEIGHT, board.COLOUR)
+# its events on the terminal it is drawn on, for the tests to read (the
+# console, print's, is shown after the run: SCOPA_SIM_OUT)
+import os
+import sys
+
+said = open(int(os.getenv("SCOPA_SIM_OUT")), "w") if os.getenv("SCOPA_SIM_OUT") else sys.stdout
 
 
 def draw(msg):
@@ -52,7 +58,7 @@ try:
     while True:
         ev = deb.poll(buttons.read(), clock.ticks_ms())
         while ev:
-            print("EV", clock.ticks_ms(), name(ev))
+            said.write("EV %d %s\\n" % (clock.ticks_ms(), name(ev)))
             if ev == RIGHT:
                 x += 8
             elif ev == LEFT:
@@ -1298,6 +1304,9 @@ def test_interactive_in_a_terminal(demo_dir):
         settings = _settings(slave)
         out = _read_until(master, "arrows: move".encode())
         assert "\x1b[97;40m".encode() in out and "▀".encode() in out
+        # the firmware's console (print) is not drawn over its screen: it
+        # is said after the run, the terminal given back (below)
+        assert b"demo sim" not in out
         assert {"-icanon", "-echo"} <= set(_settings(slave)[0].split())  # the sim's mode
         os.write(master, b"\x1b[C")  # right arrow
         _read_until(master, b"PRESS RIGHT")
@@ -1309,7 +1318,9 @@ def test_interactive_in_a_terminal(demo_dir):
         _read_until(master, b"LONG B")
         os.write(master, b"\x1b\r")  # a lone Esc does not swallow the key after it
         _read_until(master, b"PRESS A")
-        _quit(master, proc)
+        out = _quit(master, proc)
+        out += os.read(master, 65536) if select.select([master], [], [], 1)[0] else b""
+        assert out.rindex(b"q: quit") < out.index(b"\x1b[?25hdemo sim 128 64 False\r\n")
         after = termios.tcgetattr(slave)
         settings_after = _settings(slave)
     assert after[3] == before[3]  # lflag (ICANON, ECHO) restored

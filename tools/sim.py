@@ -635,6 +635,17 @@ def run(
             # (Ctrl-C reaches the firmware, whose app quits writing what waits
             # for a timed save, and this process, which gives it 2 s: below)
             pipe = subprocess.PIPE if capture else None
+            sink = pipe  # where its stdout and stderr go
+            console = None  # the firmware's console in a terminal: apart (below)
+            term = -1
+            if not headless and pipe is None:
+                # its prints and tracebacks to a file, shown after the run,
+                # and the screen drawn on a copy of stdout: a line printed
+                # (a save's damage, "app: low memory") then lands on neither
+                console = tmp / "console.txt"
+                sink = open(console, "w")
+                term = os.dup(sys.stdout.fileno())
+                env["SCOPA_SIM_OUT"] = str(term)
             if attrs is not None:  # the terminal's mode is set here, not by the board
                 env["SCOPA_SIM_TTY"] = "set"
                 _sim_mode(fd, attrs)
@@ -646,10 +657,11 @@ def run(
                         env=env,
                         cwd=flash_dir,
                         stdin=subprocess.DEVNULL if headless else None,
-                        stdout=pipe,
-                        stderr=pipe,
+                        stdout=sink,
+                        stderr=sink,
                         text=True,
-                        pass_fds=(lock.fd,) if lock else (),  # the flock as long as it runs
+                        # the flock as long as it runs; the terminal drawn on
+                        pass_fds=((lock.fd,) if lock else ()) + ((term,) if term >= 0 else ()),
                         # the window closed (SIGHUP to the terminal's group):
                         # not the end of the firmware, which tools/sim.py
                         # asks to quit as by q (below); the guard kills it
@@ -694,6 +706,16 @@ def run(
                 _give_back(fd, attrs, raw)
                 if old_winch is not None:
                     signal.signal(signal.SIGWINCH, old_winch)
+                if console is not None:
+                    os.close(term)
+                    sink.close()
+                    said = console.read_text(errors="replace")
+                    try:  # (the terminal given back: below the screen)
+                        if said:
+                            sys.stderr.write(said if said.endswith("\n") else said + "\n")
+                            sys.stderr.flush()
+                    except OSError:  # (the terminal gone: its window closed)
+                        pass
                 assert guard.stdin is not None
                 try:  # the firmware has ended: its pid is no longer the guard's to kill
                     guard.stdin.write("0\n")

@@ -34,7 +34,11 @@ redraw``, which tools/sim.py rewrites on a resize and after Ctrl-Z and
 ``fg`` (the unix port cannot ask the terminal); the board draws the whole
 screen again when it changes. ``SCOPA_SIM_QUIT`` names a file whose
 making tells the sim to quit as by ``q`` (tools/sim.py on SIGTERM and
-SIGHUP). ``SCOPA_SIM_TTY=set``:
+SIGHUP). ``SCOPA_SIM_OUT`` names the file descriptor of the terminal
+to draw on when the firmware's stdout and stderr (its console: print,
+tracebacks) go elsewhere, as a board's USB serial is apart from its
+screen: tools/sim.py keeps them in a file and shows them after the run,
+so a line printed does not land on the screen drawn. ``SCOPA_SIM_TTY=set``:
 tools/sim.py has put the terminal in the sim's mode and gives it back, so
 the board leaves its settings alone. Keys come from stdin
 without blocking: arrows = directions, Enter = A, Backspace = B, ``h`` =
@@ -604,6 +608,9 @@ def _winsize():
         return None
 
 
+_term = sys.stdout  # the terminal drawn on (Terminal: SCOPA_SIM_OUT's)
+
+
 class Terminal:
     """Draws each changed frame in the terminal, in place, in half blocks or
     (mono, a small terminal) braille; too small for either: says so."""
@@ -633,8 +640,11 @@ class Terminal:
                 termios.tcsetattr(fd, termios.TCSANOW, attrs)
             except (ImportError, OSError):  # not a terminal
                 self._saved = None
+        global _term
+        fd = os.getenv("SCOPA_SIM_OUT")
+        _term = open(int(fd), "w") if fd else sys.stdout
         # Clear the screen, hide the cursor.
-        sys.stdout.write("\x1b[2J\x1b[?25l")
+        _term.write("\x1b[2J\x1b[?25l")
 
     def check_size(self):
         """Read the terminal's size again (every ``_CHECK_MS``); on a change,
@@ -714,7 +724,7 @@ class Terminal:
 
     def close(self):
         try:  # (the terminal may be gone: its window closed)
-            sys.stdout.write(_RESET + "\x1b[?25h\n")
+            _term.write(_RESET + "\x1b[?25h\n")
             if self._saved is not None:
                 import termios
 
@@ -728,7 +738,7 @@ def _write(text):
     # the terminal's output; gone (its window closed: EIO), the sim quits
     # (SystemExit: the app writes what waits for a timed save), not a bug
     try:
-        sys.stdout.write(text)
+        _term.write(text)
     except OSError:
         raise SystemExit(0) from None
 
