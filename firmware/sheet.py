@@ -1067,7 +1067,7 @@ def load(folder=""):
                 # every start until a new sheet is saved)
                 store.remove(FILE, folder, bad=False)
             except OSError as e:
-                why += "not set aside: %s; " % e
+                why += ("; " if why else "") + "not set aside: %s" % e
         return None, status, why
     obj = None
     sh = made[-1]
@@ -1075,7 +1075,7 @@ def load(folder=""):
         try:
             save(sh, folder)
         except OSError as e:
-            why += "not saved again: %s; " % e
+            why += ("; " if why else "") + "not saved again: %s" % e
     return sh, status, why
 
 

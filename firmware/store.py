@@ -301,12 +301,12 @@ def rotate(name, folder=""):
 
 
 def load(name, folder="", check=None, spare=False):
-    """Load record `name`: returns ``(obj, status, why)``. status is TMP,
-    OK or BAK (obj read from that copy, tried in this order: a whole .tmp
-    is a save cut between its write and its renames, newer than the main
-    copy), NONE (nothing saved; obj None)
-    or BAD (every copy damaged; obj None); why is "" or what was wrong
-    with the copies not used. `check`: optional function called with each
+    """Load record `name`: returns ``(obj, status, why)``. status is TMP, OK or
+    BAK (obj read from that copy, tried in this order: a whole .tmp is a
+    save cut between its write and its renames, newer than the main copy),
+    NONE (nothing saved; obj None) or BAD (every copy damaged; obj None);
+    why is "" or what was wrong with the copies not used ("game: missing;
+    game.bak: truncated"). `check`: optional function called with each
     object read; a ValueError it raises counts as damage (another copy is
     tried). A copy too large for the free heap (MemoryError while it is
     read, decoded or checked; why says "too large for the free memory") or
@@ -316,10 +316,10 @@ def load(name, folder="", check=None, spare=False):
     cut save would have left it (the main one the .bak, or .bad when
     damaged; on a read-only flash or a short heap nothing moves). With
     `spare` a MemoryError is raised instead, every copy left as it is (a
-    record that never outgrows the heap: short of memory is not damage).
-    A .tmp that does not decode (a save cut while it wrote it) is removed
-    (on a read-only flash it stays); a whole one that could not be read
-    or checked is said in why and kept, as .bad at the next save."""
+    record that never outgrows the heap: short of memory is not damage). A
+    .tmp that does not decode (a save cut while it wrote it) is removed
+    (on a read-only flash it stays); a whole one that could not be read or
+    checked is said in why and kept, as .bad at the next save."""
     p = _path(folder, name)
     why = ""
     found = False
@@ -366,8 +366,8 @@ def load(name, folder="", check=None, spare=False):
                     raise
                 why += _bad(p, name, "", e)
             _finish(p, name, folder)
-        return obj, status, why
-    return None, BAD if found else NONE, "" if not found else why
+        return obj, status, why[:-2]  # (no "; " after the last)
+    return None, BAD if found else NONE, why[:-2] if found else ""
 
 
 _unreadable = []  # main copies (and whole .tmps) load() could not read

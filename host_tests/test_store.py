@@ -321,7 +321,7 @@ def test_a_main_copy_removed_by_hand_is_said(tmp_path):
     store.save("game", {"n": 1}, d)
     store.save("game", {"n": 2}, d)
     (tmp_path / "game").unlink()
-    assert store.load("game", d) == ({"n": 1}, store.BAK, "game: missing; ")
+    assert store.load("game", d) == ({"n": 1}, store.BAK, "game: missing")
     (tmp_path / "game.bak").unlink()
     assert store.load("game", d) == (None, store.NONE, "")
 
@@ -506,7 +506,7 @@ def test_a_copy_larger_than_the_heap_is_damage_not_a_crash(run_mpy, tmp_path):
     store.save("game", {"n": 2, "pad": "x" * 600_000}, str(tmp_path))
     big = (tmp_path / "game").read_bytes()
     out = run_mpy(LOAD_SAVE_LOAD, heapsize="256K", cwd=tmp_path).split("\n")
-    assert out[0] == "{'n': 1} 2 game: too large for the free memory; "
+    assert out[0] == "{'n': 1} 2 game: too large for the free memory"
     assert out[1] == "({'n': 3}, 0)"
     assert (tmp_path / "game.bad").read_bytes() == big
     assert store.decode((tmp_path / "game.bak").read_bytes()) == {"n": 1}
@@ -522,7 +522,7 @@ def test_a_whole_tmp_larger_than_the_heap_is_kept_not_emptied(run_mpy, tmp_path)
     big = store.encode({"n": 2, "pad": "x" * 600_000})
     (tmp_path / "game.tmp").write_bytes(big)
     out = run_mpy(LOAD_SAVE_LOAD, heapsize="256K", cwd=tmp_path).split("\n")
-    assert out[0] == "{'n': 1} 0 game.tmp: too large for the free memory; "
+    assert out[0] == "{'n': 1} 0 game.tmp: too large for the free memory"
     assert out[1] == "({'n': 3}, 0)"
     assert (tmp_path / "game.bad").read_bytes() == big
     assert not (tmp_path / "game.tmp").exists()
@@ -534,7 +534,7 @@ def test_a_whole_tmp_larger_than_the_heap_is_kept_not_emptied(run_mpy, tmp_path)
             raise ValueError("negative")
 
     d = str(tmp_path)
-    assert store.load("game", d, check=check)[2] == "game.tmp: negative; "
+    assert store.load("game", d, check=check)[2] == "game.tmp: negative"
     store.save("game", {"n": 4}, d)
     assert (tmp_path / "game.bad").read_bytes() == refused
 

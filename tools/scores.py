@@ -118,11 +118,6 @@ def read_local(path):
     return out
 
 
-def reasons(why):
-    """store.load's `why` ("a: x; b: y; ") as a clean "a: x; b: y"."""
-    return "; ".join(w.strip() for w in why.split(";") if w.strip())
-
-
 def choose(copies, name="sheet.sav", where="on the board"):
     """The sheet in `copies` ({suffix: bytes}), chosen as the device does
     (store.load with sheet's check): ``(Sheet, which copy, why)``. Raises
@@ -132,7 +127,6 @@ def choose(copies, name="sheet.sav", where="on the board"):
         for suffix, data in copies.items():
             Path(tmp, name + suffix).write_bytes(data)
         obj, status, why = store.load(name, tmp, sheet.Sheet.from_obj)
-    why = reasons(why)
     if obj is None:
         if status == store.NONE:
             raise ScoresError(f"no {name} {where}: no sheet was saved yet")
