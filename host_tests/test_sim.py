@@ -63,6 +63,8 @@ try:
                 x += 8
             elif ev == LEFT:
                 x -= 8
+                if os.getenv("DEMO_CRASH"):
+                    raise RuntimeError("boom")
             draw(name(ev))
             ev = deb.poll(buttons.read(), clock.ticks_ms())
         clock.sleep_ms(10)
@@ -1320,13 +1322,29 @@ def test_interactive_in_a_terminal(demo_dir):
         _read_until(master, b"PRESS A")
         out = _quit(master, proc)
         out += os.read(master, 65536) if select.select([master], [], [], 1)[0] else b""
-        assert out.rindex(b"q: quit") < out.index(b"\x1b[?25hdemo sim 128 64 False\r\n")
+        assert b"demo sim" not in out  # (a stop: its screen said what it had to)
         after = termios.tcgetattr(slave)
         settings_after = _settings(slave)
     assert after[3] == before[3]  # lflag (ICANON, ECHO) restored
     assert after[0] == before[0]
     assert settings_after[0] == settings[0]  # every field of `stty -a`, `line = 0` too
     assert settings_after[1] == settings[1]  # the whole struct termios
+
+
+def test_a_crash_in_a_terminal_says_its_console_below_the_screen(demo_dir):
+    # the firmware's prints and traceback landed on the screen drawn (a
+    # line of "app: low memory" over the cards); now they are kept apart
+    # and, after a crash, said once the terminal is given back
+    env = dict(os.environ, DEMO_CRASH="1")
+    with _sim_in_pty(demo_dir, 40, 140, env) as (master, slave, proc, _):
+        out = _read_until(master, "arrows: move".encode())
+        assert b"demo sim" not in out
+        os.write(master, b"\x1b[D")  # left: the demo's crash
+        out = _read_until(master, b"scopa-sim: the firmware crashed")
+        assert proc.wait(10) == 1
+    said = out[out.index(b"\x1b[?25h") :]  # once the terminal is given back
+    assert said.index(b"demo sim 128 64 False") < said.index(b"RuntimeError: boom")
+    assert said.index(b"RuntimeError: boom") < said.index(b"scopa-sim: the firmware crashed")
 
 
 def test_a_default_80x24_terminal_plays_in_braille_then_resizes(demo_dir):

@@ -515,6 +515,23 @@ HEAP_NEEDED = (
 )
 
 
+_CONSOLE_LINES = 30  # of a crash's console, said after the run
+
+
+def _say_console(path):
+    """After a firmware that did not quit (a crash, out of memory, killed),
+    the terminal given back: the last _CONSOLE_LINES lines it printed (its
+    traceback last), below its screen. A stop's lines (the rounds' news)
+    are not said: its screen said them."""
+    lines = path.read_text(errors="replace").splitlines()[-_CONSOLE_LINES:]
+    try:
+        if lines:
+            sys.stderr.write("\n".join(lines) + "\n")
+            sys.stderr.flush()
+    except OSError:  # (the terminal gone: its window closed)
+        pass
+
+
 def run(
     board="sim",
     keys=None,
@@ -639,9 +656,9 @@ def run(
             console = None  # the firmware's console in a terminal: apart (below)
             term = -1
             if not headless and pipe is None:
-                # its prints and tracebacks to a file, shown after the run,
-                # and the screen drawn on a copy of stdout: a line printed
-                # (a save's damage, "app: low memory") then lands on neither
+                # its prints and tracebacks to a file, and the screen drawn
+                # on a copy of stdout: a line printed (a save's damage, "app:
+                # low memory") no longer lands on the screen drawn
                 console = tmp / "console.txt"
                 sink = open(console, "w")
                 term = os.dup(sys.stdout.fileno())
@@ -649,6 +666,7 @@ def run(
             if attrs is not None:  # the terminal's mode is set here, not by the board
                 env["SCOPA_SIM_TTY"] = "set"
                 _sim_mode(fd, attrs)
+            child = None
             try:
                 with (
                     jobs if attrs is not None else _nothing(),
@@ -709,13 +727,8 @@ def run(
                 if console is not None:
                     os.close(term)
                     sink.close()
-                    said = console.read_text(errors="replace")
-                    try:  # (the terminal given back: below the screen)
-                        if said:
-                            sys.stderr.write(said if said.endswith("\n") else said + "\n")
-                            sys.stderr.flush()
-                    except OSError:  # (the terminal gone: its window closed)
-                        pass
+                    if child is not None and child.returncode not in (0, 130, None):
+                        _say_console(console)
                 assert guard.stdin is not None
                 try:  # the firmware has ended: its pid is no longer the guard's to kill
                     guard.stdin.write("0\n")
