@@ -37,8 +37,8 @@ making tells the sim to quit as by ``q`` (tools/sim.py on SIGTERM and
 SIGHUP). ``SCOPA_SIM_OUT`` names the file descriptor of the terminal
 to draw on when the firmware's stdout and stderr (its console: print,
 tracebacks) go elsewhere, as a board's USB serial is apart from its
-screen: tools/sim.py keeps them in a file and shows them after the run,
-so a line printed does not land on the screen drawn. ``SCOPA_SIM_TTY=set``:
+screen: tools/sim.py keeps them in a file (a crash's last lines said
+after the run), so a line printed does not land on the screen drawn. ``SCOPA_SIM_TTY=set``:
 tools/sim.py has put the terminal in the sim's mode and gives it back, so
 the board leaves its settings alone. Keys come from stdin
 without blocking: arrows = directions, Enter = A, Backspace = B, ``h`` =
