@@ -11,7 +11,7 @@ sheet, which a restart opens) and the last New game choices (cfg).
 It returns what it reads or makes; the app keeps it and saves it. Reading
 the saves (called by the app) it writes only their recovery: a damaged
 copy set aside as .bad, a cut save's renames finished, the journal moved
-beside the record it follows (store.load, store.set_aside, store.rotate).
+beside the record it follows (store.load, store.give_up, store.rotate).
 """
 
 from micropython import const
@@ -240,6 +240,11 @@ def load_settings(folder=""):
         s["cfg"]["deal"] = DEALS.index(s["cfg"]["game"])
     if why:
         print("store:", why)
+    if status == store.BAD:
+        try:
+            store.give_up(SETTINGS, folder)  # kept as settings.sav.bad
+        except OSError as e:
+            print("store: settings.sav not set aside:", e)
     try:
         lang.load(s["lang"])
     except OSError as e:
@@ -301,10 +306,9 @@ def load_game(folder=""):
     if obj is None or game is None:
         if status == store.BAD:
             try:
-                store.set_aside(GAME, folder)  # kept as game.sav.bad
-                # the other copies, damaged too, and the journal of plays
-                # after them: the note said once, as the sheet's
-                store.remove(GAME, folder, bad=False)
+                # kept as game.sav.bad, the other copies and the journal of
+                # plays after them removed: the note said once
+                store.give_up(GAME, folder)
                 store.remove(JOURNAL, folder)
             except OSError as e:
                 print("store: game.sav not set aside:", e)

@@ -1025,8 +1025,8 @@ def kept_draft(folder=""):
     """The draft keep_draft saved: ``(draft, lost)``. draft is a dict
     (from its .bak when the main copy is damaged: a second's keys older),
     or None: none saved, a record that is not a draft (removed), or every
-    copy damaged (the main one then kept as round.sav.bad, the others
-    removed: lost is True, else False). Raises MemoryError when the heap
+    copy damaged (the newest then kept as round.sav.bad, the others
+    removed: store.give_up; lost is True, else False). Raises MemoryError when the heap
     is short, every copy left as it is."""
     import store
 
@@ -1035,7 +1035,12 @@ def kept_draft(folder=""):
         print("sheet: round draft:", why)
     if isinstance(obj, dict):
         return obj, False
-    if status != store.NONE:
+    if status == store.BAD:
+        try:
+            store.give_up(DRAFT, folder)  # kept as round.sav.bad
+        except OSError as e:
+            print("sheet: round draft not set aside:", e)
+    elif status != store.NONE:
         keep_draft(None, folder)
     return None, status == store.BAD
 
@@ -1049,10 +1054,10 @@ def load(folder=""):
     a good record but not a good sheet, e.g. of another version, counts as
     damaged). A sheet read from the .tmp or .bak copy is saved again at
     once, so that the next save keeps it as its previous copy; with no
-    good copy the damaged main one is set aside as sheet.sav.bad at once
-    (store.set_aside) and the others removed. Raises MemoryError when the heap is short, every
-    copy left as it is: a sheet of MAX_ROUNDS fits the app's heap, so
-    short of memory now is not damage."""
+    good copy the newest damaged one is kept as sheet.sav.bad at once and
+    the others removed (store.give_up). Raises MemoryError when the heap
+    is short, every copy left as it is: a sheet of MAX_ROUNDS fits the
+    app's heap, so short of memory now is not damage."""
     import store
 
     made = []  # the sheet of the copy read, built once (a round is scored)
@@ -1062,10 +1067,10 @@ def load(folder=""):
     if obj is None:
         if status == store.BAD:
             try:
-                store.set_aside(FILE, folder)  # kept as sheet.sav.bad, as the note says
-                # (the other copies, damaged too: the note said once, not at
-                # every start until a new sheet is saved)
-                store.remove(FILE, folder, bad=False)
+                # kept as sheet.sav.bad, as the note says, the other copies
+                # removed: the note said once, not at every start until a
+                # new sheet is saved
+                store.give_up(FILE, folder)
             except OSError as e:
                 why += ("; " if why else "") + "not set aside: %s" % e
         return None, status, why

@@ -453,6 +453,21 @@ def set_aside(name, folder=""):
             _unreadable.remove(q)
 
 
+def give_up(name, folder=""):
+    """After `load` found every copy of record `name` damaged (BAD): keep
+    the newest as ``name.bad`` (the main copy, or a whole .tmp that `load`
+    could not read; with neither, the .bak), replacing an older one, and
+    remove the others, so that a note saying the record is lost is said
+    once and what it held is not lost unseen. Raises OSError when the
+    flash is read-only."""
+    p = _path(folder, name)
+    if p in _unreadable or p + ".tmp" in _unreadable:
+        set_aside(name, folder)
+    elif _exists(p + ".bak"):  # (no main copy: removed by hand)
+        _replace(p + ".bak", p + ".bad")
+    remove(name, folder, bad=False)
+
+
 def remove(name, folder="", bad=True):
     """Forget record `name` and every copy of it, the damaged one set
     aside (.bad) included unless `bad` is False, the oldest first (a cut

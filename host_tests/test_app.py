@@ -398,6 +398,22 @@ def test_damaged_save_falls_back_and_says_so(tmp_path):
     assert lang.tr(lang.CONTINUE) not in b4.display.screen_text()
 
 
+@pytest.mark.parametrize("name", [app.GAME, app.SETTINGS])
+def test_a_lost_record_without_its_main_copy_keeps_the_bak_as_bad(tmp_path, name):
+    # main copy removed, .bak damaged: "Save damaged" (or "Settings reset")
+    # deleted the .bak, and nothing was kept as .bad
+    a, b = run(forever(), tmp_path, 3000, until=lambda a: a.plays >= 4)
+    a.save_settings()
+    a.save_settings()  # (a .bak of the settings too)
+    (tmp_path / name).unlink()
+    (tmp_path / (name + ".bak")).write_bytes(b"junk")
+    a2, b2 = run(F.keys(""), tmp_path, 5)
+    lost = lang.SAVE_LOST if name == app.GAME else lang.SETTINGS_LOST
+    assert a2.note == lang.tr(lost)
+    assert (tmp_path / (name + ".bad")).read_bytes() == b"junk"
+    assert not (tmp_path / (name + ".bak")).exists()
+
+
 def test_a_saved_game_short_of_memory_at_the_start_stays_as_it_is(tmp_path, monkeypatch):
     # the game's check (a whole match replayed) short of heap counted as
     # damage: the older .bak resumed with "Backup loaded" and the newest

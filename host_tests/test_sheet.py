@@ -666,3 +666,15 @@ def test_an_earlier_firmwares_sheet_past_the_limit_loads(tmp_path):
     assert x.value.kind == S.FULL
     S.save(sh, d)
     assert S.load(d)[0].rounds == rounds
+
+
+@pytest.mark.parametrize("name", [S.FILE, S.DRAFT])
+def test_a_lost_sheet_or_draft_without_its_main_copy_keeps_the_bak_as_bad(tmp_path, name):
+    # the main copy removed by hand, the .bak damaged: it was deleted, and
+    # nothing kept as .bad (a sheet of hundreds of rounds, maybe)
+    (tmp_path / (name + ".bak")).write_bytes(b"junk")
+    if name == S.FILE:
+        assert S.load(str(tmp_path))[:2] == (None, store.BAD)
+    else:
+        assert S.kept_draft(str(tmp_path)) == (None, True)
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == {name + ".bad": b"junk"}

@@ -571,3 +571,22 @@ def test_a_record_of_null_and_int_keys_read_back(tmp_path):
     assert store.load("r", d) == (None, store.OK, "")
     store.save("r", {1: "x"}, d)
     assert store.load("r", d) == ({"1": "x"}, store.OK, "")
+
+
+@pytest.mark.parametrize(
+    "copies, kept",
+    [
+        ({"game": b"main junk", "game.bak": b"bak junk"}, b"main junk"),
+        # no main copy (removed by hand): the .bak was deleted unkept
+        ({"game.bak": b"bak junk"}, b"bak junk"),
+        ({"game.bak": b"bak junk", "game.bad": b"older"}, b"bak junk"),
+        ({"game": b"main junk", "game.bad": b"older"}, b"main junk"),
+    ],
+)
+def test_a_lost_record_keeps_its_newest_damaged_copy(tmp_path, copies, kept):
+    for name, data in copies.items():
+        (tmp_path / name).write_bytes(data)
+    assert store.load("game", str(tmp_path))[:2] == (None, store.BAD)
+    store.give_up("game", str(tmp_path))
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == {"game.bad": kept}
+    assert store.load("game", str(tmp_path)) == (None, store.NONE, "")
