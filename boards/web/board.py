@@ -39,8 +39,10 @@ game both ways). The page calls, from JavaScript:
 
 Keys: a tap may be shorter than a turn (the computer's decision), so
 `WebKeys` queues the page's key changes and hands them to the app one at a
-time, each held at least ``HOLD_MS``: longer than ui.buttons.DEBOUNCE_MS,
-so that no tap is lost and none is taken for a bounce.
+time, each held at least ``HOLD_MS``, longer than ui.buttons.DEBOUNCE_MS,
+and for two reads at least (the debouncer takes a change that a second
+read finds: asleep, the app reads every 40 ms), so that no tap is lost
+and none is taken for a bounce.
 """
 
 import framebuf
@@ -112,7 +114,8 @@ class WebKeys:
     """Buttons from the page's keys: ``read() -> mask``.
 
     The page calls ``push(bit, down)`` for each key change; ``read`` takes
-    them in order, one per `HOLD_MS` of `clock` time at most. Changes that
+    them in order, one per `HOLD_MS` of `clock` time and two reads at
+    most. Changes that
     change nothing (a key down twice, the release of a press dropped) are
     dropped; at most 64 wait, and past that a press is dropped but never
     the release of a key held (else it would stay held, a B held the
@@ -125,6 +128,7 @@ class WebKeys:
         self._queue = []
         self._held = 0  # the mask once every change queued is read
         self._since = clock.ticks_ms()
+        self._reads = 2  # reads that returned the mask since its change (2 at most)
 
     def push(self, bit, down):
         held = self._held | bit if down else self._held & ~bit
@@ -136,12 +140,15 @@ class WebKeys:
     def read(self):
         now = self.clock.ticks_ms()
         q = self._queue
-        while q and ticks_diff(now, self._since) >= HOLD_MS:
+        while q and self._reads >= 2 and ticks_diff(now, self._since) >= HOLD_MS:
             bit, down = q.pop(0)
             mask = self.mask | bit if down else self.mask & ~bit
             if mask != self.mask:
                 self.mask = mask
                 self._since = now
+                self._reads = 0
+        if self._reads < 2:
+            self._reads += 1
         return self.mask
 
 
