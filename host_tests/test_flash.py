@@ -476,6 +476,7 @@ def test_dry_run_without_a_board_plans_a_fresh_flash(
     assert "compiled by mpy-cross" in out
     staged = len(flash.firmware_files(tmp_path / "fw")) + 2  # + board.py, board.json
     assert f"dry run: {staged} to copy" in out and "no board was looked at or changed" in out
+    assert "1 library to install" in out  # (not "1 libraries")
     # without --dry-run, a board is needed
     assert flash.main(tool_args(tmp_path)) == 1
     assert "no board found" in capsys.readouterr().err

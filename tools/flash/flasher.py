@@ -164,7 +164,7 @@ class Flasher:
             total = sum(stage.size(p) for p in plan.copy)
             say(
                 f"dry run: {len(plan.copy)} to copy ({kib(total)}), "
-                f"{len(plan.libs_install)} libraries to install; no board was looked at "
+                f"{_libraries(plan)} to install; no board was looked at "
                 "or changed (plug one in, or pass --port, for the plan against its files)"
             )
         return 0
@@ -293,7 +293,7 @@ class Flasher:
             self.show_plan(plan, stage)
             say(
                 f"dry run: {len(plan.copy)} to copy, {len(plan.same)} unchanged, "
-                f"{len(plan.remove) + len(gone)} to remove, {len(plan.libs_install)} libraries "
+                f"{len(plan.remove) + len(gone)} to remove, {_libraries(plan)} "
                 "to install; the board was not changed"
             )
             return 0
@@ -558,3 +558,9 @@ def run_shown(command: list[str], silence: float, limit: float) -> tuple[int, li
             out.append(line)
     out.append(stopped)
     return 1, out
+
+
+def _libraries(plan: Plan) -> str:
+    """ "1 library", "2 libraries": the plan's libraries to install with mip."""
+    n = len(plan.libs_install)
+    return f"{n} {'library' if n == 1 else 'libraries'}"
