@@ -862,10 +862,11 @@ class Sheet:
 
         from scopa.rules import Rules
 
-        if not isinstance(obj, dict) or "v" not in obj:
+        v = obj.get("v") if isinstance(obj, dict) else None
+        if not isinstance(v, int) or isinstance(v, bool):
+            # (a round draft's "v" is its values: not a sheet of another format)
             raise ValueError("not a score sheet")
-        v = obj["v"]
-        if v not in (1, VERSION) or isinstance(v, bool):
+        if v not in (1, VERSION):
             raise ValueError("format %s, not %d" % (v, VERSION))
         names = obj.get("names")
         rounds = obj.get("rounds")

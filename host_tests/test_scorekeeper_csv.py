@@ -161,6 +161,13 @@ def test_damaged_copies_and_no_sheet(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "settings.sav in %s is not a score sheet" % tmp_path in err
     assert "is damaged" not in err and not err.rstrip().endswith(";")
+    # a round draft (round.sav), whose "v" is its values: not "damaged:
+    # format {...}, not 2" (a tester's find)
+    store.save(S.DRAFT, {"k": 0, "g": 0, "v": {"t": [20, 20]}}, str(tmp_path))
+    assert scores.main(["--file", str(tmp_path / S.DRAFT)]) == 1
+    err = capsys.readouterr().err
+    assert "%s in %s is not a score sheet" % (S.DRAFT, tmp_path) in err
+    assert "is damaged" not in err and "format" not in err
     assert scores.main(["--file", str(tmp_path)]) == 1
     assert "%s is a folder" % tmp_path in capsys.readouterr().err
     (tmp_path / (S.FILE + ".bak")).unlink()
