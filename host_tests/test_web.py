@@ -400,6 +400,57 @@ def test_a_damaged_save_blob_is_kept_and_its_whole_files_taken_back(site, browse
     assert errors == []
 
 
+def test_a_second_tab_waits_for_the_first_and_keeps_its_game(site, browser):
+    # a second tab of the page wrote its own flash (no game in it) over the
+    # first's: the game in progress gone unsaid (a tester's find)
+    ctx, _ = browser
+    first, errors = open_page(ctx, site["url"])
+    for k in "AAA":  # a game of Scopa starts, saved
+        press(first, k)
+    assert "game.sav" in flash(first)
+    second = ctx.new_page()
+    second.goto(site["url"])
+    second.wait_for_function("window.scopa && window.scopa.busy")
+    said = second.locator("#status").inner_text()
+    assert said == "Scopa is open in another tab: play there, or close it and this one starts."
+    second.keyboard.press("ArrowDown")  # nothing: it has not started
+    press(first, "A")  # the first tab plays on, its saves its own
+    assert "game.sav" in flash(first)
+    first.close()  # then the second starts, on the first's saves
+    second.wait_for_function("window.scopa.ready && window.scopa.frames > 0")
+    settle(second)
+    assert status(second)["screen"] == "table" and "game.sav" in flash(second)
+    assert second.locator("#status").inner_text() == ""
+    assert errors == []
+
+
+def test_a_full_storage_says_not_saved_until_a_save_passes(site, browser):
+    # the browser's storage full: the status line showed the exception's
+    # raw text, and kept it after saves passed again
+    ctx, _ = browser
+    page, errors = open_page(ctx, site["url"])
+    settle(page)
+    page.evaluate(
+        """() => {
+        const set = Storage.prototype.setItem;
+        window.setItemBefore = set;
+        Storage.prototype.setItem = function (k, v) {
+            if (k === "scopa.flash") throw new DOMException("full", "QuotaExceededError");
+            return set.call(this, k, v);
+        };
+    }"""
+    )
+    for k in "AAA":  # a game starts: its save is refused
+        press(page, k)
+    said = page.locator("#status").inner_text()
+    assert said == "Not saved: the browser's storage for this page is full."
+    assert "game.sav" not in flash(page)
+    page.evaluate("() => { Storage.prototype.setItem = window.setItemBefore; }")
+    page.wait_for_function("document.getElementById('status').textContent === ''")
+    assert "game.sav" in flash(page)  # (the next turn wrote it)
+    assert errors == []
+
+
 def test_the_service_worker_fills_its_cache_from_the_server(site):
     # from the browser's HTTP cache, a static server's old files filled a
     # new build's cache: the update never arrived

@@ -46,6 +46,7 @@ const page = {
     ready: false,
     error: null,
     board: colour ? "colour" : "mono",
+    busy: false, // waiting for another tab to close (holdFlash)
     loadMs: null, // from the navigation's start to the first frame drawn
     frames: 0,
     turns: 0,
@@ -205,6 +206,42 @@ function restoreFlash(FS) {
     }
 }
 
+// One page at a time on the saves, as one simulator on a flash folder: a
+// second tab wrote its own flash over the first's (its game lost unsaid).
+// The Web Locks API holds the saves for the tab until it closes; a second
+// tab says so and starts when the first one closes. Without it (not a
+// secure context: the page over http from another host than this one)
+// the storage event stops a page whose saves another tab wrote.
+const BUSY = "Scopa is open in another tab: play there, or close it and this one starts.";
+function holdFlash() {
+    if (!navigator.locks) return Promise.resolve();
+    return new Promise((resolve) => {
+        navigator.locks.request(FLASH_KEY, { ifAvailable: true }, (lock) => {
+            if (lock === null) {
+                say(BUSY);
+                page.busy = true;
+                navigator.locks.request(FLASH_KEY, () => {
+                    page.busy = false;
+                    say("");
+                    resolve();
+                    return new Promise(() => {}); // held until the tab closes
+                });
+                return undefined;
+            }
+            resolve();
+            return new Promise(() => {});
+        });
+    });
+}
+
+let foreign = false; // another tab wrote the saves: this one stops
+window.addEventListener("storage", (e) => {
+    if (e.key !== FLASH_KEY || !board) return;
+    foreign = true;
+    say("The saves were changed in another tab: reload this one to play on from them.");
+});
+
+let unsaved = false; // the last sync failed: said until one passes
 function syncFlash(FS) {
     const now = {};
     let changed = false;
@@ -220,8 +257,14 @@ function syncFlash(FS) {
     try {
         localStorage.setItem(FLASH_KEY, JSON.stringify(now)); // one write: all or nothing
         saved = now;
+        if (unsaved) say("");
+        unsaved = false;
     } catch (e) {
-        say(`The browser did not keep the save: ${e}`);
+        // (the copy in the page stays: the next turn that changes it tries again)
+        unsaved = true;
+        say(e.name === "QuotaExceededError"
+            ? "Not saved: the browser's storage for this page is full."
+            : `Not saved: the browser refused it (${e.name}).`);
     }
 }
 
@@ -325,6 +368,7 @@ async function main() {
     ]);
     const FS = mp.FS;
     unpack(FS, pack);
+    await holdFlash();
     restoreFlash(FS);
     FS.chdir(FLASH);
     mp.runPython(`
@@ -339,6 +383,7 @@ board.start()
     page.ready = true;
     say(flashNote);
     const turn = () => {
+        if (foreign) return; // (said: the storage event)
         const t = performance.now();
         let r;
         try {
