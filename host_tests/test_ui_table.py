@@ -195,7 +195,7 @@ def test_hint_on_the_capture_choice_selects_the_hints_capture(tmp_path):
     assert s.hint is not None and not s.asking
     # its capture says why; another capture, how to confirm
     text = b.display.screen_text()
-    assert "%d cards to pile" % (len(opts[-1]) + 1) in text and "A:ok B:back" not in text
+    assert "Presa: %d cards" % (len(opts[-1]) + 1) in text and "A:ok B:back" not in text
     press(a, b, "R", steps=10)
     assert "A:ok B:back" in b.display.screen_text()
     press(a, b, "L", steps=10)

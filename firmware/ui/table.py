@@ -391,7 +391,7 @@ class Screen(keys.Screen):
         self._band(fb, st, band_y, band_h)
 
     def _why(self):
-        """The hint's reason in the player's language ("3 cards to pile|safe
+        """The hint's reason in the player's language ("Presa: 3 cards|safe
         from scopa": "|" between two lines), "" without one."""
         why = self.hint[2] if self.hint else None
         if not why:
@@ -417,7 +417,7 @@ class Screen(keys.Screen):
             if t:
                 # the reason, e.g. "Takes settebello" (the hand shows whose)
                 if "|" in t:
-                    # two lines: "3 cards to pile" / "safe from scopa" (a band too
+                    # two lines: "Presa: 3 cards" / "safe from scopa" (a band too
                     # low for two, under a second row of the table: the first)
                     t, t2 = t.split("|")
                     if h >= 17:
