@@ -260,7 +260,7 @@ function syncFlash(FS) {
         if (unsaved) say("");
         unsaved = false;
     } catch (e) {
-        // (the copy in the page stays: the next turn that changes it tries again)
+        // (the copy in the page stays: the next turn tries again)
         unsaved = true;
         say(e.name === "QuotaExceededError"
             ? "Not saved: the browser's storage for this page is full."
