@@ -29,11 +29,13 @@ the end of the round, except in Scopone (ten cards in hand, one deal),
 where it searches the medium player's three best moves through a whole
 turn of the table (its partner's and both opponents' replies, all played
 as the medium player would, its partner maximizing the same side's
-value) over as many deals as the budget allows (PAIRS), and beside a
+value) over as many deals as the budget allows (PAIRS), beside a
 partner that is not a hard player (a person, or the medium player, whom
 the medium player models) in the other 4-player games but Cirulla, where
 it searches the medium player's two best moves six plies deep (SOLO,
-PAIRD).
+PAIRD), and with six players in the last deal, where the search to the
+end of the round does not reach it yet (its first plays), the medium
+player's two best six plies deep.
 
 It never reads a hidden card: the deals are built from the list of
 unseen cards (ai.core.view), in card order, so any other layout of the
@@ -122,9 +124,12 @@ DEFAULT_NODES = const(200)  # nodes_for(None): the budget when the rules are not
 # count, 7.64 at 2600; before ENDW 3100 gave -0.02), 6 players 4000 with
 # ai.leaf (three seeds: +0.32 / +0.29 / +0.29, at 3600 +0.28 / +0.24 /
 # +0.28; Scopa a 15 with 6 keeps 2000: at 3600 its p95 reached 10 ms
-# without ai.leaf).
+# without ai.leaf), and 5000 with the turn search in the last deal (PAIRS:
+# +0.038 +- 0.032 over 4000 nodes with it, seeds 1 to 8, six above 0,
+# where without it 5000 gave +0.023 +- 0.026; p95 8.50 ms by the count,
+# Scopa d'Assi with 6 8.05).
 # Without ai.leaf the first five took 10.5 to 12.7 ms at p95 by the count.
-FAMILY = array("H", (240, 300, 130, 320, 130, 400, 400, 130, 160, 320, 200, 200))
+FAMILY = array("H", (240, 300, 130, 320, 130, 400, 500, 130, 160, 320, 200, 200))
 # Deals tried for one consistent with the plays seen (core.hist). In
 # Scopone the checks cost more than the deals they would replace; in 4- and
 # 6-player Scopa (the end of the round) 16 pay, the partners' plays
@@ -137,8 +142,20 @@ TRIES = bytearray((16, 16, 16, 16, 4, 16, 16, 1, 1, 1, 16, 16))
 # Mid-round with four or six players: the medium player's best PAIRS[f]
 # moves (0: play the medium player's move), when the second is within
 # _PAIRM centipoints of the first, searched PAIRD[f] plies deep (a whole
-# turn of the table: the partner's and both opponents' replies).
-PAIRS = bytearray((0, 0, 0, 0, 0, 0, 0, 3, 3, 3, 0, 0))
+# turn of the table: the partner's and both opponents' replies); with
+# _INLAST added, in the last deal only. With six players beside hard
+# partners, the medium player's two best six plies deep (a whole turn of
+# the table) in the last deal, before the search to the end of the round
+# reaches its end (the deal's first plays; MAXD): +0.042 +- 0.024 over
+# 16000 paired deals at 4000 nodes (seeds 1 to 16, 14 above 0; p95 6.76
+# ms by the count, 6.09 without), +0.064 +- 0.033 with 5000 (seeds 1 to
+# 8, all above 0; p95 8.50 ms), where the same search in the first deal
+# too had tied (+0.012 over seeds 1 to 3) and three candidates or eight
+# plies lean negative; in Scopa a 15 with six (2000 nodes) +0.072 +- 0.046
+# over 6000 paired deals (seeds 1 to 6, all above 0; p95 3.87 ms, 3.32
+# without; docs/ai-results.md, twenty-eighth and thirty-second passes).
+PAIRS = bytearray((0, 0, 0, 0, 0, 0, 0x82, 3, 3, 3, 0, 0x82))
+_INLAST = const(128)
 # The same where the seat's partners are not hard players (decide's
 # `mates` 0: a person, or a medium or easy player), whom the turn search
 # models as the medium player. In 4-player Scopa a hard player with a
@@ -146,15 +163,19 @@ PAIRS = bytearray((0, 0, 0, 0, 0, 0, 0, 3, 3, 3, 0, 0))
 # seeds 1 to 4: +0.11, -0.04, +0.01, +0.11, at 4 plies), where a hard
 # pair lost (-0.029 +- 0.106: docs/ai-results.md, twenty-fifth pass); so
 # does it in Scopa d'Assi and Scopa a 15 with four (+0.09, +0.12 on 1000
-# paired deals of seed 1: twenty-sixth pass).
-SOLO = bytearray((0, 0, 0, 0, 0, 2, 0, 3, 3, 3, 0, 0))
+# paired deals of seed 1: twenty-sixth pass). With six players, as beside
+# hard partners, in the last deal (_INLAST): beside two medium partners
+# +0.026 +- 0.024 over 8000 paired deals (seeds 1 to 8, six above 0;
+# thirty-second pass).
+SOLO = bytearray((0, 0, 0, 0, 0, 2, 0x82, 3, 3, 3, 0, 0))
 _PAIRM = const(250)
 # Plies of the turn search, by family: a turn of the table (4); beside a
 # medium partner in 4-player Scopa (SOLO) six, on to the seat's own next
 # move and the next opponent's reply (+0.044 +- 0.047 over 4000
 # paired deals, seeds 1 to 4: -0.02, +0.12, +0.06, +0.02; 8.3 ms at p95
-# by the count: docs/ai-results.md, twenty-fifth pass).
-PAIRD = bytearray((4, 4, 4, 4, 4, 6, 4, 4, 4, 4, 4, 4))
+# by the count: docs/ai-results.md, twenty-fifth pass); with six players
+# six (PAIRS).
+PAIRD = bytearray((4, 4, 4, 4, 4, 6, 6, 4, 4, 4, 4, 6))
 # The search to the end of the round starts when its estimated work for one
 # candidate on one deal (_depth) is at most nodes // ENDW[f]. In Scopone a 10
 # a later start (12: at about 8 cards in the hands, not 12, with some 14
@@ -504,6 +525,8 @@ def decide(st, rules, seat, rng, nodes=None, mv=None, mates=1):
         lim = LINES[core.players]
         if not lim:
             pairs = PAIRS[fam] if mates else SOLO[fam]
+            if pairs & _INLAST:
+                pairs = pairs - _INLAST if core.last_deal(st) else 0
             if not pairs or _rmed[0] - _rmed[1] > _PAIRM:
                 return _roff[0]
             if nr > pairs:
