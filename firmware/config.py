@@ -306,10 +306,11 @@ def load_game(folder=""):
     if obj is None or game is None:
         if status == store.BAD:
             try:
-                # kept as game.sav.bad, the other copies and the journal of
-                # plays after them removed: the note said once
-                store.give_up(GAME, folder)
+                # the journal of plays after them removed, then kept as
+                # game.sav.bad, the other copies removed: the note said
+                # once (a power cut between: the next start does it again)
                 store.remove(JOURNAL, folder)
+                store.give_up(GAME, folder)
             except OSError as e:
                 print("store: game.sav not set aside:", e)
             return None, [], lang.tr(lang.SAVE_LOST)

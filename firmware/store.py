@@ -461,11 +461,21 @@ def give_up(name, folder=""):
     once and what it held is not lost unseen. Raises OSError when the
     flash is read-only."""
     p = _path(folder, name)
-    if p in _unreadable or p + ".tmp" in _unreadable:
-        set_aside(name, folder)
-    elif _exists(p + ".bak"):  # (no main copy: removed by hand)
-        _replace(p + ".bak", p + ".bad")
-    remove(name, folder, bad=False)
+    keep = p + ".bak"  # (no main copy: removed by hand)
+    for q in (p + ".tmp", p):  # (the .tmp, newer, first)
+        if q in _unreadable:
+            keep = q
+            break
+    # the others first, the kept one moved last: a power cut between
+    # leaves the newest, which the next load finds damaged again
+    for q in (p + ".bak", p + ".tmp", p):
+        if q != keep:
+            _remove(q)
+    if _exists(keep):
+        _replace(keep, p + ".bad")
+    for q in (p, p + ".tmp"):
+        if q in _unreadable:
+            _unreadable.remove(q)
 
 
 def remove(name, folder="", bad=True):
