@@ -414,6 +414,7 @@ def test_a_second_tab_waits_for_the_first_and_keeps_its_game(site, browser):
     said = second.locator("#status").inner_text()
     assert said == "Scopa is open in another tab: play there, or close it and this one starts."
     second.keyboard.press("ArrowDown")  # nothing: it has not started
+    assert second.evaluate("window.scopa.status()") == "screen=none"
     press(first, "A")  # the first tab plays on, its saves its own
     assert "game.sav" in flash(first)
     first.close()  # then the second starts, on the first's saves
@@ -421,6 +422,30 @@ def test_a_second_tab_waits_for_the_first_and_keeps_its_game(site, browser):
     settle(second)
     assert status(second)["screen"] == "table" and "game.sav" in flash(second)
     assert second.locator("#status").inner_text() == ""
+    assert errors == []
+
+
+def test_without_web_locks_a_tab_whose_saves_another_wrote_stops(site, browser):
+    # where the page has no Web Locks (not a secure context), the storage
+    # event stops a tab whose saves another tab wrote, and says so
+    ctx, _ = browser
+    ctx.add_init_script("delete Navigator.prototype.locks;")
+    first, errors = open_page(ctx, site["url"])
+    second = ctx.new_page()
+    second.goto(site["url"])
+    second.wait_for_function("window.scopa && window.scopa.ready")
+    settle(second)
+    for k in "AAA":  # the second starts a game, saved
+        press(second, k)
+    first.wait_for_function("document.getElementById('status').textContent !== ''")
+    said = first.locator("#status").inner_text()
+    assert said == "The saves were changed in another tab: reload this one to play on from them."
+    turns = first.evaluate("window.scopa.turns")
+    first.keyboard.press("ArrowDown")  # stopped: no turn, the line stays
+    time.sleep(0.3)
+    assert first.evaluate("window.scopa.turns") == turns
+    assert first.locator("#status").inner_text() == said
+    assert "game.sav" in flash(first)  # (the second's, not overwritten)
     assert errors == []
 
 

@@ -179,6 +179,7 @@ function salvage(raw) {
 
 function restoreFlash(FS) {
     FS.mkdir(FLASH);
+    restored = true; // (from here a write by another tab is newer than this one's)
     const raw = localStorage.getItem(FLASH_KEY); // null: a first visit
     try {
         saved = raw === null ? {} : JSON.parse(raw);
@@ -216,6 +217,11 @@ const BUSY = "Scopa is open in another tab: play there, or close it and this one
 function holdFlash() {
     if (!navigator.locks) return Promise.resolve();
     return new Promise((resolve) => {
+        // (a request refused, e.g. in a sandboxed frame: the storage event's guard)
+        const refused = () => {
+            page.busy = false;
+            resolve();
+        };
         navigator.locks.request(FLASH_KEY, { ifAvailable: true }, (lock) => {
             if (lock === null) {
                 say(BUSY);
@@ -225,22 +231,25 @@ function holdFlash() {
                     say("");
                     resolve();
                     return new Promise(() => {}); // held until the tab closes
-                });
+                }).catch(refused);
                 return undefined;
             }
             resolve();
             return new Promise(() => {});
-        });
+        }).catch(refused);
     });
 }
 
-let foreign = false; // another tab wrote the saves: this one stops
+let restored = false; // this tab read the saves (restoreFlash)
+let foreign = false; // another tab wrote them since: this one stops
+const FOREIGN = "The saves were changed in another tab: reload this one to play on from them.";
 window.addEventListener("storage", (e) => {
-    if (e.key !== FLASH_KEY || !board) return;
+    if (e.key !== FLASH_KEY || !restored) return;
     foreign = true;
-    say("The saves were changed in another tab: reload this one to play on from them.");
+    say(FOREIGN);
 });
 
+const NOT_SAVED = "Not saved: ";
 let unsaved = false; // the last sync failed: said until one passes
 function syncFlash(FS) {
     const now = {};
@@ -257,14 +266,14 @@ function syncFlash(FS) {
     try {
         localStorage.setItem(FLASH_KEY, JSON.stringify(now)); // one write: all or nothing
         saved = now;
-        if (unsaved) say("");
+        if (unsaved && statusLine.textContent.startsWith(NOT_SAVED)) say("");
         unsaved = false;
     } catch (e) {
         // (the copy in the page stays: the next turn tries again)
         unsaved = true;
-        say(e.name === "QuotaExceededError"
-            ? "Not saved: the browser's storage for this page is full."
-            : `Not saved: the browser refused it (${e.name}).`);
+        say(NOT_SAVED + (e.name === "QuotaExceededError"
+            ? "the browser's storage for this page is full."
+            : `the browser refused it (${e.name}).`));
     }
 }
 
@@ -294,7 +303,7 @@ let board = null;
 const held = new Set();
 
 function press(name, down) {
-    if (!board || down === held.has(name)) return;
+    if (!board || foreign || down === held.has(name)) return;
     if (flashNote) {
         flashNote = ""; // read: the first key takes the note away
         say("");
