@@ -655,19 +655,19 @@ def run(
             sink = pipe  # where its stdout and stderr go
             console = None  # the firmware's console in a terminal: apart (below)
             term = -1
-            if not headless and pipe is None:
-                # its prints and tracebacks to a file, and the screen drawn
-                # on a copy of stdout: a line printed (a save's damage, "app:
-                # low memory") no longer lands on the screen drawn
-                console = tmp / "console.txt"
-                sink = open(console, "w")
-                term = os.dup(sys.stdout.fileno())
-                env["SCOPA_SIM_OUT"] = str(term)
-            if attrs is not None:  # the terminal's mode is set here, not by the board
-                env["SCOPA_SIM_TTY"] = "set"
-                _sim_mode(fd, attrs)
             child = None
             try:
+                if not headless and pipe is None:
+                    # its prints and tracebacks to a file, and the screen
+                    # drawn on a copy of stdout: a line printed (a save's
+                    # damage, "app: low memory") no longer lands on it
+                    console = tmp / "console.txt"
+                    sink = open(console, "w")
+                    term = os.dup(sys.stdout.fileno())
+                    env["SCOPA_SIM_OUT"] = str(term)
+                if attrs is not None:  # the terminal's mode is set here, not by the board
+                    env["SCOPA_SIM_TTY"] = "set"
+                    _sim_mode(fd, attrs)
                 with (
                     jobs if attrs is not None else _nothing(),
                     subprocess.Popen(
@@ -724,8 +724,9 @@ def run(
                 _give_back(fd, attrs, raw)
                 if old_winch is not None:
                     signal.signal(signal.SIGWINCH, old_winch)
-                if console is not None:
+                if term >= 0:
                     os.close(term)
+                if console is not None and sink is not None:
                     sink.close()
                     if child is not None and child.returncode not in (0, 130, None):
                         _say_console(console)

@@ -38,10 +38,10 @@ SIGHUP). ``SCOPA_SIM_OUT`` names the file descriptor of the terminal
 to draw on when the firmware's stdout and stderr (its console: print,
 tracebacks) go elsewhere, as a board's USB serial is apart from its
 screen: tools/sim.py keeps them in a file (a crash's last lines said
-after the run), so a line printed does not land on the screen drawn. ``SCOPA_SIM_TTY=set``:
-tools/sim.py has put the terminal in the sim's mode and gives it back, so
-the board leaves its settings alone. Keys come from stdin
-without blocking: arrows = directions, Enter = A, Backspace = B, ``h`` =
+after the run), so a line printed does not land on the screen drawn.
+``SCOPA_SIM_TTY=set``: tools/sim.py has put the terminal in the sim's
+mode and gives it back, so the board leaves its settings alone. Keys come
+from stdin without blocking: arrows = directions, Enter = A, Backspace = B, ``h`` =
 B held long (hint), ``q`` = quit. A terminal sends no key releases: each
 key typed is a press and a release, one after another in the order typed
 (keys that arrive together too), a key the terminal repeats (held down)
@@ -641,8 +641,8 @@ class Terminal:
             except (ImportError, OSError):  # not a terminal
                 self._saved = None
         global _term
-        fd = os.getenv("SCOPA_SIM_OUT")
-        _term = open(int(fd), "w") if fd else sys.stdout
+        out = os.getenv("SCOPA_SIM_OUT")  # (a file descriptor)
+        _term = open(int(out), "w") if out else sys.stdout
         # Clear the screen, hide the cursor.
         _term.write("\x1b[2J\x1b[?25l")
 
