@@ -1027,8 +1027,8 @@ def kept_draft(folder=""):
     (from its .bak when the main copy is damaged: a second's keys older),
     or None: none saved, a record that is not a draft (removed), or every
     copy damaged (the newest then kept as round.sav.bad, the others
-    removed: store.give_up; lost is True, else False). Raises MemoryError when the heap
-    is short, every copy left as it is."""
+    removed: store.give_up; lost is True, else False). Raises MemoryError
+    when the heap is short, every copy left as it is."""
     import store
 
     obj, status, why = store.load(DRAFT, folder, spare=True)
