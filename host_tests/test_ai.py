@@ -345,7 +345,7 @@ def test_hint_names_the_hard_move_in_every_family(game, players):
 def test_every_game_has_a_family_in_every_table():
     # each game and player count the rules allow reads its knobs from one
     # family index, present in every per-family table
-    tables = (hard.FAMILY, hard.TRIES, hard.PAIRS, hard.PARTNER)
+    tables = (hard.FAMILY, hard.TRIES, hard.PAIRS, hard.SOLO, hard.PAIRD, hard.PARTNER)
     seen = set()
     for game in GAMES:
         for players in (2, 3, 4, 6):
@@ -1180,3 +1180,31 @@ def test_hard_searches_mid_round_beside_partners_of_another_level():
             differ += picks[0] != picks[1]
             g.play(*g.legal_moves()[0])
     assert searched[1] == 0 and searched[0] > 20 and differ > 0, (searched, differ)
+
+
+@pytest.mark.parametrize("mates", [1, 0])
+def test_six_players_search_the_first_plays_of_the_last_deal(monkeypatch, mates):
+    # the search to the end of the round reaches 14 plies: the first plays
+    # of the 18-ply last deal were the medium player's move; now its two
+    # best moves are searched a turn of the table deep (PAIRS, SOLO: in the
+    # last deal only), the first deal still the medium player's move
+    rules = _rules("scopa", 6)
+    fam = hard.family(rules)
+    assert hard.PAIRS[fam] & hard._INLAST and hard.SOLO[fam] & hard._INLAST
+
+    def searched(positions):
+        n = {True: 0, False: 0}
+        for st in positions:
+            hard._maxd = -1  # (a search's depth; the medium player's move leaves it)
+            hard.choose(st, rules, st[E.TURN], Rng(3), mates=mates)
+            core.setup(rules)
+            n[core.last_deal(st)] += hard._maxd >= 0
+        return n
+
+    positions = _positions(rules, 5, 80)
+    now = searched(positions)
+    monkeypatch.setattr(hard, "PAIRS", bytearray(len(hard.PAIRS)))
+    monkeypatch.setattr(hard, "SOLO", bytearray(len(hard.SOLO)))
+    before = searched(positions)
+    assert now[False] == before[False] == 0  # the first deal: never
+    assert now[True] > before[True]  # the last deal: its first plays too
