@@ -869,17 +869,21 @@ def test_play_with_an_empty_flash_folder_name_is_a_usage_error(tmp_path):
 
 
 def test_firmware_stopped_by_a_signal_is_one_line(tmp_path):
+    import store
+
     assert sim.firmware_stopped(9) == (
         "the firmware stopped: killed by signal 9 (SIGKILL); its saves were on a temporary "
         "flash folder, now removed (--flash DIR keeps them between runs)"
     )
     f = str(tmp_path)
     assert sim.firmware_stopped(15, f).endswith(f"(SIGTERM); on {f}: nothing saved yet")
-    (tmp_path / "sheet.sav").write_text("x")  # killed in the scorekeeper: not "the game"
+    (tmp_path / "sheet.sav").write_text("x")  # damaged: no save (it was "saved")
+    assert sim.firmware_stopped(15, f).endswith(f"(SIGTERM); on {f}: nothing saved yet")
+    store.save("sheet.sav", {"v": 2}, f)  # killed in the scorekeeper: not "the game"
     assert sim.firmware_stopped(15, f).endswith(
         f"on {f}: the score sheet up to the last round saved"
     )
-    (tmp_path / "game.sav").write_text("x")
+    store.save("game.sav.bak", {"code": "x"}, f)  # a .bak alone (main removed): saved
     assert sim.firmware_stopped(15, f).endswith(
         f"on {f}: the game up to the last play and the score sheet up to the last round saved"
     )

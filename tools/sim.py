@@ -905,15 +905,31 @@ def kept(flash=None):
     on a temporary flash folder that the run has removed."""
     if flash:
         saves = []
-        if (Path(flash) / "game.sav").exists():
+        if saved(flash, "game.sav"):
             saves.append("the game up to the last play")
-        if (Path(flash) / "sheet.sav").exists():
+        if saved(flash, "sheet.sav"):
             saves.append("the score sheet up to the last round")
         return f"on {flash}: " + (" and ".join(saves) + " saved" if saves else "nothing saved yet")
     return (
         "its saves were on a temporary flash folder, now removed "
         "(--flash DIR keeps them between runs)"
     )
+
+
+def saved(flash, name):
+    """Whether a copy of record `name` (its main copy, .tmp or .bak) on the
+    folder `flash` reads (the firmware's store.decode): a damaged file the
+    app did not open is no save, a lone .bak is one."""
+    mpy.setup_cpython_path()
+    import store
+
+    for copy in ("", ".tmp", ".bak"):
+        try:
+            store.decode((Path(flash) / (name + copy)).read_bytes())
+            return True
+        except (OSError, ValueError):
+            pass
+    return False
 
 
 def new_flash(flash):
