@@ -344,11 +344,14 @@ def load(name, folder="", check=None, spare=False):
             # (a copy larger than the free heap or that cannot be read:
             # damage too, another copy is tried and this one is kept, as
             # .bad for the main copy)
+            if suffix == ".tmp" and not read and isinstance(e, ValueError):
+                # a .tmp cut while written: no damage, nothing to keep (a
+                # first save cut so: nothing saved, as before it began)
+                _remove(p + suffix)
+                continue
             found = True
-            if suffix != ".tmp":  # (a .tmp cut while written: no damage)
+            if suffix != ".tmp":
                 why += _bad(p, name, suffix, e)
-            elif not read and isinstance(e, ValueError):
-                _remove(p + suffix)  # that part of a copy: nothing to keep
             elif not isinstance(e, OSError):
                 # a whole .tmp too large for the free heap, or refused by
                 # the check: the newest copy, kept (.bad at the next save,

@@ -114,6 +114,16 @@ def test_power_cut_while_writing_tmp(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["game"]
 
 
+def test_a_first_save_cut_while_writing_is_nothing_saved(tmp_path):
+    # no other copy: it was "every copy damaged" (BAD, nothing said why),
+    # so the device said "Save damaged" (or "Settings reset") for a save
+    # that had never finished
+    d = str(tmp_path)
+    (tmp_path / "game.tmp").write_bytes(store.encode({"n": 1})[:20])
+    assert store.load("game", d) == (None, store.NONE, "")
+    assert not list(tmp_path.iterdir())
+
+
 def test_a_whole_tmp_a_check_refuses_stays(tmp_path):
     # decoded whole, refused by the caller's check: not a cut write, kept
     d = str(tmp_path)
