@@ -1095,10 +1095,12 @@ OLDER = const(4)  # written by an earlier version
 def trouble(why):
     """The first thing wrong in load()'s `why`: 0 (nothing), CUT, DAMAGED,
     NEWER or OLDER."""
-    if not why:
-        return 0
-    first = why.split(";")[0]
-    if first.endswith(": missing"):  # (removed by hand: nothing to say of it)
+    first = ""
+    for w in why.split("; "):
+        if w and not w.endswith(": missing"):  # (removed by hand: nothing to say of it)
+            first = w
+            break
+    if not first:
         return 0
     if "truncated" in first:
         return CUT

@@ -281,6 +281,15 @@ def test_damaged_file_falls_back_and_says_why(tmp_path, how):
     got, status, why = S.load(d)
     assert (got, status) == (None, store.BAD)
     assert S.trouble(why) == TROUBLE[how]
+    # the main copy removed by hand, the .bak damaged: the .bak's trouble
+    # said (it was nothing: "Kept as .bad" missing under "Save damaged")
+    S.save(sh, d)
+    S.save(sh, d)
+    (tmp_path / S.FILE).unlink()
+    _damage(tmp_path / (S.FILE + ".bak"), how)
+    got, status, why = S.load(d)
+    assert (got, status) == (None, store.BAD) and why.startswith(S.FILE + ": missing; ")
+    assert S.trouble(why) == TROUBLE[how]
 
 
 def test_from_obj_refuses_what_is_not_a_sheet():
