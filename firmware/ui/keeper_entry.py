@@ -200,7 +200,7 @@ class Screen(keys.Screen):
         n = self.n
         k = d.get("k")
         v = d.get("v")
-        if isinstance(v, dict):  # (a step the draft's rules did not ask for: its default)
+        if isinstance(v, dict):  # (a copy: a step the draft's rules did not ask for at its default)
             w = dict(self.v)
             w.update(v)
             v = w
@@ -242,7 +242,7 @@ class Screen(keys.Screen):
                 return False
         f = self.steps[k]
         old = (self.v, self.pc, self.given)
-        self.v, self.pc, self.given = dict(v), pc, g
+        self.v, self.pc, self.given = v, pc, g
         self.cards = d.get("c") == 1 and f == "p" and v["p"] == n + 1
         if cur >= (4 * n if self.cards else n):
             cur = 0
