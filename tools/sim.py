@@ -516,20 +516,50 @@ HEAP_NEEDED = (
 
 
 _CONSOLE_LINES = 30  # of a crash's console, said after the run
+_CONSOLE_WIDTH = 1024  # characters: a longer line is kept in pieces this long
 
 
-def _say_console(path):
-    """After a firmware that did not quit (a crash, out of memory, killed),
-    the terminal given back: the last _CONSOLE_LINES lines it printed (its
-    traceback last), below its screen. A stop's lines (the rounds' news)
-    are not said: its screen said them."""
-    lines = path.read_text(errors="replace").splitlines()[-_CONSOLE_LINES:]
-    try:
-        if lines:
-            sys.stderr.write("\n".join(lines) + "\n")
-            sys.stderr.flush()
-    except OSError:  # (the terminal gone: its window closed)
-        pass
+class _Console:
+    """The firmware's console (its stdout and stderr) in a terminal, kept
+    off the screen drawn: read from a pipe as it comes, only its last
+    _CONSOLE_LINES lines kept (a runaway print loop fills no memory and
+    no disk), said below the screen after a run that did not quit (say).
+    `fd` is the pipe's end for the firmware, closed here once it has it
+    (close)."""
+
+    def __init__(self):
+        import collections
+        import threading
+
+        r, self.fd = os.pipe()
+        self._lines = collections.deque(maxlen=_CONSOLE_LINES)
+        self._reader = threading.Thread(target=self._read, args=(r,), daemon=True)
+        self._reader.start()
+
+    def _read(self, r):
+        with open(r, "rb") as f:  # (to the end: the firmware's end closed)
+            while line := f.readline(_CONSOLE_WIDTH):
+                self._lines.append(line.decode(errors="replace").rstrip("\n"))
+
+    def close(self):
+        """This process's copy of the firmware's end (again: nothing)."""
+        if self.fd >= 0:
+            os.close(self.fd)
+            self.fd = -1
+
+    def say(self):
+        """After a firmware that did not quit (a crash, out of memory,
+        killed), the terminal given back: the last _CONSOLE_LINES lines it
+        printed (its traceback last), below its screen. A stop's lines (the
+        rounds' news) are not said: its screen said them."""
+        self.close()
+        self._reader.join(2)  # (the firmware has ended: its end is closed)
+        try:
+            if self._lines:
+                sys.stderr.write("\n".join(self._lines) + "\n")
+                sys.stderr.flush()
+        except OSError:  # (the terminal gone: its window closed)
+            pass
 
 
 def run(
@@ -658,11 +688,11 @@ def run(
             child = None
             try:
                 if not headless and pipe is None:
-                    # its prints and tracebacks to a file, and the screen
-                    # drawn on a copy of stdout: a line printed (a save's
-                    # damage, "app: low memory") no longer lands on it
-                    console = tmp / "console.txt"
-                    sink = open(console, "w")
+                    # its prints and tracebacks kept apart (_Console), and the
+                    # screen drawn on a copy of stdout: a line printed (a
+                    # save's damage, "app: low memory") no longer lands on it
+                    console = _Console()
+                    sink = console.fd
                     term = os.dup(sys.stdout.fileno())
                     env["SCOPA_SIM_OUT"] = str(term)
                 if attrs is not None:  # the terminal's mode is set here, not by the board
@@ -687,6 +717,8 @@ def run(
                         preexec_fn=_ignore_sighup,
                     ) as child,
                 ):
+                    if console is not None:
+                        console.close()  # (the firmware has its end)
                     ran = True
                     jobs.child = child
                     assert guard.stdin is not None
@@ -700,14 +732,15 @@ def run(
                         raise
                     except BaseException as e:
                         # Ctrl-C: the firmware has it too. SIGTERM or SIGHUP
-                        # (_ExitOnSignals) in a terminal: the app is asked to
-                        # quit as by q (the file SCOPA_SIM_QUIT; no SIGINT,
-                        # which a write it cuts short can leave stuck in this
-                        # unix port). Either way it writes what waits for a
-                        # timed save; stopped if it has not quit within 2 s.
+                        # (_ExitOnSignals) in a terminal, or a SIGINT sent to
+                        # this process alone: the app is asked to quit as by
+                        # q (the file SCOPA_SIM_QUIT; no SIGINT, which a write
+                        # it cuts short can leave stuck in this unix port).
+                        # Either way it writes what waits for a timed save;
+                        # stopped if it has not quit within 2 s.
                         ctrl_c = isinstance(e, KeyboardInterrupt)
                         if ctrl_c or not headless:
-                            if not ctrl_c:
+                            if not headless:
                                 quit_file.write_text("")
                             try:
                                 child.communicate(timeout=2)
@@ -726,10 +759,10 @@ def run(
                     signal.signal(signal.SIGWINCH, old_winch)
                 if term >= 0:
                     os.close(term)
-                if console is not None and sink is not None:
-                    sink.close()
+                if console is not None:
+                    console.close()
                     if child is not None and child.returncode not in (0, 130, None):
-                        _say_console(console)
+                        console.say()
                 assert guard.stdin is not None
                 try:  # the firmware has ended: its pid is no longer the guard's to kill
                     guard.stdin.write("0\n")
