@@ -64,6 +64,16 @@ try:
             elif ev == LEFT:
                 x -= 8
                 if os.getenv("DEMO_CRASH"):
+                    for i in range(int(os.getenv("DEMO_CRASH"))):  # its console's lines
+                        print("flood %d" % i, "x" * 3000 if i == 0 else "")
+                    if os.getenv("DEMO_TMP"):  # the bytes of the files the run made
+                        size = 0
+                        for d in os.listdir(os.getenv("DEMO_TMP")):
+                            d = os.getenv("DEMO_TMP") + "/" + d
+                            if os.stat(d)[0] & 0x4000:
+                                for f in os.listdir(d):
+                                    size += os.stat(d + "/" + f)[6]
+                        said.write("TMP %d BYTES\\n" % size)
                     raise RuntimeError("boom")
             draw(name(ev))
             ev = deb.poll(buttons.read(), clock.ticks_ms())
@@ -1015,7 +1025,11 @@ def test_play_says_the_game_is_saved_only_when_it_is(tmp_path):
     assert last.endswith(f"the game is saved on its flash (tools/play --flash {flash} resumes it).")
     # the scorekeeper's sheet, no game: not "the simulator has stopped." alone
     last = play("--keys", "down A A wait:300", *png_dir, flash="sheet")
-    assert last == "tools/play: the simulator has stopped; the score sheet is saved on its flash."
+    # (and what resumes it, as for a game: the device opens where it was left)
+    assert last == (
+        "tools/play: the simulator has stopped; the score sheet is saved on its flash "
+        f"(tools/play --flash {tmp_path / 'sheet'} resumes it)."
+    )
     # a damaged sheet the run did not open is no save (it said "saved")
     (tmp_path / "bad").mkdir()
     (tmp_path / "bad" / "sheet.sav").write_bytes(b"junk")
@@ -1351,6 +1365,25 @@ def test_a_crash_in_a_terminal_says_its_console_below_the_screen(demo_dir):
     assert said.index(b"RuntimeError: boom") < said.index(b"scopa-sim: the firmware crashed")
 
 
+def test_a_crash_after_a_flood_of_prints_says_its_last_lines(demo_dir, tmp_path):
+    # the console was a file in the run's folder, read whole after a crash:
+    # a runaway print loop filled the disk and the memory. Now only its last
+    # 30 lines are kept
+    env = dict(os.environ, DEMO_CRASH="5000", TMPDIR=str(tmp_path), DEMO_TMP=str(tmp_path))
+    with _sim_in_pty(demo_dir, 40, 140, env) as (master, slave, proc, _):
+        _read_until(master, "arrows: move".encode())
+        os.write(master, b"\x1b[D")  # left: the flood, then the crash
+        out = _read_until(master, b"scopa-sim: the firmware crashed")
+        assert proc.wait(10) == 1
+    # (the flood is 62 KB: the run's own files only, 8 KB)
+    assert 0 < int(re.search(rb"TMP (\d+) BYTES", out)[1]) < 30000
+    said = out[out.index(b"\x1b[?25h") : out.index(b"scopa-sim: the firmware crashed")]
+    lines = said.decode().split("\r\n")[1:-1]
+    assert len(lines) == 30 and lines[-1] == "RuntimeError: boom", lines
+    assert "flood 4990 " in lines and "flood 4900 " not in lines and "demo sim" not in said.decode()
+    assert not list(tmp_path.iterdir())  # nothing left behind
+
+
 def test_a_default_80x24_terminal_plays_in_braille_then_resizes(demo_dir):
     with _sim_in_pty(demo_dir, 24, 80) as (master, slave, proc, _):
         out = _read_until(master, "arrows: move".encode())
@@ -1613,7 +1646,7 @@ def test_sigkill_leaves_no_mess(demo_dir, tmp_path, killed):
         assert sorted(p.name for p in flash.iterdir()) == ["board.json", "board.py"]
 
 
-@pytest.mark.parametrize("way", ["q", "ctrl_c", "sigterm", "sighup"])
+@pytest.mark.parametrize("way", ["q", "ctrl_c", "sigint", "sigterm", "sighup"])
 def test_one_simulator_at_a_time_on_a_flash_folder(demo_dir, tmp_path, capsys, way):
     # two simulators on one flash folder interleaved the saved game's journal:
     # the second one says whose the folder is and stops (exit 2) before it
@@ -1641,12 +1674,14 @@ def test_one_simulator_at_a_time_on_a_flash_folder(demo_dir, tmp_path, capsys, w
             os.write(master, b"q")
         elif way == "ctrl_c":  # the terminal's Ctrl-C: SIGINT to its foreground group
             os.killpg(proc.pid, signal.SIGINT)
+        elif way == "sigint":  # to tools/sim.py alone (`kill -INT`): it was killed after 2 s
+            os.kill(proc.pid, signal.SIGINT)
         elif way == "sigterm":
             os.kill(proc.pid, signal.SIGTERM)
         else:  # the window closed
             os.killpg(proc.pid, signal.SIGHUP)
         _read_until(master, b"\x1b[?25h")  # the terminal given back
-        code = {"q": 0, "ctrl_c": 130, "sigterm": 128 + 15, "sighup": 128 + 1}[way]
+        code = {"q": 0, "ctrl_c": 130, "sigint": 130, "sigterm": 128 + 15, "sighup": 128 + 1}[way]
         assert proc.wait(20) == code
         after = termios.tcgetattr(slave)
     assert after[3] == before[3]
