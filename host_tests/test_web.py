@@ -308,7 +308,13 @@ def test_reload_mid_game_resumes(site, browser, board):
     before = flash(page)
     # the store's protocol ran on the port's file system: the new copy and
     # the previous one, both good records, nothing half written left
-    assert {"game.sav", "game.sav.bak", "settings.sav"} <= set(before), sorted(before)
+    # (seen once under a heavy load: only settings.sav; the firmware's
+    # lines and the status say what the page did, should it come again)
+    assert {"game.sav", "game.sav.bak", "settings.sav"} <= set(before), (
+        sorted(before),
+        page.evaluate("window.scopa.status()"),
+        page.evaluate("scopa.log.slice(-20)"),
+    )
     assert not [n for n in before if n.endswith(".tmp")], sorted(before)
     for name in ("game.sav", "game.sav.bak", "settings.sav"):
         store.decode(before[name])
