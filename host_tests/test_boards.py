@@ -57,6 +57,7 @@ class Hardware:
         self.pins = {}  # gpio -> FakePin (last made)
         self.uses = []  # (gpio, what)
         self.i2c = []
+        self.on_i2c = [0x3C]  # the addresses that answer a scan: the OLED
         self.modules = {}
         self.late = None  # a list: edges whose handlers run later (scheduled)
         self._build()
@@ -100,6 +101,9 @@ class Hardware:
             def __init__(self, id, *, sda, scl, freq=400_000):
                 hw.i2c.append((id, sda.gpio, scl.gpio, freq))
                 hw.uses += [(sda.gpio, "I2C SDA"), (scl.gpio, "I2C SCL")]
+
+            def scan(self):
+                return list(hw.on_i2c)
 
         machine = types.ModuleType("machine")
         machine.Pin, machine.I2C = Pin, I2C
@@ -566,6 +570,21 @@ def test_pico_ssd1306_wiring(monkeypatch):
     readme = (BOARDS / "pico_ssd1306" / "README.md").read_text()
     for _bit, gpio in board.BUTTONS:  # the wiring table names every button pin
         assert f"GP{gpio} " in readme or f"GP{gpio}|" in readme, f"GP{gpio} not in README"
+
+
+@pytest.mark.parametrize("found", [[], [0x3D, 0x68]])
+def test_pico_ssd1306_names_what_is_on_the_bus_without_its_oled(monkeypatch, found):
+    # an OLED unwired, unpowered or strapped to 0x3D: the driver's first
+    # write raised a bare OSError (EIO), and the flash tool blamed the firmware
+    board, hw = load_board("pico_ssd1306", monkeypatch)
+    hw.on_i2c = found
+    with pytest.raises(OSError) as e:
+        board.setup()
+    what = ", ".join("0x%02x" % a for a in found) or "none"
+    assert str(e.value) == (
+        f"no OLED at 0x3c on I2C0 (SDA GP4, SCL GP5); found: {what}; check the "
+        "wiring (boards/pico_ssd1306/README.md) or OLED_ADDR in board.py"
+    )
 
 
 def test_pico_lcd_114_matches_waveshare(monkeypatch):

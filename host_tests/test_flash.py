@@ -345,6 +345,8 @@ def test_an_app_that_fails_after_the_reset_says_how(
     done = run_flash(board, *args)
     assert done.returncode == 1, done.out
     assert said in done.out, done.out
+    # (not the firmware's fault alone: an OLED unwired says so in its lines)
+    assert "fix what its last lines name (the firmware, or the wiring: boards/" in done.out
     if "started" in said:
         assert "AttributeError" in done.out and "did not start" not in done.out
 

@@ -38,8 +38,27 @@ BUTTONS = (
 
 
 def setup():
-    """Create the hardware and return (display, buttons, clock)."""
+    """Create the hardware and return (display, buttons, clock).
+
+    Raises OSError naming the bus, its pins and the addresses found when no
+    device answers at OLED_ADDR (the OLED unwired, unpowered, or strapped to
+    another address: README.md), where the driver's first write would
+    raise a bare EIO."""
     i2c = I2C(I2C_ID, sda=Pin(SDA), scl=Pin(SCL), freq=I2C_FREQ)
+    found = i2c.scan()
+    if OLED_ADDR not in found:
+        raise OSError(
+            "no OLED at 0x%02x on I2C%d (SDA GP%d, SCL GP%d); found: %s; check the "
+            "wiring (boards/%s/README.md) or OLED_ADDR in board.py"
+            % (
+                OLED_ADDR,
+                I2C_ID,
+                SDA,
+                SCL,
+                ", ".join("0x%02x" % a for a in found) or "none",
+                NAME,
+            )
+        )
     display = ssd1306.SSD1306_I2C(WIDTH, HEIGHT, i2c, addr=OLED_ADDR)
     # with the clock: edge interrupts catch a press made while the app is busy
     pins = [(bit, Pin(gp, Pin.IN, Pin.PULL_UP)) for bit, gp in BUTTONS]

@@ -395,8 +395,9 @@ class Flasher:
                 what = f"the app did not start: no {expect!r} after the reset"
             raise FlashError(
                 f"{what}; the board said:\n{shown or '    (nothing)'}",
-                f"look at the board with `mpremote connect {self.port} repl` and press "
-                "Ctrl-D; run flash again after fixing the firmware",
+                f"fix what its last lines name (the firmware, or the wiring: "
+                f"boards/{board.name}/README.md) and run flash again; "
+                f"`mpremote connect {self.port} repl` and Ctrl-D show the start again",
             )
         say(f"app started: {expect}")
         return 0
