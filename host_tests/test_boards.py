@@ -196,6 +196,7 @@ def _fake_time(monkeypatch):
     t.__dict__.update(real_time.__dict__)
     t.ticks_ms = lambda: int(real_time.monotonic() * 1000) & 0x3FFFFFFF
     t.ticks_diff = ui_buttons.ticks_diff
+    t.ticks_add = lambda a, b: (a + b) & 0x3FFFFFFF
     t.sleep_ms = lambda ms: None
     return t
 
@@ -619,6 +620,32 @@ def test_pico_lcd_114_display_methods(monkeypatch):
     # not the driver's 10 MHz and 52 ms
     assert display.spi.baudrate == 31_250_000
     assert len(display.buffer) * 8 * 1000 // display.spi.baudrate == 16
+
+
+def test_pico_lcd_114_wakes_in_5_ms_and_never_within_120_of_sleeping(monkeypatch):
+    # poweron waited 120 ms after SLPOUT, where the ST7789V takes a command
+    # after 5: the key that woke the screen was held up. Its 120 ms are
+    # between SLPIN and SLPOUT (and SLPOUT and SLPIN)
+    board, hw = load_board("pico_lcd_114", monkeypatch)
+    now = [1000]
+    slept = []
+
+    def sleep_ms(ms):
+        slept.append(ms)
+        now[0] += ms
+
+    monkeypatch.setattr(board.time, "ticks_ms", lambda: now[0])
+    monkeypatch.setattr(board.time, "sleep_ms", sleep_ms)
+    display, _, _ = board.setup()
+    display.poweroff()
+    now[0] += 30_000  # the screen asleep a while, then a key
+    display.poweron()
+    assert slept == [5] and display.cmds[-2:] == [0x11, 0x29]
+    display.poweroff()
+    now[0] += 20  # a key 20 ms after the screen slept
+    slept.clear()
+    display.poweron()
+    assert slept == [100, 5]
 
 
 def test_pico_lcd_114_refuses_a_driver_with_other_pins(monkeypatch):

@@ -74,6 +74,7 @@ class Display(LCD_114):
     def __init__(self):
         super().__init__()
         self.spi.init(baudrate=SPI_HZ)  # the rest as the driver set it
+        self._slept = time.ticks_add(time.ticks_ms(), -120)  # (awake: as long ago)
         self.level = 255
         self.contrast(255)
 
@@ -107,12 +108,20 @@ class Display(LCD_114):
         """Display off, controller asleep, backlight off."""
         self._cmd(_DISPOFF)
         self._cmd(_SLPIN)
+        self._slept = time.ticks_ms()
         self.set_backlight(0)
 
     def poweron(self):
-        """Wake the controller (120 ms), display on, backlight back."""
+        """Wake the controller, display on, backlight back. The ST7789V
+        (datasheet, 10h and 11h) wakes no sooner than 120 ms after SLPIN
+        and takes a command 5 ms after SLPOUT; its other 120 ms, before the
+        next SLPIN, the app's sleep timeout (seconds) keeps. A key that
+        wakes the screen so waits 5 ms, not 120."""
+        wait = 120 - time.ticks_diff(time.ticks_ms(), self._slept)
+        if wait > 0:  # (a key just after the screen slept)
+            time.sleep_ms(wait)
         self._cmd(_SLPOUT)
-        time.sleep_ms(120)
+        time.sleep_ms(5)
         self._cmd(_DISPON)
         self.contrast(self.level)
 
