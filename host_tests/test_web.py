@@ -482,6 +482,26 @@ def test_a_full_storage_says_not_saved_until_a_save_passes(site, browser):
     assert errors == []
 
 
+def test_a_page_whose_storage_is_blocked_plays_unsaved(site, browser):
+    # the browser blocking the page's storage (site data blocked: reading
+    # localStorage throws), the page stayed at "Loading MicroPython...",
+    # an uncaught error (a tester's find)
+    ctx, _ = browser
+    ctx.add_init_script(
+        "Object.defineProperty(window, 'localStorage', {get() {"
+        " throw new DOMException('The user denied access', 'SecurityError'); }});"
+    )
+    page, errors = open_page(ctx, site["url"])
+    settle(page)
+    blocked = "Not saved: the browser blocks this page's storage."
+    assert page.locator("#status").inner_text() == blocked
+    for k in "AAA":  # a game starts, the line stays
+        press(page, k)
+    assert status(page)["screen"] == "table"
+    assert page.locator("#status").inner_text() == blocked
+    assert errors == []
+
+
 def test_the_service_worker_fills_its_cache_from_the_server(site):
     # from the browser's HTTP cache, a static server's old files filled a
     # new build's cache: the update never arrived

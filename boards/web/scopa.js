@@ -10,7 +10,8 @@
 // - The flash: the files the firmware writes in /flash are kept in
 //   localStorage (one key, written whole after any turn that changed them),
 //   and put back in /flash before the app starts: a reload resumes as a
-//   power cut does on the device.
+//   power cut does on the device. Where the browser blocks that storage
+//   the game plays all the same, nothing saved, and the page says so.
 // - window.scopa: what the page's tests read (status, timings).
 
 import { loadMicroPython } from "./micropython.mjs";
@@ -29,8 +30,20 @@ const KEYS = {
     Backspace: "b", Escape: "b", z: "b", Z: "b",
 };
 
+// The page's localStorage, or null where the browser blocks it (site data
+// blocked: reading it throws): the game plays, unsaved, and the status
+// line says so (BLOCKED) whenever it has nothing else to say.
+let storage = null;
+try {
+    storage = window.localStorage;
+    storage.getItem(FLASH_KEY); // (some browsers throw only here)
+} catch {
+    storage = null;
+}
+const BLOCKED = "Not saved: the browser blocks this page's storage.";
+
 const params = new URLSearchParams(location.search);
-const boardName = params.get("board") || localStorage.getItem(BOARD_KEY) || "mono";
+const boardName = params.get("board") || (storage && storage.getItem(BOARD_KEY)) || "mono";
 const colour = boardName === "colour";
 const W = colour ? 240 : 128;
 const H = colour ? 135 : 64;
@@ -66,6 +79,11 @@ window.scopa = page;
 
 function say(text) {
     statusLine.textContent = text;
+}
+
+// The status line with nothing else to say: empty, or the storage blocked.
+function sayNothing() {
+    say(storage ? "" : BLOCKED);
 }
 
 // --- the screen --------------------------------------------------------------
@@ -129,7 +147,8 @@ function showAsleep(off) {
     if (off === asleep) return;
     asleep = off;
     canvas.style.filter = off ? "brightness(0.2)" : "";
-    say(off ? "Asleep: any key wakes it." : "");
+    if (off) say("Asleep: any key wakes it.");
+    else sayNothing();
 }
 
 // --- the flash in localStorage -------------------------------------------------
@@ -158,7 +177,7 @@ let flashNote = ""; // what the status line says once the page runs
 function salvage(raw) {
     if (raw) {
         try {
-            localStorage.setItem(FLASH_KEY + ".bad", raw);
+            storage.setItem(FLASH_KEY + ".bad", raw);
         } catch {
             // no room: the entries taken back below are all there is
         }
@@ -170,7 +189,7 @@ function salvage(raw) {
         ? `Saves damaged: ${n} file${n === 1 ? "" : "s"} taken back, the rest kept as ${FLASH_KEY}.bad.`
         : "Saves lost: the browser kept them empty.";
     try {
-        localStorage.setItem(FLASH_KEY, JSON.stringify(out));
+        storage.setItem(FLASH_KEY, JSON.stringify(out));
     } catch {
         // kept in the page: the next sync writes it
     }
@@ -180,7 +199,11 @@ function salvage(raw) {
 function restoreFlash(FS) {
     FS.mkdir(FLASH);
     restored = true; // (from here a write by another tab is newer than this one's)
-    const raw = localStorage.getItem(FLASH_KEY); // null: a first visit
+    if (!storage) {
+        flashNote = BLOCKED;
+        return;
+    }
+    const raw = storage.getItem(FLASH_KEY); // null: a first visit
     try {
         saved = raw === null ? {} : JSON.parse(raw);
     } catch {
@@ -199,7 +222,7 @@ function restoreFlash(FS) {
     if (bad && !flashNote) {
         // whole JSON, damaged files: kept as the blob that does not parse is
         try {
-            localStorage.setItem(FLASH_KEY + ".bad", raw);
+            storage.setItem(FLASH_KEY + ".bad", raw);
         } catch {
             // no room: the files taken back are all there is
         }
@@ -228,7 +251,7 @@ function holdFlash() {
                 page.busy = true;
                 navigator.locks.request(FLASH_KEY, () => {
                     page.busy = false;
-                    say("");
+                    sayNothing();
                     resolve();
                     return new Promise(() => {}); // held until the tab closes
                 }).catch(refused);
@@ -252,6 +275,7 @@ window.addEventListener("storage", (e) => {
 const NOT_SAVED = "Not saved: ";
 let unsaved = false; // the last sync failed: said until one passes
 function syncFlash(FS) {
+    if (!storage) return; // (said: BLOCKED)
     const now = {};
     let changed = false;
     for (const name of FS.readdir(FLASH)) {
@@ -264,7 +288,7 @@ function syncFlash(FS) {
     }
     if (!changed && Object.keys(now).length === Object.keys(saved).length) return;
     try {
-        localStorage.setItem(FLASH_KEY, JSON.stringify(now)); // one write: all or nothing
+        storage.setItem(FLASH_KEY, JSON.stringify(now)); // one write: all or nothing
         saved = now;
         if (unsaved && statusLine.textContent.startsWith(NOT_SAVED)) say("");
         unsaved = false;
@@ -304,7 +328,7 @@ const held = new Set();
 
 function press(name, down) {
     if (!board || foreign || down === held.has(name)) return;
-    if (flashNote) {
+    if (flashNote && storage) {
         flashNote = ""; // read: the first key takes the note away
         say("");
     }
@@ -346,7 +370,11 @@ for (const b of document.querySelectorAll("#pad button")) {
 const select = document.getElementById("board");
 select.value = page.board;
 select.addEventListener("change", () => {
-    localStorage.setItem(BOARD_KEY, select.value);
+    try {
+        storage.setItem(BOARD_KEY, select.value);
+    } catch {
+        // blocked or full: the URL says it all the same
+    }
     location.search = `?board=${select.value}`;
 });
 
