@@ -326,7 +326,9 @@ class App:
         """Write now what waits for its timed save (a setting changed, the
         round being typed: set_setting, keep_round) and what the screen
         shows as done (a play shown: Screen.quit), as the app stops (a
-        quit, or a bug). Never raises: what cannot be written is said."""
+        quit, or a bug) or the web page is hidden (boards/web: it plays on
+        if the page comes back). Never raises: what cannot be written is
+        said."""
         try:
             if self.screen is not None:
                 self.screen.quit()

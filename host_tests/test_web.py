@@ -502,6 +502,69 @@ def test_a_page_whose_storage_is_blocked_plays_unsaved(site, browser):
     assert errors == []
 
 
+def opp_level(page):
+    """The opponents' level in the settings the page keeps, None when
+    there are none saved."""
+    files = flash(page)
+    return store.decode(files["settings.sav"])["cfg"]["opp"] if "settings.sav" in files else None
+
+
+def set_hidden(page, hidden):
+    """The page hidden (as when a phone switches to another app) or shown
+    again: the visibilitychange a headless page never gets by itself."""
+    page.evaluate(
+        """(hidden) => {
+        if (hidden) Object.defineProperty(document, "visibilityState", {
+            value: "hidden", configurable: true });
+        else delete document.visibilityState;
+        document.dispatchEvent(new Event("visibilitychange"));
+    }""",
+        hidden,
+    )
+
+
+@pytest.mark.slow
+def test_what_waits_for_a_timed_save_is_written_when_the_page_is_hidden(site, browser):
+    # the app saves a changed setting (or the round being typed) a second
+    # after the last change: a reload or a closed tab within that second
+    # lost it, where the simulator writes it on a quit (a tester's find)
+    import menu_keys
+
+    ctx, _ = browser
+    page, errors = open_page(ctx, site["url"])
+    settle(page)
+    hard = menu_keys.new_game_keys("scopa", 2, opp=app.HARD, start=False)  # R the last
+    for k in hard:
+        press(page, k)
+    page.reload()  # within the second: pagehide writes it
+    page.wait_for_function("window.scopa && window.scopa.ready && window.scopa.frames > 0")
+    assert opp_level(page) == app.HARD
+    # hidden (a phone's switch to another app, after which it may be
+    # killed unsaid): written at once, and the page plays on when shown
+    easy = menu_keys.new_game_keys("scopa", 2, opp=app.EASY)
+    assert easy.startswith(hard + "R")
+    for k in hard:  # the same keys, from HARD saved: EASY
+        press(page, k)
+    set_hidden(page, True)
+    assert opp_level(page) == app.EASY
+    set_hidden(page, False)
+    for k in easy[len(hard) + 1 :]:  # Start
+        press(page, k)
+    assert status(page)["screen"] == "table"
+    plays = 0
+    for _ in range(40):  # hidden and shown again between plays: the game goes on
+        press(page, "A")
+        set_hidden(page, True)
+        set_hidden(page, False)
+        plays = int(status(page)["plays"])
+        if plays >= 4:
+            break
+    assert plays >= 4, status(page)
+    assert b'"levels": [3, 0]' in flash(page)["game.sav"]
+    assert page.evaluate("window.scopa.error") is None
+    assert errors == []
+
+
 def test_the_service_worker_fills_its_cache_from_the_server(site):
     # from the browser's HTTP cache, a static server's old files filled a
     # new build's cache: the update never arrived

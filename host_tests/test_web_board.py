@@ -230,6 +230,31 @@ def test_a_firmware_error_writes_what_waits_and_says_stopped():
     assert "text Scopa stopped:\ntext ValueError\n" in out, out
 
 
+HIDDEN = """
+import board as web
+web.FRAME = "frame.bin"
+import store
+
+a = web.start("")
+web.step()
+a.set_setting("sleep", 3)  # saved a second later (a timed save)
+web.flush()  # the page hidden within that second
+print("sleep", store.load("settings.sav")[0]["sleep"])
+a.set_setting("sleep", 2)
+for _ in range(3):  # shown again: the app plays on
+    web.step()
+print("screen", a.screen_mod)
+"""
+
+
+@pytest.mark.mpy
+def test_flush_writes_what_waits_and_the_app_plays_on():
+    # a reload or a tab closed within a second of a change lost it: the
+    # page had no way to write what waits for a timed save
+    out = mpy.run_mpy(HIDDEN, path=(mpy.FIRMWARE, WEB))
+    assert "sleep 3" in out and "screen menu" in out, out
+
+
 def test_firmware_pack_holds_the_staged_firmware_as_bytecode():
     from tools import web
     from tools.flash.compiler import VIPER

@@ -31,6 +31,10 @@ game both ways). The page calls, from JavaScript:
   save); between turns the page is free.
 - ``key(bit, down)``: a key of the page went down (`down` true) or up;
   `bit` is one of ui.buttons UP DOWN LEFT RIGHT A B.
+- ``flush()``: the page is hidden (a reload, a tab closed, a phone's
+  switch to another app): `App.flush` writes now what waits for its timed
+  save (a setting, the round being typed) and plays a move shown, as on
+  a quit; the app plays on if the page comes back. Never raises.
 - ``status() -> str``: ``screen=<module> page=<k>/<n> plays=<n>
   matches=<n> asleep=<0|1> busy=<0|1> keys=<mask>/<queued>`` for the
   page's tests (``busy``: the screen is doing something by itself, such as
@@ -224,6 +228,12 @@ def step():
     drawn = 1 if display.shown != before else 0
     off = 0 if display.on else 1
     return drawn | min(wait, 1023) << 1 | off << 11
+
+
+def flush():
+    """Write now what waits for a timed save (see the module docstring)."""
+    if _app is not None:
+        _app.flush()
 
 
 def status():

@@ -12,6 +12,8 @@
 //   and put back in /flash before the app starts: a reload resumes as a
 //   power cut does on the device. Where the browser blocks that storage
 //   the game plays all the same, nothing saved, and the page says so.
+//   The page hidden (a reload, a tab closed, a phone's switch to another
+//   app), what waits for a timed save is written at once (writeNow).
 // - window.scopa: what the page's tests read (status, timings).
 
 import { loadMicroPython } from "./micropython.mjs";
@@ -324,6 +326,7 @@ function unpack(FS, buf) {
 // --- the keys ----------------------------------------------------------------------
 
 let board = null;
+let fs = null; // the port's file system, once the app runs
 const held = new Set();
 
 function press(name, down) {
@@ -378,6 +381,24 @@ select.addEventListener("change", () => {
     location.search = `?board=${select.value}`;
 });
 
+// --- hidden: what waits is written ---------------------------------------------------
+
+// The app saves a changed setting or the round being typed a second after
+// the last change (app._SAVE_MS): a reload, a tab closed or a phone's
+// switch to another app (after which the page may be killed unsaid)
+// within that second lost it. Hidden, the app writes it now, as on a
+// quit (board.flush), and the flash is kept at once; shown again, the
+// app plays on.
+function writeNow() {
+    if (!board || !fs || foreign || page.error) return;
+    board.flush();
+    syncFlash(fs);
+}
+window.addEventListener("pagehide", writeNow);
+document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "hidden") writeNow();
+});
+
 // --- the page's own beat: how long it ever waits ------------------------------
 
 let lastBeat = performance.now();
@@ -416,6 +437,7 @@ board.configure(${colour ? 1 : 0})
 board.start()
 `);
     board = mp.pyimport("board");
+    fs = FS;
     const step = board.step;
     page.ready = true;
     say(flashNote);
