@@ -565,6 +565,21 @@ def test_what_waits_for_a_timed_save_is_written_when_the_page_is_hidden(site, br
     assert errors == []
 
 
+def test_mashed_keys_stop_soon_after_the_last(site, browser):
+    # 40 presses of a key in 0.08 s queued 64 changes, each held 40 ms:
+    # the cursor moved on for 2.8 s after the last (a tester's find)
+    ctx, _ = browser
+    page, errors = open_page(ctx, site["url"])
+    settle(page)
+    for _ in range(40):
+        page.keyboard.press("ArrowRight")
+    t0 = time.monotonic()
+    page.wait_for_function("/keys=0\\/0/.test(window.scopa.status())", polling=10)
+    lag = time.monotonic() - t0
+    assert lag < 1.5, f"the keys acted for {lag:.1f} s after the last"
+    assert errors == []
+
+
 def test_the_service_worker_fills_its_cache_from_the_server(site):
     # from the browser's HTTP cache, a static server's old files filled a
     # new build's cache: the update never arrived

@@ -157,7 +157,7 @@ MASHED = (
 for i in range(31):  # taps far faster than the app reads them: 62 changes
     k.push(A, True)
     k.push(A, False)
-k.push(A, True)  # A held, then B pressed: the queue's 63rd and 64th
+k.push(A, True)  # A held, then B pressed, on a full queue
 k.push(B, True)
 k.push(B, False)
 k.push(A, False)
@@ -192,7 +192,88 @@ def test_mashed_keys_never_stay_held():
     out = mpy.run_mpy(MASHED.format(web=str(WEB)))
     assert "held 0" in out, out
     queued = int(out.split("queued ")[1].split()[0])
-    assert 64 <= queued <= 64 + 6, out  # a release of each key held, past 64
+    assert 8 <= queued <= 8 + 6, out  # a release of each key held, past 8
+
+
+LAG = (
+    CLOCKED
+    + """
+from ui.buttons import RIGHT, Debouncer
+
+
+def fresh():
+    # new keys, read for 100 ms: the presses the app gets from here on
+    global k, deb, got
+    k = web.WebKeys(c)
+    deb = Debouncer()
+    got = ""
+    run(100)
+
+
+def run(ms):
+    # the app awake: a read every 10 ms for `ms`
+    global got
+    for _ in range(ms // 10):
+        c.t += 10
+        ev = deb.poll(k.read(), c.t)
+        while ev:
+            if ev in (A, RIGHT):
+                got += "A" if ev == A else "R"
+            ev = deb.next()
+
+
+def idle():
+    # ms until every change queued is read and no key is held
+    t0 = c.t
+    while k._queue or k.mask:
+        run(10)
+    return c.t - t0
+
+
+fresh()
+for i in range(40):  # mashed: 40 taps faster than a turn
+    k.push(RIGHT, True)
+    k.push(RIGHT, False)
+print("mashed", idle(), got)
+fresh()
+for i in range(40):  # mashed, then A: the A is the tap that counts
+    k.push(RIGHT, True)
+    k.push(RIGHT, False)
+k.push(A, True)
+k.push(A, False)
+idle()
+print("then-a", got)
+for gap in (150, 90):  # a human pace: each tap read
+    fresh()
+    for i in range(20):
+        k.push(RIGHT, True)
+        run(40)
+        k.push(RIGHT, False)
+        run(gap - 40)
+    idle()
+    print("pace", gap, len(got))
+fresh()
+for i in range(3):  # three taps in a 500 ms turn (a computer's decision)
+    k.push(A, True)
+    k.push(A, False)
+c.t += 500
+idle()
+print("turn", got)
+"""
+)
+
+
+@pytest.mark.mpy
+def test_mashed_keys_stop_soon_after_the_last():
+    # 64 changes were queued, each held 40 ms: 40 taps mashed in 80 ms
+    # moved the cursor for 2.8 s after the last, and queued A presses
+    # played a card after the user stopped (a tester's find, in the browser)
+    out = mpy.run_mpy(LAG.format(web=str(WEB)))
+    ms, taps = out.split("mashed ")[1].split()[:2]
+    assert int(ms) <= 400 and 1 <= len(taps) <= 4, out  # a few taps, not 40
+    assert "then-a RRRA\n" in out, out  # the oldest taps dropped, the last kept
+    assert "pace 150 20" in out and "pace 90 20" in out, out
+    assert "turn AAA" in out, out
 
 
 STOPPED = """

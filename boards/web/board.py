@@ -46,7 +46,8 @@ Keys: a tap may be shorter than a turn (the computer's decision), so
 time, each held at least ``HOLD_MS``, longer than ui.buttons.DEBOUNCE_MS,
 and for two reads at least (the debouncer takes a change that a second
 read finds: asleep, the app reads every 40 ms), so that no tap is lost
-and none is taken for a bounce.
+and none is taken for a bounce. Keys mashed faster than that keep a few
+taps only, the last ones: the app stops a moment after the keys do.
 """
 
 import framebuf
@@ -60,7 +61,7 @@ WIDTH, HEIGHT = 128, 64
 COLOUR = False
 
 HOLD_MS = const(40)  # a key change stays at least this long (the debounce is 20)
-_QUEUE_MAX = const(64)
+_QUEUE_MAX = const(8)  # changes waiting: 4 taps, 320 ms of HOLD_MS
 FRAME = "/frame.bin"  # the last frame shown, for the page to draw
 
 
@@ -121,9 +122,13 @@ class WebKeys:
     them in order, one per `HOLD_MS` of `clock` time and two reads at
     most. Changes that
     change nothing (a key down twice, the release of a press dropped) are
-    dropped; at most 64 wait, and past that a press is dropped but never
-    the release of a key held (else it would stay held, a B held the
-    hint): one for each of the six keys at most.
+    dropped. At most `_QUEUE_MAX` wait (4 taps: more than a human pace
+    queues through the longest turns seen, 250 ms): past that a press
+    drops the oldest whole tap queued (a press and its release), so the
+    newest keys count and the app stops soon after the keys do; with no
+    whole tap queued the press itself is dropped. The release of
+    a key held is never dropped (else it would stay held, a B held the
+    hint): one for each of the six keys at most past `_QUEUE_MAX`.
     """
 
     def __init__(self, clock):
@@ -136,10 +141,27 @@ class WebKeys:
 
     def push(self, bit, down):
         held = self._held | bit if down else self._held & ~bit
-        if held == self._held or down and len(self._queue) >= _QUEUE_MAX:
+        if held == self._held:
+            return
+        if down and len(self._queue) >= _QUEUE_MAX and not self._drop_tap():
             return
         self._held = held
         self._queue.append((bit, bool(down)))
+
+    def _drop_tap(self):
+        # the oldest press queued whose release is queued too, both dropped
+        # (a key's changes alternate: the next change of its key after a
+        # press is its release); False when there is none
+        q = self._queue
+        for i in range(len(q)):
+            bit, down = q[i]
+            if down:
+                for j in range(i + 1, len(q)):
+                    if q[j][0] == bit:
+                        del q[j]
+                        del q[i]
+                        return True
+        return False
 
     def read(self):
         now = self.clock.ticks_ms()
