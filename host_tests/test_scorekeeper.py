@@ -385,14 +385,18 @@ def test_review_shows_points_and_new_totals_and_b_goes_back(tmp_path):
         "Denari 0 1",
         "7 bello 0 1",
         "Primiera 0 1",
-        "Scope 0 3",
         "Total 0 7",
         "Match 5 7",
+        "A:ok B:back",  # what A and B do (a tester's find: it said nothing)
     ]
+    # the points clear of the scroll mark (x 127)
+    assert max(x + 8 * len(t) for t, x, _ in k.board.display.frame) <= 125
+    k.press("down")  # the five categories: the last one scrolled to
+    assert k.text().split("\n")[1:5] == ["Denari 0 1", "7 bello 0 1", "Primiera 0 1", "Scope 0 3"]
     k.press("B")  # back to the scope of BO
     assert k.text().split("\n")[0] == "Scope Round 2" and k.screen.cur == 1
     k.press("up A")  # one more scopa for BO, on to the review
-    assert k.text().split("\n")[-2:] == ["Total 0 8", "Match 5 8"]
+    assert k.text().split("\n")[-3:] == ["Total 0 8", "Match 5 8", "A:ok B:back"]
     k.press("A")
     assert k.sheet.rounds[1]["sc"] == [0, 4]
 
@@ -580,15 +584,14 @@ def test_variants_ask_their_fields(tmp_path):
     e = {"t": [24, 16], "d": [7, 3], "s": 0, "p": 0, "sc": [0, 1], "rb": 1, "np": [5, 0]}
     k.press(["A"] + entry_keys(e, k.sheet.fields(), 2)[:-1])
     # 7 categories: those with a point are listed (scope, re bello, napola)
-    assert k.text().split("\n")[1:6] == [
+    assert k.text().split("\n")[1:5] == [
         "Cards 1 0",
         "Denari 1 0",
         "7 bello 1 0",
         "Primiera 1 0",
-        "Scope 0 1",
     ]
-    k.press("down down")  # scrolls
-    assert k.text().split("\n")[4:6] == ["Re bello 0 1", "Napola 5 0"]
+    k.press("down down down")  # scrolls
+    assert k.text().split("\n")[1:5] == ["Primiera 1 0", "Scope 0 1", "Re bello 0 1", "Napola 5 0"]
     k.press("A")
     assert k.sheet.rounds == [e] and k.screen.m["totals"] == [9, 2]
 
@@ -721,6 +724,27 @@ def test_an_edit_that_unwins_a_match_says_it_has_no_winner(tmp_path):
     assert k.app.screen_mod == "scorekeeper" and k.text().split("\n") == ["No winner yet"]
     k.press("A")
     assert k.screen.m["totals"] == [10, 7] and not k.screen.m["over"]
+
+
+def test_a_rounds_review_from_the_history_says_a_edits_it(tmp_path):
+    # A on a round of the history showed its review with no word of what
+    # A does, and a second A opened an edit: a tester edited old rounds by
+    # accident four times
+    k = new_sheet(tmp_path, names=["ADA", "BO"])
+    for e in (E1, E1, E3, E2):  # 5-0 10-0 11-0 (ADA wins); 0-7
+        k.add(e)
+    k.press("up A")  # History, on the last round: its review
+    assert k.text().split("\n")[-1] == "A:edit B:back"
+    k.press("A")  # the edit
+    assert k.screen.step() == "t"
+    k.press(entry_keys(E2, k.sheet.fields(), 2, old=E2)[:-1])  # on to its review
+    assert k.text().split("\n")[-1] == "A:ok B:back"  # A confirms the edit
+    k.press("A")  # confirmed: back on its row
+    assert type(k.screen).__name__ == "History" and k.screen.sel == 3
+    k.press("B A")  # a new round
+    k.press(entry_keys(E1, k.sheet.fields(), 2)[:-1])
+    lines = k.text().split("\n")
+    assert lines[0] == "Round 2 ADA BO" and lines[-1] == "A:ok B:back", lines
 
 
 def test_an_edit_opens_the_steps_its_new_counts_rule_out_as_a_new_round(tmp_path):
@@ -1862,6 +1886,20 @@ def test_every_keeper_screen_fits(tmp_path, code, size):
                 for top in range(3):
                     s.top = top
                     w.draw("review")
+                # the same round's review from the history (A edits), a new
+                # round's
+                v = w.show("keeper_entry", "Screen", (sh, 0, True))
+                new = w.show("keeper_entry", "Screen", (sh, -1))
+                new.v = s.v
+                new.k = k
+                new.review()
+                for top in range(3):
+                    v.top = new.top = top
+                    w.draw("new review")
+                    w.k.app.screen = v
+                    w.draw("review from the history")
+                    w.k.app.screen = new
+                w.k.app.screen = s
                 continue
             for cur in range(n):
                 s.cur = cur

@@ -184,7 +184,8 @@ SK_NO_WINNER = const(150)  # an edit that leaves a match it ended without a winn
 SK_SCOPE_PLAYS = const(151)  # the sheet: more scope than a side can make ("Scope max %d")
 SK_SCOPE_ALL = const(152)  # the sheet: the sides' scope together more than a round allows
 SK_DRAFT_LOST = const(153)  # the round being typed: every copy of round.sav damaged
-N_STRINGS = const(154)
+SK_EDIT_KEYS = const(154)  # a round's review opened from the history: A edits it
+N_STRINGS = const(155)
 
 _blob = b""
 _offs = None

@@ -5,7 +5,9 @@ took the settebello, the primiera (a side, nobody, or "by the cards": the
 best card of each suit per side, from which the primiera is worked out),
 scope, then re bello, napola (Cirulla: piccola) and grande when in play.
 Last the review: the round's points and the match totals after it; A
-confirms, and the sheet is written to flash at once.
+confirms, and the sheet is written to flash at once. Its bottom line
+says what A and B do ("A:ok B:back"; a round's review opened from the
+history, "A:edit B:back").
 
 Keys: UP / DOWN change the value (held, they repeat), LEFT / RIGHT move
 between the sides, A goes on (to the next side, then the next step), B
@@ -783,7 +785,9 @@ class Screen(keys.Screen):
         return cats
 
     def _review_rows(self):
-        return max(1, (self.app.h - 24) // 8)
+        # the title, then the categories above the round's and the match's
+        # totals and the key line
+        return max(1, (self.app.h - 32) // 8)
 
     def _draw_review(self, fb):
         app = self.app
@@ -795,7 +799,10 @@ class Screen(keys.Screen):
             return
         sc, after, winner = self.rev
         cw = 28 if n == 2 else 24  # two sides: a name of 3 and a gap
-        ends = [w - 1 - (n - 1 - i) * cw for i in range(n)]  # a pixel of margin
+        cats = self._categories()
+        vis = self._review_rows()
+        edge = 3 if len(cats) > vis else 1  # a pixel of margin, or clear of the scroll mark
+        ends = [w - edge - (n - 1 - i) * cw for i in range(n)]
         if n == 2:
             gfx.text(fb, tr(lang.ROUND) % self.round, 0, 0, p.FG)
         for i, x in enumerate(ends):
@@ -804,8 +811,6 @@ class Screen(keys.Screen):
                 gfx.small(fb, name, x - gfx.small_width(name), 1, p.FG)
             else:
                 gfx.text(fb, name, x - 8 * len(name), 0, p.FG)
-        cats = self._categories()
-        vis = self._review_rows()
         y = 8
         for j in range(self.top, min(len(cats), self.top + vis)):
             gfx.text(fb, tr(CATEGORY_LABELS[cats[j]]), 0, y, p.FG)
@@ -817,7 +822,7 @@ class Screen(keys.Screen):
         if len(cats) > vis:  # a scroll mark on the right edge
             bar = 8 * vis
             fb.vline(w - 1, 8 + bar * self.top // len(cats), bar * vis // len(cats), p.FG)
-        y = h - 16
+        y = h - 24
         for sid, vals in ((lang.TOTAL, sc.total), (lang.MATCH, after)):
             gfx.text(fb, tr(sid), 0, y, p.FG)
             for i, x in enumerate(ends):
@@ -828,3 +833,5 @@ class Screen(keys.Screen):
                 else:
                     gfx.text(fb, t, x - 8 * len(t), y, p.FG)
             y += 8
+        # what A and B do: a new round's or an edit's confirm, or an edit
+        gfx.centre(fb, tr(lang.SK_EDIT_KEYS if self.view else lang.OK_BACK), y, p.FG, w)
