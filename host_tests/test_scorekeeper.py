@@ -677,8 +677,8 @@ def test_history_edit_recounts_everything_after(tmp_path, capsys):
     k.press("down")
     assert k.app.screen_mod == "scorekeeper" and type(k.screen).__name__ == "History"
     assert k.text().split("\n") == ["ADA BO", "1 5 0", "2 10 0", "3 11 0", "1 0 7"]
-    k.press("up up up A")  # round 1: its review
-    assert k.text().split("\n")[0] == "Round 1 ADA BO"
+    k.press("up up up A")  # round 1: its review (round 1 of match 1)
+    assert k.text().split("\n")[0] == "R1 M1 ADA BO"
     k.press("A")  # edit it: E2 instead of E1
     assert k.screen.step() == "t" and k.screen.v["t"] == [22, 18]
     k.press(entry_keys(E2, k.sheet.fields(), 2, old=E1))
@@ -728,23 +728,61 @@ def test_an_edit_that_unwins_a_match_says_it_has_no_winner(tmp_path):
 
 def test_a_rounds_review_from_the_history_says_a_edits_it(tmp_path):
     # A on a round of the history showed its review with no word of what
-    # A does, and a second A opened an edit: a tester edited old rounds by
+    # A does, and a second A opened an edit whose steps looked like a new
+    # round's, "Round 1" of any match: a tester edited old rounds by
     # accident four times
     k = new_sheet(tmp_path, names=["ADA", "BO"])
     for e in (E1, E1, E3, E2):  # 5-0 10-0 11-0 (ADA wins); 0-7
         k.add(e)
-    k.press("up A")  # History, on the last round: its review
-    assert k.text().split("\n")[-1] == "A:edit B:back"
-    k.press("A")  # the edit
-    assert k.screen.step() == "t"
-    k.press(entry_keys(E2, k.sheet.fields(), 2, old=E2)[:-1])  # on to its review
-    assert k.text().split("\n")[-1] == "A:ok B:back"  # A confirms the edit
+    d = k.board.display
+    pal = k.app.pal
+    k.press("up A")  # History, on the last round: round 1 of match 2
+    lines = k.text().split("\n")
+    assert lines[0] == "R1 M2 ADA BO" and lines[-1] == "A:edit B:back", lines
+    assert d.pixel(40, 7) == pal.BG  # its name as ever: no edit yet
+    k.press("A")  # the edit: each step names the round on a reversed top row
+    assert k.screen.step() == "t" and k.text().split("\n")[0] == "Cards R1 M2"
+    assert d.pixel(0, 7) == d.pixel(127, 0) == d.pixel(70, 3) == pal.FG
+    k.press("A")
+    assert k.screen.step() == "d" and k.text().split("\n")[0] == "Denari R1 M2"
+    assert d.pixel(127, 0) == pal.FG
+    k.press(entry_keys(E2, k.sheet.fields(), 2, old=E2)[1:-1])  # on to its review
+    lines = k.text().split("\n")
+    assert lines[0] == "R1 M2 ADA BO" and lines[-1] == "A:ok B:back", lines
+    assert d.pixel(40, 7) == pal.FG  # the edit's: reversed
     k.press("A")  # confirmed: back on its row
     assert type(k.screen).__name__ == "History" and k.screen.sel == 3
-    k.press("B A")  # a new round
+    k.press("B A")  # a new round: "Round 2", its top row as ever
+    assert k.text().split("\n")[0] == "Cards Round 2"
+    assert d.pixel(0, 7) == d.pixel(127, 0) == d.pixel(70, 3) == pal.BG
     k.press(entry_keys(E1, k.sheet.fields(), 2)[:-1])
     lines = k.text().split("\n")
     assert lines[0] == "Round 2 ADA BO" and lines[-1] == "A:ok B:back", lines
+    assert d.pixel(70, 3) == pal.BG
+
+
+def test_a_rounds_review_and_edit_name_it_in_every_language(tmp_path):
+    # round 2 of match 2: "R2 M2", "M2 P.2" (mano, partita), "R2 P.2": a
+    # name is never "P.2" (ui.keeper_setup.CHARS), as it can be "P2"
+    k = new_sheet(tmp_path, names=["ADA", "BO"])
+    for e in (E1, E1, E3, E2, E1):
+        k.add(e)
+    try:
+        for code in lang.LANGS:
+            lang.load(code)
+            k.app.go("keeper_entry", "Screen", (k.sheet, 4, True))
+            k.app._switch()
+            k.press("up")  # (a key draws: the review scrolls nowhere)
+            lines = k.text().split("\n")
+            assert lines[0] == (lang.tr(lang.SK_AT) % (2, 2)) + " ADA BO", code
+            assert lines[-1] == lang.tr(lang.SK_EDIT_KEYS)
+            k.press("A")
+            t = lang.tr(lang.CARDS) + " " + lang.tr(lang.SK_AT) % (2, 2)
+            assert k.text().split("\n")[0] == t
+            k.press("B")  # nothing typed: out to the history
+            assert type(k.screen).__name__ == "History"
+    finally:
+        lang.load("en")
 
 
 def test_an_edit_opens_the_steps_its_new_counts_rule_out_as_a_new_round(tmp_path):
@@ -1593,7 +1631,7 @@ def test_an_older_round_with_nobodys_re_bello_still_opens(tmp_path):
     assert k.app.commit_sheet(k.sheet, "add", -1, e) == ""
     k = Keeper(tmp_path)  # on again: the sheet
     k.press("up A")  # History, round 1: its review
-    assert "Round 1" in k.text() and type(k.screen).__name__ == "Screen"
+    assert "R1 M1" in k.text() and type(k.screen).__name__ == "Screen"
     k.press("A")  # edit: the re bello stays nobody's until a side is picked
     s = k.screen
     s.k = s.steps.index("rb")
@@ -1877,7 +1915,7 @@ def test_every_keeper_screen_fits(tmp_path, code, size):
             h._scroll()
             w.draw("history")
         w.show("scorekeeper", "Undo", sh)
-        # every step of a round, with each objection
+        # every step of a round (an edit's: its name, reversed), with each objection
         s = w.show("keeper_entry", "Screen", (sh, 0))
         for k, f in enumerate(s.steps):
             s.k = k
@@ -1949,6 +1987,28 @@ def test_every_keeper_screen_fits(tmp_path, code, size):
     assert w.frames > 200
 
 
+@pytest.mark.parametrize("colour", [False, True])
+def test_an_edit_of_a_late_round_of_a_late_match_fits(tmp_path, code, colour):
+    # round 10 of match 100 (a full sheet holds some hundred matches):
+    # "R10 M100" beside "Primiera" cuts the step's name, never overlaps it
+    sh = S.Sheet(Rules(), ["WWW", "MMM"])
+    big = {"t": [40, 0], "d": [10, 0], "s": 0, "p": 0, "sc": [12, 0]}  # 16-0: a match
+    for _ in range(99):
+        sh.add(dict(big))
+    for _ in range(10):
+        sh.add(dict(E3))  # 1-0
+    w = Walker(tmp_path, code, *((240, 135, True) if colour else (128, 64, False)))
+    s = w.show("keeper_entry", "Screen", (sh, len(sh.rounds) - 1))
+    t = lang.tr(lang.SK_AT) % (10, 100)
+    for k, f in enumerate(s.steps):
+        s.k = k
+        if f == E.REVIEW:
+            s.review()
+        w.draw(f)
+        lines = w.k.text().split("\n")
+        assert lines[0].startswith(t) if f == E.REVIEW else lines[0].endswith(" " + t), lines
+
+
 def test_formatted_keeper_strings_fit(code):
     lang.load(code)
     tr = lang.tr
@@ -1957,6 +2017,8 @@ def test_formatted_keeper_strings_fit(code):
     assert len(tr(lang.SK_NAME) % 3) + 1 + 3 <= 16
     assert len(tr(lang.WINS) % "WWW") <= 16 and len(tr(lang.MATCH_TO) % "WWW") <= 16
     assert len(tr(lang.ROUND) % 99) + len(tr(lang.PRIMIERA)) <= 16  # entry title line
+    for label in list(E.LABELS.values()) + [lang.PICCOLA]:  # an edit's: "Primiera R9 M99"
+        assert len(tr(label)) + 1 + len(tr(lang.SK_AT) % (9, 99)) <= 16, tr(label)
     assert len(tr(lang.SK_ALL_CARDS) % "WWW") <= 16
 
 

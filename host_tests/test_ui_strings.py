@@ -93,6 +93,7 @@ WIDE = {
     "WHY_TAKES": 10,
     "WHY_LEAVES": 40,
     "SK_SCOPE_PLAYS": 20,
+    "SK_AT": (99, 99),
 }
 
 

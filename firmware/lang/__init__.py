@@ -185,7 +185,8 @@ SK_SCOPE_PLAYS = const(151)  # the sheet: more scope than a side can make ("Scop
 SK_SCOPE_ALL = const(152)  # the sheet: the sides' scope together more than a round allows
 SK_DRAFT_LOST = const(153)  # the round being typed: every copy of round.sav damaged
 SK_EDIT_KEYS = const(154)  # a round's review opened from the history: A edits it
-N_STRINGS = const(155)
+SK_AT = const(155)  # a round of the sheet, review and edit: "R1 M2" ("P.2", never a name's "P2")
+N_STRINGS = const(156)
 
 _blob = b""
 _offs = None

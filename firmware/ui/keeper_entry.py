@@ -9,6 +9,11 @@ confirms, and the sheet is written to flash at once. Its bottom line
 says what A and B do ("A:ok B:back"; a round's review opened from the
 history, "A:edit B:back").
 
+A round of the sheet is named by its number and its match's, "R1 M2"
+(each match counts its rounds from 1), on its review and its edit's
+steps; an edit's steps and review show that name on a reversed top row,
+so that an edit never looks like a new round ("Round 2").
+
 Keys: UP / DOWN change the value (held, they repeat), LEFT / RIGHT move
 between the sides, A goes on (to the next side, then the next step), B
 goes back (from the first step: leaves, nothing saved; once the keeper
@@ -187,7 +192,7 @@ class Screen(keys.Screen):
         # an edit's round as this screen makes it (an older record's missing
         # re bello, napola or grande as none): B out asks once it differs
         self.e0 = self.entry() if self.idx >= 0 else None
-        self.round = sh.place(self.idx if self.idx >= 0 else len(sh.rounds))[1]
+        self.match, self.round = sh.place(self.idx if self.idx >= 0 else len(sh.rounds))
         self.view = len(arg) > 2 and arg[2]
         if self.view:
             self.k = len(self.steps) - 1
@@ -317,6 +322,23 @@ class Screen(keys.Screen):
 
     def step(self):
         return self.steps[self.k]
+
+    def tag(self):
+        """The round's name on the top row: a new round's "Round 2"; a
+        round of the sheet (its review from the history, its edit) "R1 M2",
+        round and match: every match has a round 1."""
+        if self.idx < 0:
+            return tr(lang.ROUND) % self.round
+        return tr(lang.SK_AT) % (self.round, self.match)
+
+    def _ink(self, fb, w):
+        """The colour of the top row's first `w` pixels: an edit's (not
+        its review from the history) reversed out of a filled bar."""
+        p = self.app.pal
+        if self.idx < 0 or self.view:
+            return p.FG
+        fb.fill_rect(0, 0, w, 8, p.FG)
+        return p.BG
 
     def editable(self):
         """Sides A goes through on a count step: the last one of cards and
@@ -679,9 +701,11 @@ class Screen(keys.Screen):
             label = lang.PICCOLA
         top = self.err and self.cards  # the cards fill the screen: the objection on top
         if not top:
-            gfx.text(fb, tr(label), 0, 0, p.FG)
-            t = tr(lang.ROUND) % self.round
-            gfx.text(fb, t, app.w - 8 * len(t) - 1, 0, p.FG)
+            c = self._ink(fb, app.w)
+            t = self.tag()
+            # (a round past 9 of a match past 99: "Primier R12 M100")
+            gfx.text(fb, tr(label)[: app.w // 8 - 1 - len(t)], 0, 0, c)
+            gfx.text(fb, t, app.w - 8 * len(t) - 1, 0, c)
         if self.cards:
             self._draw_cards(fb)
         elif f in ("t", "d", "sc", "np"):
@@ -804,7 +828,8 @@ class Screen(keys.Screen):
         edge = 3 if len(cats) > vis else 1  # a pixel of margin, or clear of the scroll mark
         ends = [w - edge - (n - 1 - i) * cw for i in range(n)]
         if n == 2:
-            gfx.text(fb, tr(lang.ROUND) % self.round, 0, 0, p.FG)
+            t = self.tag()
+            gfx.text(fb, t, 0, 0, self._ink(fb, 8 * len(t) + 1))
         for i, x in enumerate(ends):
             name = self.sh.names[i]
             if 8 * len(name) > cw - 4:  # three names of 3 ("NOIVOILOR"): the 3 x 5 font
