@@ -613,6 +613,37 @@ def test_cirulla_three_sides(tmp_path):
     assert k.screen.m["totals"] == [9, 5, 1]
 
 
+def _turn(i):
+    """A round of three sides that gives side i % 3 three points."""
+    side = i % 3
+    r = {"t": [13, 13, 13], "d": [3, 3, 3], "s": side, "p": -1, "sc": [0, 0, 0]}
+    r["t"][side] = 14
+    r["d"][side] = 4
+    return r
+
+
+def test_the_three_side_review_names_its_round(tmp_path):
+    # three sides: the review had no "Round 2" (the names took its room);
+    # past round 9 the names go to the 3 x 5 font to leave it room
+    k = new_sheet(tmp_path, players=1, names=["AB", "BO", "CY"])
+    k.add(_turn(0))
+    k.press(["A"] + entry_keys(_turn(1), k.sheet.fields(), 3)[:-1])
+    lines = k.text().split("\n")
+    assert lines[0] == "Round 2 AB BO CY" and lines[-1] == "A:ok B:back", lines
+    k.press("A")
+    for i in range(2, 9):
+        assert k.app.commit_sheet(k.sheet, "add", -1, _turn(i)) == ""
+    k = Keeper(tmp_path)  # on again: the sheet, 9-9-9
+    assert k.screen.m["totals"] == [9, 9, 9]
+    k.press(["A"] + entry_keys(_turn(9), k.sheet.fields(), 3)[:-1])
+    lines = k.text().split("\n")
+    assert lines[0] == "Round 10" and lines[-1] == "A:ok B:back", lines  # the names small
+    d = k.board.display
+    assert not _overlaps(d.frame)
+    assert d.pixel(8 * 8 + 2, 3) == k.app.pal.BG  # a gap before the first name
+    assert any(d.pixel(x, 3) == k.app.pal.FG for x in range(8 * 8 + 3, 80))  # its glyphs
+
+
 def test_teams(tmp_path):
     k = new_sheet(tmp_path, game=1, best=1)
     assert k.sheet.names == ["NOI", "VOI"] and k.sheet.rules.players == 4
@@ -1925,7 +1956,7 @@ def test_every_keeper_screen_fits(tmp_path, code, size):
                     s.top = top
                     w.draw("review")
                 # the same round's review from the history (A edits), a new
-                # round's
+                # round's ("Round 12": three sides, the names small)
                 v = w.show("keeper_entry", "Screen", (sh, 0, True))
                 new = w.show("keeper_entry", "Screen", (sh, -1))
                 new.v = s.v

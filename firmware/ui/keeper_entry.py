@@ -827,12 +827,16 @@ class Screen(keys.Screen):
         vis = self._review_rows()
         edge = 3 if len(cats) > vis else 1  # a pixel of margin, or clear of the scroll mark
         ends = [w - edge - (n - 1 - i) * cw for i in range(n)]
-        if n == 2:
-            t = self.tag()
+        t = self.tag()
+        name = self.sh.names[0]
+        # three sides: the first name in the 3 x 5 font where the round's
+        # name would meet it, all names then (a name of 3 always is)
+        small = 8 * len(t) + 3 > ends[0] - 8 * len(name)
+        if 8 * len(t) + 3 <= ends[0] - (gfx.small_width(name) if small else 8 * len(name)):
             gfx.text(fb, t, 0, 0, self._ink(fb, 8 * len(t) + 1))
         for i, x in enumerate(ends):
             name = self.sh.names[i]
-            if 8 * len(name) > cw - 4:  # three names of 3 ("NOIVOILOR"): the 3 x 5 font
+            if small or 8 * len(name) > cw - 4:  # three names of 3 ("NOIVOILOR"): the 3 x 5 font
                 gfx.small(fb, name, x - gfx.small_width(name), 1, p.FG)
             else:
                 gfx.text(fb, name, x - 8 * len(name), 0, p.FG)
