@@ -1641,6 +1641,33 @@ def test_a_tie_at_the_target_says_play_on(tmp_path):
     assert lines[-1] == "Tie: play on" and not k.screen.m["over"], lines
 
 
+@pytest.mark.parametrize(
+    "players,size,said",
+    [
+        (2, (128, 64, False), False),  # the digits fill the rows: the key line as it was
+        (3, (128, 64, False), True),
+        (2, (240, 135, True), True),
+        (3, (240, 135, True), True),
+    ],
+)
+def test_the_totals_say_up_down_opens_the_history_where_a_row_is_free(
+    tmp_path, players, size, said
+):
+    # the totals said A and B, never that UP / DOWN open the history
+    k = Keeper(tmp_path, *size)
+    sh = S.Sheet(Rules(players=players), ["ADA", "BO", "CY"][:players])
+    sh.add(dict(E1) if players == 2 else _turn(0))
+    k.app.go("scorekeeper", "Screen", sh)
+    k.app._switch()
+    k.app.draw()
+    lines = k.text().split("\n")
+    assert ("Up/Down: history" in lines) == said, lines
+    assert lines[-2:] == ["Round 2 /11", "A:round B:menu"]
+    assert not _overlaps(k.board.display.frame)
+    k.press("down")
+    assert type(k.screen).__name__ == "History"
+
+
 def test_a_restart_opens_the_sheet_it_was_left_on(tmp_path):
     # a power cut at the table opened the start menu: down, A every time
     k = new_sheet(tmp_path, names=["ADA", "BO"]).add(E1)

@@ -186,7 +186,8 @@ SK_SCOPE_ALL = const(152)  # the sheet: the sides' scope together more than a ro
 SK_DRAFT_LOST = const(153)  # the round being typed: every copy of round.sav damaged
 SK_EDIT_KEYS = const(154)  # a round's review opened from the history: A edits it
 SK_AT = const(155)  # a round of the sheet, review and edit: "R1 M2" ("P.2", never a name's "P2")
-N_STRINGS = const(156)
+SK_HIST_KEYS = const(156)  # the totals, where a row is free: UP / DOWN open the history
+N_STRINGS = const(157)
 
 _blob = b""
 _offs = None

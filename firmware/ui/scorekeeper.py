@@ -15,10 +15,12 @@ said lost (SK_DRAFT_LOST), kept as round.sav.bad.
 Every change is written to flash at once (App.commit_sheet).
 
 Keys on the totals: A enters the next round, UP / DOWN the history,
-B the scorekeeper's menu. A sheet holds sheet.MAX_ROUNDS rounds: then A
-opens the menu too, for a New sheet. A sheet that cannot be read for want
-of heap is said so and left on flash as it is; a key goes to the start
-menu. A long sheet says "Reading..." while it is read (`reading`).
+B the scorekeeper's menu (the key line says A and B, a row of its own
+UP / DOWN where the digits leave one: three sides, the colour screen).
+A sheet holds sheet.MAX_ROUNDS rounds: then A opens the menu too, for a
+New sheet. A sheet that cannot be read for want of heap is said so and
+left on flash as it is; a key goes to the start menu. A long sheet says
+"Reading..." while it is read (`reading`).
 """
 
 from micropython import const
@@ -187,6 +189,9 @@ class Screen(keys.Screen):
             return
         n = sh.rules.sides
         cw = w // n
+        s0 = max(1, min(cw // 10, (h - 34) // 5))  # the digits' scale (a long total's less)
+        if 14 + 5 * s0 + 2 <= h - 28:  # a row free below the digits (and a winner's box)
+            gfx.centre(fb, tr(lang.SK_HIST_KEYS), h - 28, p.FG, w)
         for i in range(n):
             x = i * cw
             name = sh.names[i]
@@ -197,7 +202,7 @@ class Screen(keys.Screen):
                     fb.fill_rect(bx, 2, 4, 4, p.FG)
                     bx += 6
             t = str(m["totals"][i])
-            s = max(1, min(cw // 10, (h - 34) // 5))
+            s = s0
             while s > 1 and gfx.small_width(t, s) > cw - 4:
                 s -= 1
             tw = gfx.small_width(t, s)
