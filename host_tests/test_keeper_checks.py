@@ -185,7 +185,7 @@ def test_the_entry_screen_refuses_by_keys(tmp_path, code, name, rules, e, want):
     k = new_sheet(tmp_path, names=["ADA", "BO"])
     saved = (tmp_path / S.FILE).read_bytes()
     with speaking(code):
-        keys = entry_keys(e, k.sheet.fields(), 2)
+        keys = entry_keys(e, k.sheet.fields(), 2, sh=k.sheet)
         k.press(["A"] + keys[:-3])  # to the primiera's last card (not the scope, the confirm)
         s = k.screen
         assert k.app.screen_mod == "keeper_entry" and s.step() == "p"
@@ -203,7 +203,7 @@ def test_the_entry_screen_names_a_later_count_at_its_step(tmp_path):
     k = new_sheet(tmp_path, names=["ADA", "BO"], napola=1)
     saved = (tmp_path / S.FILE).read_bytes()
     e = {"t": [30, 10], "d": [10, 0], "s": 0, "p": 0, "sc": [0, 0], "np": [9, 0]}
-    k.press(["A"] + entry_keys(e, k.sheet.fields(), 2)[:-1])
+    k.press(["A"] + entry_keys(e, k.sheet.fields(), 2, sh=k.sheet)[:-1])
     s = k.screen
     assert s.step() == "np" and s.err == "Denari mismatch" and s.cur == 0
     assert k.sheet.rounds == [] and (tmp_path / S.FILE).read_bytes() == saved
@@ -215,7 +215,7 @@ def test_a_denaro_named_for_two_sides_is_named(tmp_path):
     # two napole of A-2-3: "Denari mismatch" left the keeper to find which
     k = new_sheet(tmp_path, names=["ADA", "BO"], napola=1)
     e = {"t": [20, 20], "d": [5, 5], "s": 0, "p": 0, "sc": [0, 0], "np": [3, 3]}
-    k.press(["A"] + entry_keys(e, k.sheet.fields(), 2)[:-1])
+    k.press(["A"] + entry_keys(e, k.sheet.fields(), 2, sh=k.sheet)[:-1])
     s = k.screen
     assert s.step() == "np" and s.err == "AD twice", s.err
     assert k.sheet.rounds == []
@@ -357,7 +357,7 @@ def test_the_entry_screen_refuses_more_scope_than_a_round_has(tmp_path, code):
     k = new_sheet(tmp_path, names=["ADA", "BO"])
     with speaking(code):
         e = {"t": [20, 20], "d": [10, 0], "s": 0, "p": 0, "sc": [10, 10]}
-        k.press(["A"] + entry_keys(e, k.sheet.fields(), 2)[:-1])  # (not the confirm)
+        k.press(["A"] + entry_keys(e, k.sheet.fields(), 2, sh=k.sheet)[:-1])  # (not the confirm)
         s = k.screen
         msg = lang.tr(lang.SK_SCOPE_ALL) % 18
         assert s.step() == "sc" and s.err == msg and len(msg) <= 16, s.err
@@ -377,7 +377,7 @@ def test_the_entry_screen_refuses_more_scope_than_plays(tmp_path, code):
     saved = (tmp_path / S.FILE).read_bytes()
     with speaking(code):
         e = {"t": [40, 0], "d": [10, 0], "s": 0, "p": 0, "sc": [19, 0]}
-        k.press(["A"] + entry_keys(e, k.sheet.fields(), 2)[:-1])  # (not the confirm)
+        k.press(["A"] + entry_keys(e, k.sheet.fields(), 2, sh=k.sheet)[:-1])  # (not the confirm)
         s = k.screen
         assert k.app.screen_mod == "keeper_entry" and s.step() == "sc", "19 scope in 18 plays"
         msg = lang.tr(lang.SK_SCOPE_PLAYS) % 18
@@ -408,7 +408,7 @@ def test_the_entry_screen_refuses_a_scopa_with_no_cards(tmp_path, code):
     saved = (tmp_path / S.FILE).read_bytes()
     with speaking(code):
         e = {"t": [40, 0], "d": [10, 0], "s": 0, "p": 0, "sc": [0, 1]}
-        k.press(["A"] + entry_keys(e, k.sheet.fields(), 2))
+        k.press(["A"] + entry_keys(e, k.sheet.fields(), 2, sh=k.sheet))
         s = k.screen
         msg = lang.tr(lang.SK_SCOPE_CARDS)
         assert s.step() == "sc" and s.err == msg and s.cur == 1 and len(msg) <= 16
@@ -476,7 +476,8 @@ def test_the_entry_screen_names_the_grande_the_rest_holds(tmp_path):
     k = new_sheet(tmp_path, names=["ADA", "BO"], game=2)
     assert k.sheet.rules.game == CIRULLA
     e = {"t": [20, 20], "d": [4, 6], "s": 1, "p": 0, "sc": [0, 0], "np": [4, 0], "gr": -1}
-    k.press(["A"] + entry_keys(e, k.sheet.fields(), 2))
+    k.press(["A"] + entry_keys(e, k.sheet.fields(), 2, sh=k.sheet))
     s = k.screen
-    assert s.step() == "gr" and s.err == lang.tr(lang.SK_CLASH)
+    # (it said "Denari mismatch": which side holds it is said now)
+    assert s.step() == "gr" and s.err == lang.tr(lang.SK_HELD) % "BO"
     assert k.sheet.rounds == []

@@ -58,7 +58,7 @@ def blank(n):
     }
 
 
-def entry_keys(e, fields, n, old=None):
+def entry_keys(e, fields, n, old=None, sh=None):
     """The keys (sim names: up down A...) that type entry `e` from the first
     step of the entry screen to the confirm on the review: a new round, or
     with `old` (the entry being edited) an edit. Sides that the screen
@@ -66,7 +66,9 @@ def entry_keys(e, fields, n, old=None):
     steps that the new counts rule out (keeper_entry's _ruled_out, which
     open as a new round's), only these are modelled: the denari past a
     side's cards, the settebello and re bello on a side with no denari,
-    the primiera on a side with no denari or fewer than 3 other cards."""
+    the primiera on a side with no denari or fewer than 3 other cards.
+    A new round's grande opens on the one side the denari named leave it
+    to, as the sheet `sh` checks it (forced_grande)."""
     keys = []
     start = old if old is not None else blank(n)
     vals = {}
@@ -122,9 +124,24 @@ def entry_keys(e, fields, n, old=None):
         for i in range(n):
             keys += _ud(RUNS.index(e["np"][i]) - RUNS.index(onp[i])) + ["A"]
     if "gr" in fields:
-        gr0 = start.get("gr", -1) if old is not None else (ten[0] if ten else -1)
+        assert old is not None or sh is not None, "a new round's grande needs the sheet"
+        gr0 = start.get("gr", -1) if old is not None else forced_grande(sh, e)
         keys += ["up"] * ((side(e["gr"]) - side(gr0)) % (n + 1)) + ["A"]
     return keys + ["A"]  # confirm on the review
+
+
+def forced_grande(sh, e):
+    """The one side whose grande the sheet `sh` lets entry `e` have (all
+    ten denari, or the rest of the denari the others named), else -1."""
+    ok = []
+    for c in list(range(sh.rules.sides)) + [-1]:
+        try:
+            sh.check_typed(dict(e, gr=c))
+        except S.EntryError as x:
+            if x.key == "gr":
+                continue
+        ok.append(c)
+    return ok[0] if len(ok) == 1 else -1
 
 
 class Keeper:
@@ -162,7 +179,7 @@ class Keeper:
 
     def add(self, e):
         sh = self.sheet
-        self.press(["A"] + entry_keys(e, sh.fields(), sh.rules.sides))
+        self.press(["A"] + entry_keys(e, sh.fields(), sh.rules.sides, sh=sh))
         assert self.app.screen_mod == "scorekeeper", self.text()
         return self
 
@@ -377,7 +394,7 @@ def test_rounds_by_keys_totals_and_winner(tmp_path, capsys):
 
 def test_review_shows_points_and_new_totals_and_b_goes_back(tmp_path):
     k = new_sheet(tmp_path, names=["ADA", "BO"]).add(E1)
-    keys = entry_keys(E2, k.sheet.fields(), 2)
+    keys = entry_keys(E2, k.sheet.fields(), 2, sh=k.sheet)
     k.press(["A"] + keys[:-1])  # up to the review
     assert k.text().split("\n") == [
         "Round 2 ADA BO",
@@ -571,7 +588,7 @@ def test_primiera_by_the_cards(tmp_path):
         [C.parse("6D"), C.parse("7C"), C.parse("7S"), -1],  # no bastoni: cannot win
     ]
     e = {"t": [25, 15], "d": [3, 7], "s": 0, "pc": pc, "sc": [0, 2]}
-    k.press(["A"] + entry_keys(e, k.sheet.fields(), 2)[:-1])
+    k.press(["A"] + entry_keys(e, k.sheet.fields(), 2, sh=k.sheet)[:-1])
     assert k.text().split("\n")[4] == "Primiera 1 0"
     k.press("A")
     assert k.sheet.rounds == [e]
@@ -582,7 +599,7 @@ def test_variants_ask_their_fields(tmp_path):
     k = new_sheet(tmp_path, names=["ADA", "BO"], napola=1, rebello=1)
     assert k.sheet.fields() == ["t", "d", "s", "p", "sc", "rb", "np"]
     e = {"t": [24, 16], "d": [7, 3], "s": 0, "p": 0, "sc": [0, 1], "rb": 1, "np": [5, 0]}
-    k.press(["A"] + entry_keys(e, k.sheet.fields(), 2)[:-1])
+    k.press(["A"] + entry_keys(e, k.sheet.fields(), 2, sh=k.sheet)[:-1])
     # 7 categories: those with a point are listed (scope, re bello, napola)
     assert k.text().split("\n")[1:5] == [
         "Cards 1 0",
@@ -627,7 +644,7 @@ def test_the_three_side_review_names_its_round(tmp_path):
     # past round 9 the names go to the 3 x 5 font to leave it room
     k = new_sheet(tmp_path, players=1, names=["AB", "BO", "CY"])
     k.add(_turn(0))
-    k.press(["A"] + entry_keys(_turn(1), k.sheet.fields(), 3)[:-1])
+    k.press(["A"] + entry_keys(_turn(1), k.sheet.fields(), 3, sh=k.sheet)[:-1])
     lines = k.text().split("\n")
     assert lines[0] == "Round 2 AB BO CY" and lines[-1] == "A:ok B:back", lines
     k.press("A")
@@ -635,7 +652,7 @@ def test_the_three_side_review_names_its_round(tmp_path):
         assert k.app.commit_sheet(k.sheet, "add", -1, _turn(i)) == ""
     k = Keeper(tmp_path)  # on again: the sheet, 9-9-9
     assert k.screen.m["totals"] == [9, 9, 9]
-    k.press(["A"] + entry_keys(_turn(9), k.sheet.fields(), 3)[:-1])
+    k.press(["A"] + entry_keys(_turn(9), k.sheet.fields(), 3, sh=k.sheet)[:-1])
     lines = k.text().split("\n")
     assert lines[0] == "Round 10" and lines[-1] == "A:ok B:back", lines  # the names small
     d = k.board.display
@@ -786,7 +803,7 @@ def test_a_rounds_review_from_the_history_says_a_edits_it(tmp_path):
     k.press("B A")  # a new round: "Round 2", its top row as ever
     assert k.text().split("\n")[0] == "Cards Round 2"
     assert d.pixel(0, 7) == d.pixel(127, 0) == d.pixel(70, 3) == pal.BG
-    k.press(entry_keys(E1, k.sheet.fields(), 2)[:-1])
+    k.press(entry_keys(E1, k.sheet.fields(), 2, sh=k.sheet)[:-1])
     lines = k.text().split("\n")
     assert lines[0] == "Round 2 ADA BO" and lines[-1] == "A:ok B:back", lines
     assert d.pixel(70, 3) == pal.BG
@@ -891,6 +908,21 @@ def test_all_ten_denari_are_a_run_of_ten_and_the_grande(tmp_path):
     assert k.screen.step() == "np" and k.screen.v["np"] == [0, 0]
     k.press("A A")
     assert k.screen.step() == "gr" and k.screen.v["gr"] == -1
+
+
+def test_the_grande_opens_on_the_side_the_piccola_named_leaves_it_to(tmp_path):
+    # Cirulla: BO took 3 denari, its piccola of 3 (A 2 3): ADA holds the
+    # Fante, Cavallo and Re. The step opened on Nobody, and A on it said
+    # "Denari mismatch" in place of the choice, whose side unsaid
+    k = new_sheet(tmp_path, game=2, names=["ADA", "BO"])
+    e = {"t": [20, 20], "d": [7, 3], "s": 0, "p": 1, "sc": [0, 0], "np": [0, 3], "gr": 0}
+    keys = entry_keys(e, k.sheet.fields(), 2, sh=k.sheet)
+    k.press(["A"] + keys[:-2])  # on to the grande
+    assert k.screen.step() == "gr" and k.screen.v["gr"] == 0
+    k.press("up up A")  # Nobody, after BO: who holds it is said
+    assert k.screen.step() == "gr" and k.text().split("\n")[-1] == "Held by ADA"
+    k.press("up A A")
+    assert k.sheet.rounds == [e]
 
 
 def test_nobodys_primiera_when_one_side_took_every_card_is_objected_to(tmp_path):
@@ -1286,7 +1318,7 @@ def test_a_round_draft_that_no_longer_fits_the_sheet_is_dropped(tmp_path):
     k = new_sheet(tmp_path, names=["ADA", "BO"])
     k.press("A")
     d = k.screen.draft()
-    k.press(entry_keys(E1, k.sheet.fields(), 2))
+    k.press(entry_keys(E1, k.sheet.fields(), 2, sh=k.sheet))
     assert len(k.sheet.rounds) == 1 and not (tmp_path / S.DRAFT).exists()
     store.save(S.DRAFT, d, str(tmp_path))
     k2 = Keeper(tmp_path)
@@ -1369,7 +1401,7 @@ def test_low_memory_removing_a_draft_adds_the_round_once(tmp_path, monkeypatch):
         raise MemoryError
 
     monkeypatch.setattr(store, "remove", remove)
-    k.press(entry_keys(E1, k.sheet.fields(), 2))
+    k.press(entry_keys(E1, k.sheet.fields(), 2, sh=k.sheet))
     assert k.app.screen_mod == "scorekeeper" and k.sheet.rounds == [E1]
     assert S.load(str(tmp_path))[0].rounds == [E1]
 
@@ -1445,7 +1477,7 @@ def test_a_round_the_flash_did_not_take_keeps_its_draft(tmp_path, monkeypatch):
     # copy on flash; it was removed all the same
     k = new_sheet(tmp_path, names=["ADA", "BO"])
     monkeypatch.setattr(S, "keep", lambda sh, folder="": "no room")
-    k.press(["A"] + entry_keys(E1, k.sheet.fields(), 2))
+    k.press(["A"] + entry_keys(E1, k.sheet.fields(), 2, sh=k.sheet))
     assert k.app.screen_mod == "scorekeeper" and "Not saved!" in k.text()
     k.app.loop(110)
     assert (tmp_path / S.DRAFT).exists()
@@ -1463,7 +1495,7 @@ def test_a_key_after_a_confirm_cut_short_goes_to_the_sheet(tmp_path, monkeypatch
             raise MemoryError
 
     monkeypatch.setattr(E, "print", short, raising=False)
-    k.press(["A"] + entry_keys(E1, k.sheet.fields(), 2))
+    k.press(["A"] + entry_keys(E1, k.sheet.fields(), 2, sh=k.sheet))
     assert k.app.screen_mod == "keeper_entry" and k.sheet.rounds == [E1]
     k.press("A")
     assert k.app.screen_mod == "scorekeeper" and S.load(str(tmp_path))[0].rounds == [E1]
@@ -1476,7 +1508,7 @@ def test_the_sheet_written_drops_an_older_draft(tmp_path, monkeypatch):
     k = new_sheet(tmp_path, names=["ADA", "BO"])
     real = S.keep
     monkeypatch.setattr(S, "keep", lambda sh, folder="": "no room")
-    k.press(["A"] + entry_keys(E1, k.sheet.fields(), 2))
+    k.press(["A"] + entry_keys(E1, k.sheet.fields(), 2, sh=k.sheet))
     k.app.loop(110)
     assert (tmp_path / S.DRAFT).exists()
     monkeypatch.setattr(S, "keep", real)
@@ -1569,7 +1601,7 @@ def test_the_re_bello_goes_to_a_side_and_the_grande_shows_its_five(tmp_path, mon
     # (every card is taken, so someone holds it); the grande's box said +1
     k = new_sheet(tmp_path, names=["ADA", "BO"], napola=1, rebello=1)
     e = {"t": [24, 16], "d": [7, 3], "s": 0, "p": 0, "sc": [0, 1], "rb": 1, "np": [5, 0]}
-    keys = entry_keys(e, k.sheet.fields(), 2)
+    keys = entry_keys(e, k.sheet.fields(), 2, sh=k.sheet)
     at_rb = len(entry_keys(dict(e, rb=0), ["t", "d", "s", "p", "sc"], 2)) - 1
     k.press(["A"] + keys[:at_rb])
     s = k.screen
@@ -1845,7 +1877,7 @@ def test_out_of_memory_while_saving_changes_nothing(tmp_path, monkeypatch, capsy
         return real(*a)
 
     monkeypatch.setattr(store, "save", once)
-    k.press(["A"] + entry_keys(E2, k.sheet.fields(), 2))
+    k.press(["A"] + entry_keys(E2, k.sheet.fields(), 2, sh=k.sheet))
     # the app dropped the key: still on the review, the sheet as it was
     assert "app: low memory" in capsys.readouterr().out
     assert k.app.screen_mod == "keeper_entry" and k.sheet.rounds == [E1]
@@ -1869,7 +1901,7 @@ def test_out_of_memory_after_the_write_leaves_no_round_for_the_next_start(
         return os.path.exists(p)
 
     monkeypatch.setattr(store, "_exists", once)
-    k.press(["A"] + entry_keys(E2, k.sheet.fields(), 2))
+    k.press(["A"] + entry_keys(E2, k.sheet.fields(), 2, sh=k.sheet))
     assert "app: low memory" in capsys.readouterr().out
     assert k.app.screen_mod == "keeper_entry" and k.sheet.rounds == [E1]
     k.press("B")  # the keeper gives up on that round; then the power goes

@@ -187,7 +187,8 @@ SK_DRAFT_LOST = const(153)  # the round being typed: every copy of round.sav dam
 SK_EDIT_KEYS = const(154)  # a round's review opened from the history: A edits it
 SK_AT = const(155)  # a round of the sheet, review and edit: "R1 M2" ("P.2", never a name's "P2")
 SK_HIST_KEYS = const(156)  # the totals, where a row is free: UP / DOWN open the history
-N_STRINGS = const(157)
+SK_HELD = const(157)  # the re bello or grande step: the side the denari named say holds it
+N_STRINGS = const(158)
 
 _blob = b""
 _offs = None

@@ -424,8 +424,8 @@ class Screen(keys.Screen):
             _fit(d, v["t"], TOTAL["d"])
         elif f == "np":  # all ten denari: a run of ten (napola, piccola)
             v["np"] = [10 if x == 10 else 0 for x in d]
-        elif f == "gr":  # all ten denari: the grande too
-            v["gr"] = d.index(10) if 10 in d else -1
+        elif f == "gr":  # the one side the denari leave it to, else nobody's
+            v["gr"] = self._forced(f)
         elif f == "sc" and self.sh.rules.game != CIRULLA:
             # no more scope than half the cards (sheet: SCOPE) nor than the
             # side's plays (PLAYS); an edit's scope cut says why, the lower
@@ -442,6 +442,25 @@ class Screen(keys.Screen):
                         self.told = True
                     sc[i] = most
             v["sc"] = sc
+
+    def _forced(self, f):
+        """The one choice of step `f` (the grande) that the sheet's check
+        lets pass, the later steps naming no card (entry): a side with all
+        ten denari, or the side whose denari are the rest of those the
+        others' piccola, settebello and re bello name (a piccola of 3, A 2
+        3, all the other side took, leaves it the Fante, Cavallo and Re);
+        -1 (nobody's) when more than one passes."""
+        v = self.v
+        ok = []
+        for c in self.choices():
+            v[f] = c
+            try:
+                self.sh.check_typed(self.entry(self.k))
+            except sheet.EntryError as x:
+                if x.key == f:
+                    continue
+            ok.append(c)
+        return ok[0] if len(ok) == 1 else -1
 
     def _ruled_out(self, f):
         """True when the sheet's check (sheet.Sheet.check) finds step `f`'s
@@ -478,6 +497,9 @@ class Screen(keys.Screen):
                 return tr(lang.SK_SCOPE_ALL) % x.want
             if x.kind == sheet.TWICE:  # which card: "7C twice"
                 return tr(lang.SK_TWICE) % gfx.card_text(x.got, self.app.french())
+            if x.kind == sheet.CLASH and key in ("rb", "gr") and key == self.step():
+                # who holds it, by the denari named: "Held by ADA"
+                return tr(lang.SK_HELD) % self.sh.names[x.side]
             if x.kind in ERRORS:
                 return tr(ERRORS[x.kind])
             return str(x)[:16]
