@@ -129,6 +129,24 @@ def test_back_from_a_games_rules_puts_the_cursor_on_that_game(tmp_path):
     assert type(a.screen).__name__ == "Help" and a.screen.sel == 2
 
 
+def test_how_to_play_explains_the_scorekeeper_last(tmp_path):
+    # How to play had the games only: the scorekeeper's keys (up / down the
+    # history, A on a round edits it) were said nowhere on the device
+    from config import GAME_KEYS
+
+    a, b = run(F.keys("DDDA" + "U" + "A"), tmp_path, 300)  # up from the first: the last row
+    assert a.screen_mod == "pages" and a.screen.arg == lang.KEEPER
+    n = a.screen.n
+    assert n == lang.pages(lang.KEEPER) >= 6 and not a.screen.house  # its own pages only
+    assert a.screen.lines[0].startswith("Scorekeeper")
+    b.buttons.push(F.keys("R" * (n - 1)))
+    a.loop(600)
+    assert a.screen.k == n - 1 and "edits" in " ".join(a.screen.lines)
+    b.buttons.push(F.keys("B"))
+    a.loop(300)
+    assert type(a.screen).__name__ == "Help" and a.screen.sel == len(GAME_KEYS)
+
+
 def test_new_game_scopone_scientifico_by_keys(tmp_path):
     # New game, down to Scopone, its options (the deal: scientifico first,
     # the Scopone manual's), Start is selected: A

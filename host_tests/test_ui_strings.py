@@ -149,7 +149,7 @@ def test_help_file_lines_fit(code):
     # then what each house rule means, a page each (ui/pages.explained)
     keys = ["target", "best", "must", "pair", "fewest", "pzero", "aceace", "acescopa", "kings"]
     keys += ["napola", "napoleone", "rebello", "piccola", "pvis"]
-    assert sections == [*GAMES, "all"] + ["o_" + k for k in keys]
+    assert sections == [*GAMES, "all"] + ["o_" + k for k in keys] + [lang.KEEPER]
     for k in keys:
         assert lang.pages("o_" + k, code) == 1 + lang.pages("no_such_game", code), k
 
@@ -282,7 +282,7 @@ def test_pages_fit(walker):
     w = walker
     w.show("pages", "About")
     w.show("pages", "Note", lang.tr(lang.NOT_YET))
-    for game in GAMES:
+    for game in [*GAMES, lang.KEEPER]:
         s = w.show("pages", "Help", game)
         for k in range(s.n):
             s.turn(1) if k else None

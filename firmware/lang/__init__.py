@@ -259,8 +259,12 @@ def rank(v, french=False):
     return get(RANK_N) % v
 
 
+KEEPER = "keeper"  # the help file's section on the scorekeeper
+
+
 def pages(game, lang=None):
-    """Number of How-to-play pages of section `game` (str, e.g. "scopa")."""
+    """Number of How-to-play pages of section `game` (str, e.g. "scopa"),
+    "all"'s after a game's; KEEPER's alone."""
     return _scan(game, lang, -1)[0]
 
 
@@ -269,8 +273,9 @@ def page(game, k, lang=None):
     (str, at most 16 characters), read from flash; [] past the end.
 
     The help file has sections that start with a line ``@name``; ``@all``
-    is shown for every game after the game's own pages. Pages inside a
-    section end at a line holding only ``-``.
+    is shown for every game after the game's own pages (not after KEEPER,
+    the scorekeeper's). Pages inside a section end at a line holding only
+    ``-``.
     """
     return _scan(game, lang, k)[1]
 
@@ -279,7 +284,7 @@ def _scan(game, lang, want):
     # (pages of `game` then of "all", the lines of page `want`)
     lang = lang or code
     k = 0
-    for name in (game, "all"):
+    for name in (game,) if game == KEEPER else (game, "all"):
         try:
             f = open(_dir() + lang + "_help.txt", encoding="utf-8")
         except OSError:

@@ -274,8 +274,9 @@ class Settings(List):
 
 class Help(List):
     """How to play: which game's rules (a section of lang/<code>_help.txt
-    per game of config.GAME_KEYS). `arg`: the game (its key) whose pages
-    were left, the cursor's place; else New game's last game."""
+    per game of config.GAME_KEYS), then the scorekeeper's (lang.KEEPER).
+    `arg`: the section whose pages were left, the cursor's place; else
+    New game's last game."""
 
     home = lang.HOW_TO
 
@@ -283,13 +284,15 @@ class Help(List):
         from config import GAME_KEYS, GAME_NAMES
 
         self.title = tr(lang.HOW_TO)
-        self.rows = [[n, None, 0] for n in GAME_NAMES]
+        self.rows = [[n, None, 0] for n in GAME_NAMES] + [[tr(lang.SCOREKEEPER), None, 0]]
         if self.arg in GAME_KEYS:
             self.sel = GAME_KEYS.index(self.arg)
+        elif self.arg == lang.KEEPER:
+            self.sel = len(GAME_NAMES)
         else:
             self.sel = self.app.settings["cfg"]["game"] % len(GAME_NAMES)
 
     def action(self, i):
         from config import GAME_KEYS
 
-        self.app.go("pages", "Help", GAME_KEYS[i])
+        self.app.go("pages", "Help", GAME_KEYS[i] if i < len(GAME_KEYS) else lang.KEEPER)

@@ -74,7 +74,8 @@ class About(Pages):
 
 
 class Help(Pages):
-    """The rules of one game and the tips, paged, then the house rules
+    """The rules of one game and the tips, paged (or the scorekeeper's
+    pages, `arg` lang.KEEPER, alone), then the house rules
     that New game has set for that game (each option and its value, as
     the Options screen shows them), then what each of them means (a page
     each, the help file's section ``@o_<key>``); LEFT / RIGHT (or A) turn
@@ -82,7 +83,11 @@ class Help(Pages):
 
     def setup(self):
         self.fixed = lang.pages(self.arg)
-        self.house, self.keys = house_pages(self.app.settings["cfg"], self.arg, self.app.french())
+        if self.arg == lang.KEEPER:  # (no house rules: the sheet's are its own)
+            self.house, self.keys = [], []
+        else:
+            cfg = self.app.settings["cfg"]
+            self.house, self.keys = house_pages(cfg, self.arg, self.app.french())
         self.n = self.fixed + len(self.house) + len(self.keys)
         self.lines = self._page(0)
 
