@@ -349,6 +349,35 @@ def test_start_menu_draws_what_the_sim_draws(site, browser, board):
     assert errors == []
 
 
+def test_a_phone_on_its_side_has_the_pad_beside_the_screen(site, browser):
+    # 844 x 390 (a phone in landscape): the pad sat under the screen, which
+    # was drawn 256 px wide; the keyboard's keys were listed on a touch
+    # screen
+    ctx, _ = browser
+    page = ctx.pages[0] if ctx.pages else ctx.new_page()
+    page.set_viewport_size({"width": 844, "height": 390})
+    cdp = ctx.new_cdp_session(page)
+    cdp.send("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 5})
+    page, errors = open_page(ctx, site["url"] + "?board=mono")
+    settle(page)
+    lcd = page.locator("#lcd").bounding_box()
+    dpad = page.locator("#dpad").bounding_box()
+    ab = page.locator("#ab").bounding_box()
+    assert lcd["width"] >= 3 * 128, lcd
+    assert dpad["x"] + dpad["width"] <= lcd["x"] and ab["x"] >= lcd["x"] + lcd["width"]
+    for box in (lcd, dpad, ab):  # all of it on the screen
+        assert box["y"] >= 0 and box["y"] + box["height"] <= 390, box
+    assert page.evaluate("matchMedia('(pointer: coarse)').matches")
+    assert page.locator("#help .touch").is_visible()
+    assert not page.locator("#help .keyboard").is_visible()
+    page.locator('#dpad button[data-key="down"]').click()  # the pad works as laid out
+    settle(page)
+    page.locator('#ab button[data-key="a"]').click()  # Scorekeeper
+    settle(page)
+    assert status(page)["screen"] != "menu"
+    assert errors == []
+
+
 def test_on_screen_buttons_press_keys(site, browser):
     ctx, _ = browser
     page, errors = open_page(ctx, site["url"])
