@@ -1289,6 +1289,10 @@ def _sim_in_pty(demo_dir, rows, cols, env=None, args=()):
         stderr=slave,
         start_new_session=True,
         env=env,
+        # as a terminal starts it: Ctrl-C not ignored (a shell's background
+        # job, such as a CI run started with &, ignores SIGINT, and what it
+        # starts inherits that: a SIGINT to the simulator then did nothing)
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     try:
         yield master, slave, proc, before
