@@ -1822,7 +1822,7 @@ def test_damaged_sheet_uses_the_backup_and_says_so(tmp_path, how, why, capsys):
     else:
         p.unlink()
     k = Keeper(tmp_path).open()
-    assert k.text() == ("Backup loaded\n" + why).strip()
+    assert k.text() == "\n".join(x for x in ("Backup loaded", why, "Rounds kept: 1") if x)
     assert "sheet: sheet.sav: " in capsys.readouterr().out
     k.press("A")  # any key: the sheet, as it was one round ago
     assert k.app.screen_mod == "scorekeeper" and k.sheet.rounds == [E1]
@@ -1979,7 +1979,7 @@ def test_every_keeper_screen_fits(tmp_path, code, size):
     w = Walker(tmp_path, code, *size)
     # notes at start-up
     for note in (
-        [lang.tr(lang.SAVE_RESTORED), lang.tr(lang.SK_NEWER)],
+        [lang.tr(lang.SAVE_RESTORED), lang.tr(lang.SK_NEWER), lang.tr(lang.SK_KEPT_ROUNDS) % 500],
         [lang.tr(lang.SAVE_LOST), lang.tr(lang.SK_OLDER)],
         [lang.tr(lang.NOT_SAVED)],
     ):
@@ -2319,6 +2319,8 @@ def test_a_round_typed_when_the_power_goes_is_typed_on_after_a_note(tmp_path, co
     k2.app.loop(2)
     assert k2.app.screen_mod == "scorekeeper" and k2.text().startswith("Backup loaded")
     assert S.load(str(tmp_path))[0].rounds == ([E3] if copy == "tmp" else [])
+    # what the copy holds (a round of the newer one may be lost: unsaid before)
+    assert k2.text().split("\n")[-1] == "Rounds kept: %d" % (1 if copy == "tmp" else 0)
     k2.press("A")
     s = k2.screen
     assert k2.app.screen_mod == "keeper_entry" and s.idx == -1 and s.step() == "s"

@@ -188,7 +188,8 @@ SK_EDIT_KEYS = const(154)  # a round's review opened from the history: A edits i
 SK_AT = const(155)  # a round of the sheet, review and edit: "R1 M2" ("P.2", never a name's "P2")
 SK_HIST_KEYS = const(156)  # the totals, where a row is free: UP / DOWN open the history
 SK_HELD = const(157)  # the re bello or grande step: the side the denari named say holds it
-N_STRINGS = const(158)
+SK_KEPT_ROUNDS = const(158)  # the sheet read from an older copy: the rounds it holds
+N_STRINGS = const(159)
 
 _blob = b""
 _offs = None

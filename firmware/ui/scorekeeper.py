@@ -56,7 +56,8 @@ def reading(app):
 
 def open_sheet(app):
     """Read the sheet from flash: ``(sheet or None, note lines)``. The
-    note says which copy was used and what was wrong with the newer one;
+    note says which copy was used, what was wrong with the newer one and
+    how many rounds the copy used holds (the newer may have had more);
     with no good copy, also a round being typed whose every copy was
     damaged (set aside: sheet.kept_draft). Raises MemoryError (every copy
     left as it is: sheet.load)."""
@@ -68,6 +69,8 @@ def open_sheet(app):
         t = sheet.trouble(why)
         if t in _TROUBLE:
             note.append(tr(_TROUBLE[t]))
+        if sh is not None:  # what it holds: a round the newer copy had may be lost
+            note.append(tr(lang.SK_KEPT_ROUNDS) % len(sh.rounds))
         try:
             if sh is None and app.commit_sheet(None, "kept")[1]:
                 note.append(tr(lang.SK_DRAFT_LOST))  # (its round being typed too)
