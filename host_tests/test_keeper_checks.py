@@ -472,6 +472,29 @@ def test_the_rest_of_the_denari_sets_the_primieras_best_denaro():
     sh.check_typed(dict(e, pc=pc("6D 7C 7S 7B", "7D 6C 6S 6B")))
 
 
+@pytest.mark.parametrize(
+    "opts,e",
+    [
+        # BO, given the grande, took 2 denari: the Fante, Cavallo and Re are 3
+        (
+            {"game": 2},
+            {"t": [20, 20], "d": [8, 2], "s": 0, "p": 0, "sc": [0, 0], "np": [0, 0], "gr": 1},
+        ),
+        # BO took 1 denaro, the settebello: the re bello is one more
+        ({"rebello": 1}, {"t": [20, 20], "d": [9, 1], "s": 1, "p": 0, "sc": [0, 0], "rb": 1}),
+    ],
+    ids=["grande", "rebello"],
+)
+def test_a_card_given_to_a_side_with_too_few_denari_is_no_held_by(tmp_path, opts, e):
+    # "Held by BO" was said of the side picked, whose denari named were too
+    # many (a reviewer's find): the count is what is wrong
+    k = new_sheet(tmp_path, names=["ADA", "BO"], **opts)
+    k.press(["A"] + entry_keys(e, k.sheet.fields(), 2, sh=k.sheet))
+    s = k.screen
+    assert s.step() == ("gr" if "gr" in e else "rb") and s.err == lang.tr(lang.SK_CLASH)
+    assert k.sheet.rounds == []
+
+
 def test_the_entry_screen_names_the_grande_the_rest_holds(tmp_path):
     k = new_sheet(tmp_path, names=["ADA", "BO"], game=2)
     assert k.sheet.rules.game == CIRULLA

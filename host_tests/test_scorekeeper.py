@@ -661,6 +661,22 @@ def test_the_three_side_review_names_its_round(tmp_path):
     assert any(d.pixel(x, 3) == k.app.pal.FG for x in range(8 * 8 + 3, 80))  # its glyphs
 
 
+def test_the_three_side_review_names_round_10_beside_names_of_3_and_a_scroll(tmp_path):
+    # five categories scored: the list scrolls, its mark takes 2 px more
+    # and "Round 10" beside three names of 3 in the 3 x 5 font was left out
+    k = new_sheet(tmp_path, players=1, names=["ADA", "BOB", "CYD"])
+    for i in range(9):
+        assert k.app.commit_sheet(k.sheet, "add", -1, _turn(i)) == ""
+    k = Keeper(tmp_path)
+    e = {"t": [20, 10, 10], "d": [6, 2, 2], "s": 0, "p": 0, "sc": [1, 0, 0]}
+    k.press(["A"] + entry_keys(e, k.sheet.fields(), 3, sh=k.sheet)[:-1])
+    s = k.screen
+    assert len(s._categories()) > s._review_rows()  # (it scrolls)
+    lines = k.text().split("\n")
+    assert lines[0] == "Round 10" and lines[-1] == "A:ok B:back", lines
+    assert not _overlaps(k.board.display.frame)
+
+
 def test_teams(tmp_path):
     k = new_sheet(tmp_path, game=1, best=1)
     assert k.sheet.names == ["NOI", "VOI"] and k.sheet.rules.players == 4

@@ -497,8 +497,14 @@ class Screen(keys.Screen):
                 return tr(lang.SK_SCOPE_ALL) % x.want
             if x.kind == sheet.TWICE:  # which card: "7C twice"
                 return tr(lang.SK_TWICE) % gfx.card_text(x.got, self.app.french())
-            if x.kind == sheet.CLASH and key in ("rb", "gr") and key == self.step():
-                # who holds it, by the denari named: "Held by ADA"
+            if (
+                x.kind == sheet.CLASH
+                and key == self.step()
+                and key in ("rb", "gr")
+                and x.side != self.v[key]
+            ):
+                # who holds it, by the denari named: "Held by ADA" (not the
+                # side picked, whose denari named are then too many)
                 return tr(lang.SK_HELD) % self.sh.names[x.side]
             if x.kind in ERRORS:
                 return tr(ERRORS[x.kind])
@@ -854,7 +860,11 @@ class Screen(keys.Screen):
         # three sides: the first name in the 3 x 5 font where the round's
         # name would meet it, all names then (a name of 3 always is)
         small = 8 * len(t) + 3 > ends[0] - 8 * len(name)
-        if 8 * len(t) + 3 <= ends[0] - (gfx.small_width(name) if small else 8 * len(name)):
+        # (a gap of 3 px before a name in the 8 x 8 font, 1 before the 3 x 5
+        # one's: "Round 10" beside three names of 3 and the scroll mark)
+        if 8 * len(t) + (1 if small else 3) <= ends[0] - (
+            gfx.small_width(name) if small else 8 * len(name)
+        ):
             gfx.text(fb, t, 0, 0, self._ink(fb, 8 * len(t) + 1))
         for i, x in enumerate(ends):
             name = self.sh.names[i]
