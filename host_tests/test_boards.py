@@ -646,6 +646,11 @@ def test_pico_lcd_114_wakes_in_5_ms_and_never_within_120_of_sleeping(monkeypatch
     slept.clear()
     display.poweron()
     assert slept == [100, 5]
+    display.poweroff()
+    now[0] = (now[0] + 2**29 + 1000) & 0x3FFFFFFF  # asleep 6 days: ticks_diff < 0
+    slept.clear()
+    display.poweron()
+    assert slept == [5]
 
 
 def test_pico_lcd_114_refuses_a_driver_with_other_pins(monkeypatch):

@@ -117,9 +117,9 @@ class Display(LCD_114):
         and takes a command 5 ms after SLPOUT; its other 120 ms, before the
         next SLPIN, the app's sleep timeout (seconds) keeps. A key that
         wakes the screen so waits 5 ms, not 120."""
-        wait = 120 - time.ticks_diff(time.ticks_ms(), self._slept)
-        if wait > 0:  # (a key just after the screen slept)
-            time.sleep_ms(wait)
+        d = time.ticks_diff(time.ticks_ms(), self._slept)
+        if 0 <= d < 120:  # (a key just after the screen slept; asleep past
+            time.sleep_ms(120 - d)  # ticks_ms's wrap, 6 days and more, d < 0)
         self._cmd(_SLPOUT)
         time.sleep_ms(5)
         self._cmd(_DISPON)
