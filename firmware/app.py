@@ -322,15 +322,16 @@ class App:
         else:
             self._round_at = self.now
 
-    def flush(self):
+    def flush(self, play=True):
         """Write now what waits for its timed save (a setting changed, the
-        round being typed: set_setting, keep_round) and what the screen
-        shows as done (a play shown: Screen.quit), as the app stops (a
-        quit, or a bug) or the web page is hidden (boards/web: it plays on
-        if the page comes back). Never raises: what cannot be written is
+        round being typed: set_setting, keep_round) and, with `play`, what
+        the screen shows as done (a play shown: Screen.quit), as the app
+        stops (a quit, or a bug) or the web page goes (boards/web; hidden
+        only, `play` False: a computer's move shown stays shown for the
+        player who comes back). Never raises: what cannot be written is
         said."""
         try:
-            if self.screen is not None:
+            if play and self.screen is not None:
                 self.screen.quit()
         except Exception as e:  # (the rest is written all the same)
             _say("app: not played on the way out:", e)

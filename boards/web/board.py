@@ -31,10 +31,12 @@ game both ways). The page calls, from JavaScript:
   save); between turns the page is free.
 - ``key(bit, down)``: a key of the page went down (`down` true) or up;
   `bit` is one of ui.buttons UP DOWN LEFT RIGHT A B.
-- ``flush()``: the page is hidden (a reload, a tab closed, a phone's
-  switch to another app): `App.flush` writes now what waits for its timed
-  save (a setting, the round being typed) and plays a move shown, as on
-  a quit; the app plays on if the page comes back. Never raises.
+- ``flush(play=True)``: the page goes (a reload, a tab closed) or, `play`
+  False, is hidden (a tab switched, a phone's switch to another app,
+  after which it may be killed unsaid): `App.flush` writes now what waits
+  for its timed save (a setting, the round being typed) and, with `play`,
+  plays a move shown, as on a quit; the app plays on if the page comes
+  back. Never raises.
 - ``status() -> str``: ``screen=<module> page=<k>/<n> plays=<n>
   matches=<n> asleep=<0|1> busy=<0|1> keys=<mask>/<queued>`` for the
   page's tests (``busy``: the screen is doing something by itself, such as
@@ -124,11 +126,12 @@ class WebKeys:
     change nothing (a key down twice, the release of a press dropped) are
     dropped. At most `_QUEUE_MAX` wait (4 taps: more than a human pace
     queues through the longest turns seen, 250 ms): past that a press
-    drops the oldest whole tap queued (a press and its release), so the
-    newest keys count and the app stops soon after the keys do; with no
-    whole tap queued the press itself is dropped. The release of
-    a key held is never dropped (else it would stay held, a B held the
-    hint): one for each of the six keys at most past `_QUEUE_MAX`.
+    drops the oldest whole tap of its own key queued (a press and its
+    release), so the app stops soon after the keys do; with none queued
+    the press itself is dropped (an A after a flood of RIGHT would act on
+    a card other than the one the player aimed at). The release of a key
+    held is never dropped (else it would stay held, a B held the hint):
+    one for each of the six keys at most past `_QUEUE_MAX`.
     """
 
     def __init__(self, clock):
@@ -143,19 +146,19 @@ class WebKeys:
         held = self._held | bit if down else self._held & ~bit
         if held == self._held:
             return
-        if down and len(self._queue) >= _QUEUE_MAX and not self._drop_tap():
+        if down and len(self._queue) >= _QUEUE_MAX and not self._drop_tap(bit):
             return
         self._held = held
         self._queue.append((bit, bool(down)))
 
-    def _drop_tap(self):
-        # the oldest press queued whose release is queued too, both dropped
-        # (a key's changes alternate: the next change of its key after a
-        # press is its release); False when there is none
+    def _drop_tap(self, key):
+        # the oldest press of `key` queued whose release is queued too, both
+        # dropped (a key's changes alternate: the next change of its key
+        # after a press is its release); False when there is none
         q = self._queue
         for i in range(len(q)):
             bit, down = q[i]
-            if down:
+            if down and bit == key:
                 for j in range(i + 1, len(q)):
                     if q[j][0] == bit:
                         del q[j]
@@ -252,10 +255,10 @@ def step():
     return drawn | min(wait, 1023) << 1 | off << 11
 
 
-def flush():
+def flush(play=True):
     """Write now what waits for a timed save (see the module docstring)."""
     if _app is not None:
-        _app.flush()
+        _app.flush(play)
 
 
 def status():

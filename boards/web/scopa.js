@@ -38,7 +38,7 @@ const KEYS = {
 let storage = null;
 try {
     storage = window.localStorage;
-    storage.getItem(FLASH_KEY); // (some browsers throw only here)
+    storage.getItem(BOARD_KEY); // (some browsers throw only here; a short one)
 } catch {
     storage = null;
 }
@@ -386,17 +386,19 @@ select.addEventListener("change", () => {
 // The app saves a changed setting or the round being typed a second after
 // the last change (app._SAVE_MS): a reload, a tab closed or a phone's
 // switch to another app (after which the page may be killed unsaid)
-// within that second lost it. Hidden, the app writes it now, as on a
-// quit (board.flush), and the flash is kept at once; shown again, the
-// app plays on.
-function writeNow() {
+// within that second lost it. Hidden, the app writes it now (board.flush)
+// and the flash is kept at once; shown again, the app plays on. Only a
+// page that goes for good (not kept for the back button) also plays a
+// computer's move shown, as a quit does: hidden, it stays shown for the
+// player who comes back.
+function writeNow(play) {
     if (!board || !fs || foreign || page.error) return;
-    board.flush();
+    board.flush(play);
     syncFlash(fs);
 }
-window.addEventListener("pagehide", writeNow);
+window.addEventListener("pagehide", (e) => writeNow(!e.persisted));
 document.addEventListener("visibilitychange", () => {
-    if (document.visibilityState === "hidden") writeNow();
+    if (document.visibilityState === "hidden") writeNow(false);
 });
 
 // --- the page's own beat: how long it ever waits ------------------------------
