@@ -516,7 +516,7 @@ HEAP_NEEDED = (
 
 
 _CONSOLE_LINES = 30  # of a crash's console, said after the run
-_CONSOLE_WIDTH = 1024  # characters: a longer line is kept in pieces this long
+_CONSOLE_WIDTH = 1024  # bytes: a longer line is kept in pieces this long
 
 
 class _Console:
@@ -525,15 +525,22 @@ class _Console:
     _CONSOLE_LINES lines kept (a runaway print loop fills no memory and
     no disk), said below the screen after a run that did not quit (say).
     `fd` is the pipe's end for the firmware, closed here once it has it
-    (close)."""
+    (close); `start` reads the other one, once the firmware runs (no
+    thread while its process is made: Popen's preexec_fn)."""
 
     def __init__(self):
         import collections
         import threading
 
-        r, self.fd = os.pipe()
+        self._r, self.fd = os.pipe()
+        self._started = False
         self._lines = collections.deque(maxlen=_CONSOLE_LINES)
-        self._reader = threading.Thread(target=self._read, args=(r,), daemon=True)
+        self._reader = threading.Thread(target=self._read, args=(self._r,), daemon=True)
+
+    def start(self):
+        """Read the firmware's console from here on (its end closed here)."""
+        self._started = True
+        self.close()
         self._reader.start()
 
     def _read(self, r):
@@ -542,10 +549,14 @@ class _Console:
                 self._lines.append(line.decode(errors="replace").rstrip("\n"))
 
     def close(self):
-        """This process's copy of the firmware's end (again: nothing)."""
+        """This process's copy of the firmware's end, and the other one
+        when no firmware ran (again: nothing)."""
         if self.fd >= 0:
             os.close(self.fd)
             self.fd = -1
+        if not self._started and self._r >= 0:
+            os.close(self._r)  # (its reader never started: closed by it else)
+            self._r = -1
 
     def say(self):
         """After a firmware that did not quit (a crash, out of memory,
@@ -553,7 +564,8 @@ class _Console:
         printed (its traceback last), below its screen. A stop's lines (the
         rounds' news) are not said: its screen said them."""
         self.close()
-        self._reader.join(2)  # (the firmware has ended: its end is closed)
+        if self._reader.is_alive():
+            self._reader.join(2)  # (the firmware has ended: its end is closed)
         try:
             if self._lines:
                 sys.stderr.write("\n".join(self._lines) + "\n")
@@ -718,7 +730,7 @@ def run(
                     ) as child,
                 ):
                     if console is not None:
-                        console.close()  # (the firmware has its end)
+                        console.start()  # (the firmware has its end)
                     ran = True
                     jobs.child = child
                     assert guard.stdin is not None
