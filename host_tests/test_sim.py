@@ -889,6 +889,10 @@ def test_firmware_stopped_by_a_signal_is_one_line(tmp_path):
     assert sim.firmware_stopped(15, f).endswith(f"(SIGTERM); on {f}: nothing saved yet")
     (tmp_path / "sheet.sav").write_text("x")  # damaged: no save (it was "saved")
     assert sim.firmware_stopped(15, f).endswith(f"(SIGTERM); on {f}: nothing saved yet")
+    store.save("settings.sav", {"lang": 1}, f)  # (it said "nothing saved yet")
+    assert sim.firmware_stopped(15, f).endswith(
+        f"on {f}: the settings saved, no game or score sheet yet"
+    )
     store.save("sheet.sav", {"v": 2}, f)  # killed in the scorekeeper: not "the game"
     assert sim.firmware_stopped(15, f).endswith(
         f"on {f}: the score sheet up to the last round saved"
@@ -1183,6 +1187,32 @@ def test_play_tells_a_crash_from_a_stop_and_says_what_is_saved(tmp_path):
     assert out[-1] == (
         f"tools/play: the simulator crashed (exit 1); the game is saved on its flash, {flash} "
         f"(tools/play --flash {flash} resumes it)."
+    )
+
+
+@pytest.mark.mpy
+def test_play_says_the_settings_alone_are_saved_after_a_crash(tmp_path):
+    # only settings.sav on the flash: "nothing was saved" (a new user's find)
+    import store
+
+    (tmp_path / "crash_now.py").write_text(
+        "import app\n\ndef crashing(self):\n    raise RuntimeError('boom')\n\n"
+        "app.App.step = crashing\napp.main()\n"
+    )
+    flash = tmp_path / "flash"
+    flash.mkdir()
+    store.save("settings.sav", {"lang": 0}, str(flash))
+    proc = _play(
+        "--flash", str(flash), "--keys", "A wait:300", "--entry", "crash_now",
+        "--path", str(tmp_path), "--png-dir", str(tmp_path / "png"),
+    )  # fmt: skip
+    assert proc.returncode == 1, proc.stderr
+    assert proc.stderr.splitlines()[-1].endswith(
+        f"on {flash}: the settings saved, no game or score sheet yet"
+    )
+    assert proc.stdout.splitlines()[-1] == (
+        "tools/play: the simulator crashed (exit 1); the settings are saved on its flash, "
+        "no game or score sheet."
     )
 
 

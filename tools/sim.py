@@ -954,7 +954,11 @@ def kept(flash=None):
             saves.append("the game up to the last play")
         if saved(flash, "sheet.sav"):
             saves.append("the score sheet up to the last round")
-        return f"on {flash}: " + (" and ".join(saves) + " saved" if saves else "nothing saved yet")
+        if saves:
+            return f"on {flash}: " + " and ".join(saves) + " saved"
+        if saved(flash, "settings.sav"):
+            return f"on {flash}: the settings saved, no game or score sheet yet"
+        return f"on {flash}: nothing saved yet"
     return (
         "its saves were on a temporary flash folder, now removed "
         "(--flash DIR keeps them between runs)"
