@@ -1675,6 +1675,8 @@ def test_sigkill_leaves_no_mess(demo_dir, tmp_path, killed):
         # on a line of its own, not after the keys' help on the last row
         assert b"\nscopa-sim: " + sim.firmware_stopped(9).encode() in said
         assert b"Traceback" not in said
+        # its console below, from a line of its own (it was "q:quitdemo sim")
+        assert b"\x1b[?25h\ndemo sim 128 64" in said.replace(b"\r\n", b"\n"), said[-300:]
     assert not list(tmp_path.glob("scopa_sim_*"))
     if args:
         assert sorted(p.name for p in flash.iterdir()) == ["board.json", "board.py"]
@@ -1744,6 +1746,25 @@ def test_the_window_closed_quits_the_firmware_through_its_handlers(demo_dir, tmp
         os.killpg(proc.pid, signal.SIGHUP)
         assert proc.wait(20) == 128 + 1
     assert mark.read_text() in ("SystemExit", "KeyboardInterrupt", "OSError")
+
+
+def test_a_read_only_flash_folder_says_what_the_simulator_needs(tmp_path, capsys, monkeypatch):
+    # a read-only --flash said "…/sim.lock: Read-only file system" alone,
+    # where the README says a read-only flash plays on unsaved (on a board)
+    import errno
+
+    flash = tmp_path / "flash"
+    flash.mkdir()
+
+    def take(self, _flash):
+        raise OSError(errno.EROFS, "Read-only file system", str(self.path))
+
+    monkeypatch.setattr(sim.FlashLock, "_take", take)
+    assert sim.main(["--keys", "A", "--flash", str(flash)]) == 2
+    assert capsys.readouterr().err == (
+        f"scopa-sim: {flash / 'sim.lock'}: Read-only file system: the simulator writes its "
+        "flash folder (board.py, its lock, the saves); give --flash a folder it can write\n"
+    )
 
 
 def test_a_stale_flash_lock_is_taken_over_and_an_error_leaves_none(tmp_path, capsys):

@@ -558,17 +558,19 @@ class _Console:
             os.close(self._r)  # (its reader never started: closed by it else)
             self._r = -1
 
-    def say(self):
+    def say(self, first=""):
         """After a firmware that did not quit (a crash, out of memory,
-        killed), the terminal given back: the last _CONSOLE_LINES lines it
-        printed (its traceback last), below its screen. A stop's lines (the
-        rounds' news) are not said: its screen said them."""
+        killed), the terminal given back: `first` ("\\n" after a firmware
+        killed, whose board did not end the keys' row), then the last
+        _CONSOLE_LINES lines it printed (its traceback last), below its
+        screen. A stop's lines (the rounds' news) are not said: its screen
+        said them."""
         self.close()
         if self._reader.is_alive():
             self._reader.join(2)  # (the firmware has ended: its end is closed)
         try:
             if self._lines:
-                sys.stderr.write("\n".join(self._lines) + "\n")
+                sys.stderr.write(first + "\n".join(self._lines) + "\n")
                 sys.stderr.flush()
         except OSError:  # (the terminal gone: its window closed)
             pass
@@ -774,7 +776,7 @@ def run(
                 if console is not None:
                     console.close()
                     if child is not None and child.returncode not in (0, 130, None):
-                        console.say()
+                        console.say("\n" if child.returncode < 0 else "")
                 assert guard.stdin is not None
                 try:  # the firmware has ended: its pid is no longer the guard's to kill
                     guard.stdin.write("0\n")
@@ -1166,7 +1168,16 @@ def main(argv=None):
         return 124
     except OSError as e:  # --flash or --png-dir where nothing can be written
         where = f"{e.filename}: " if e.filename else ""
-        print(f"scopa-sim: {where}{e.strerror}", file=sys.stderr)
+        why = e.strerror
+        if e.errno in (errno.EROFS, errno.EACCES, errno.EPERM) and a.flash and e.filename:
+            if Path(a.flash).resolve() in Path(e.filename).resolve().parents:
+                # (a read-only flash on a board plays on, "Not saved!"; this
+                # folder also holds the board's files and the simulator's lock)
+                why += (
+                    ": the simulator writes its flash folder (board.py, its lock, the "
+                    "saves); give --flash a folder it can write"
+                )
+        print(f"scopa-sim: {where}{why}", file=sys.stderr)
         return 2
     finally:
         if lock is not None:  # every way out: the flash folder free again
