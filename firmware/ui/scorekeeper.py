@@ -77,7 +77,8 @@ def open_sheet(app):
         except MemoryError:
             pass  # (the sheet's note first: the draft is read again at New sheet)
     if sh is not None:
-        print("sheet: %d rounds, %s" % (len(sh.rounds), " ".join(sh.names)))
+        n = len(sh.rounds)
+        print("sheet: %d round%s, %s" % (n, "" if n == 1 else "s", " ".join(sh.names)))
     return sh, note
 
 
