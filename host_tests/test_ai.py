@@ -1182,6 +1182,49 @@ def test_hard_searches_mid_round_beside_partners_of_another_level():
     assert searched[1] == 0 and searched[0] > 20 and differ > 0, (searched, differ)
 
 
+@pytest.mark.parametrize("game,players,plies", [("scopone_10", 4, 5), ("scopa", 6, 7)])
+def test_the_turn_search_ends_at_an_opponent_scored_from_its_dealt_hand(
+    monkeypatch, game, players, plies
+):
+    # Scopone a 10 and 6 players: the turn search goes one ply past the
+    # seat's own side (PAIRD 5 and 7, a turn of the table 4 and 6), its
+    # leaf the next opponent's turn, what it can take from the hand the
+    # deal gives it (core.threat), not the odds over the unseen cards
+    # (core.risk: RISK 0, which cost the time)
+    rules = _rules(game, players)
+    fam = hard.family(rules)
+    assert hard.PAIRD[fam] == plies and not hard.RISK[fam]
+    calls = {"risk": 0, "threat": 0}
+    for name in calls:
+        real = getattr(core, name)
+
+        def counted(*a, _real=real, _name=name):
+            calls[_name] += 1
+            return _real(*a)
+
+        monkeypatch.setattr(core, name, counted)
+    positions = _positions(rules, 11, 60)
+    if players == 4:  # the first plays of a round (later: the end search)
+        positions = []
+        for seed in range(12):
+            g = Game(rules, seed)
+            for _ in range(3):
+                positions.append(bytearray(g.st))
+                g.play(*g.legal_moves()[0])
+    depths = []
+    for st in positions:
+        core.setup(rules)
+        if players == 6 and not core.last_deal(st):
+            continue  # (the first deal: the medium player's move)
+        if sum(E.HAND <= st[c] < E.PILE for c in range(40)) < (33 if players == 4 else 15):
+            continue  # (the search to the end of the round; a card's place: st[c])
+        hard._maxd = -1  # (left so by the medium player's move: a clear choice)
+        hard.choose(st, rules, st[E.TURN], Rng(5))
+        depths.append(hard._maxd)
+    assert set(depths) <= {-1, plies} and depths.count(plies) > 3, depths
+    assert calls["threat"] > 0 and calls["risk"] == 0, calls
+
+
 @pytest.mark.parametrize("mates", [1, 0])
 def test_six_players_search_the_first_plays_of_the_last_deal(monkeypatch, mates):
     # the search to the end of the round reaches 14 plies: the first plays

@@ -29,13 +29,15 @@ the end of the round, except in Scopone (ten cards in hand, one deal),
 where it searches the medium player's three best moves through a whole
 turn of the table (its partner's and both opponents' replies, all played
 as the medium player would, its partner maximizing the same side's
-value) over as many deals as the budget allows (PAIRS), beside a
+value; in Scopone a 10 on to its own next move, the next opponent's
+capture from the hand the deal gives it) over as many deals as the
+budget allows (PAIRS), beside a
 partner that is not a hard player (a person, or the medium player, whom
 the medium player models) in the other 4-player games but Cirulla, where
 it searches the medium player's two best moves six plies deep (SOLO,
 PAIRD), and with six players in the last deal, where the search to the
 end of the round does not reach it yet (its first plays), the medium
-player's two best six plies deep.
+player's two best seven plies deep (Scopa a 15: six).
 
 It never reads a hidden card: the deals are built from the list of
 unseen cards (ai.core.view), in card order, so any other layout of the
@@ -151,9 +153,10 @@ TRIES = bytearray((16, 16, 16, 16, 4, 16, 16, 1, 1, 1, 16, 16))
 # ms by the count, 6.09 without), +0.064 +- 0.033 with 5000 (seeds 1 to
 # 8, all above 0; p95 8.50 ms), where the same search in the first deal
 # too had tied (+0.012 over seeds 1 to 3) and three candidates or eight
-# plies lean negative; in Scopa a 15 with six (2000 nodes) +0.072 +- 0.046
-# over 6000 paired deals (seeds 1 to 6, all above 0; p95 3.87 ms, 3.32
-# without; docs/ai-results.md, twenty-eighth and thirty-second passes).
+# plies lean negative (seven pay: PAIRD); in Scopa a 15 with six (2000
+# nodes) +0.072 +- 0.046 over 6000 paired deals (seeds 1 to 6, all above
+# 0; p95 3.87 ms, 3.32 without; docs/ai-results.md, twenty-eighth and
+# thirty-second passes).
 PAIRS = bytearray((0, 0, 0, 0, 0, 0, 0x82, 3, 3, 3, 0, 0x82))
 _INLAST = const(128)
 # The same where the seat's partners are not hard players (decide's
@@ -174,8 +177,22 @@ _PAIRM = const(250)
 # move and the next opponent's reply (+0.044 +- 0.047 over 4000
 # paired deals, seeds 1 to 4: -0.02, +0.12, +0.06, +0.02; 8.3 ms at p95
 # by the count: docs/ai-results.md, twenty-fifth pass); with six players
-# six (PAIRS).
-PAIRD = bytearray((4, 4, 4, 4, 4, 6, 6, 4, 4, 4, 4, 6))
+# (PAIRS, the last deal) seven, on to the seat's own next move, the next
+# opponent's capture at the leaf from the hand the deal gives it (RISK 0),
+# not six (a whole turn of the table): +0.039 +- 0.028
+# over 8000 paired deals at 5000 nodes with the odds (seeds 1 to 8, seven
+# above 0; p95 10.10 ms by the count), and from the hand +0.034 +- 0.023
+# over 12000 (seeds 1 to 12, eleven above 0; the row +0.43 / +0.42 / +0.44
+# on seeds 1 to 3, +0.40 over 1 to 8); p95 9.22 ms by the count (8.61 at
+# six plies; docs/ai-results.md, thirty-third pass); Scopa a 15 with six
+# keeps six. In Scopone a 10 five, the same way on to the seat's own next
+# move (RISK 0), not four (back to the seat): +0.053 +- 0.032 over 16000
+# paired deals (seeds 1 to 16, 13 above 0; +0.045 +- 0.036 over seeds 4
+# to 16, run after the choice), the row +0.61 / +0.66 / +0.56 on seeds 1
+# to 3 (+0.54 / +0.56 / +0.47 before), +0.56 over 1 to 8 (+0.51); p95
+# 7.69 ms by the count (6.12 at four plies), where five plies with the
+# odds had lost (-0.055, twenty-sixth pass).
+PAIRD = bytearray((4, 4, 4, 4, 4, 6, 7, 4, 4, 5, 4, 6))
 # The search to the end of the round starts when its estimated work for one
 # candidate on one deal (_depth) is at most nodes // ENDW[f]. In Scopone a 10
 # a later start (12: at about 8 cards in the hands, not 12, with some 14
@@ -226,7 +243,13 @@ _nun = bytearray(3)  # the unseen cards; deals a shuffle (_ROT, or 0); the deal'
 _lacks = [0] * 8  # core.lacks when it holds for the state, else zeros
 INFER = bytearray((1,))
 MODEL = bytearray((1,))  # 1: the other sides play the medium player's move
-RISK = bytearray((1,))  # 1: an opponent's sweep at a leaf as odds from what the player saw
+# By family: 1, what an opponent can take at a leaf as odds from what the
+# player saw (ai.core.risk); 0, its best capture with the hand the deal
+# gives it (ai.core.threat), as for the seat's own side: with six players
+# and in Scopone a 10, where the turn search's leaves (seven plies, five)
+# are an opponent's turn and the odds would cost too much time, or lost
+# (PAIRD).
+RISK = bytearray((1, 1, 1, 1, 1, 1, 0, 1, 1, 0, 1, 1))
 _roff = [0] * ROOTMAX
 _tot = [0] * ROOTMAX
 _med = array("i", bytes(256))  # the root's medium scores (64 moves; grows)
@@ -345,7 +368,7 @@ def _search(d, alpha, beta):
     if st[_OVER]:
         return core.util(st, _side)
     if d >= _maxd or _nodes > _cap:
-        if RISK[0] and not _model_all and st[_TURN] % core.sides != _side:
+        if not _model_all and st[_TURN] % core.sides != _side:
             return core.util(st, _side) + core.risk(st, _seat)
         return core.util(st, _side) + core.threat(st, _side)
     mv = _MV[d]
@@ -536,7 +559,7 @@ def decide(st, rules, seat, rng, nodes=None, mv=None, mates=1):
             _maxd = _depth(st, lim, nodes // 3)
         if _maxd > MAXD:
             _maxd = MAXD
-    _model_all = _model == 2
+    _model_all = _model == 2 or not RISK[fam]  # (no odds at the leaves either: RISK)
     for i in range(40):
         _unseen[i] = core.unseen[i]
     for i in range(8):
