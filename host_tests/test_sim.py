@@ -1748,21 +1748,26 @@ def test_the_window_closed_quits_the_firmware_through_its_handlers(demo_dir, tmp
     assert mark.read_text() in ("SystemExit", "KeyboardInterrupt", "OSError")
 
 
-def test_a_read_only_flash_folder_says_what_the_simulator_needs(tmp_path, capsys, monkeypatch):
+@pytest.mark.parametrize("where", ["sim.lock", ""])
+def test_a_read_only_flash_folder_says_what_the_simulator_needs(
+    tmp_path, capsys, monkeypatch, where
+):
     # a read-only --flash said "…/sim.lock: Read-only file system" alone,
-    # where the README says a read-only flash plays on unsaved (on a board)
+    # where the README says a read-only flash plays on unsaved (on a board);
+    # "": the folder itself (not made)
     import errno
 
     flash = tmp_path / "flash"
     flash.mkdir()
+    path = flash / where if where else flash
 
     def take(self, _flash):
-        raise OSError(errno.EROFS, "Read-only file system", str(self.path))
+        raise OSError(errno.EROFS, "Read-only file system", str(path))
 
     monkeypatch.setattr(sim.FlashLock, "_take", take)
     assert sim.main(["--keys", "A", "--flash", str(flash)]) == 2
     assert capsys.readouterr().err == (
-        f"scopa-sim: {flash / 'sim.lock'}: Read-only file system: the simulator writes its "
+        f"scopa-sim: {path}: Read-only file system: the simulator writes its "
         "flash folder (board.py, its lock, the saves); give --flash a folder it can write\n"
     )
 

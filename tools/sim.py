@@ -1170,7 +1170,8 @@ def main(argv=None):
         where = f"{e.filename}: " if e.filename else ""
         why = e.strerror
         if e.errno in (errno.EROFS, errno.EACCES, errno.EPERM) and a.flash and e.filename:
-            if Path(a.flash).resolve() in Path(e.filename).resolve().parents:
+            flash, what = Path(a.flash).resolve(), Path(e.filename).resolve()
+            if what == flash or flash in what.parents:
                 # (a read-only flash on a board plays on, "Not saved!"; this
                 # folder also holds the board's files and the simulator's lock)
                 why += (
