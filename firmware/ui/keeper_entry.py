@@ -825,21 +825,37 @@ class Screen(keys.Screen):
             t = "-" if tot is None else str(tot)
             gfx.text(fb, t, app.w - 8 * len(t) - 1, ty, p.FG)
 
-    def _categories(self):
-        """The categories the review lists: all of them when they fit,
-        else those that gave a point (UP / DOWN scroll if still too many)."""
+    def _layout(self):
+        """The review's rows below the title: ``(categories, rows for
+        them, key line shown, match's row shown)``. All the categories
+        when they fit, else those that gave a point (UP / DOWN scroll if
+        still too many), then the round's total, the match's totals after
+        it and the key line ("A:ok B:back", "A:edit B:back"). Where a
+        row is short (128 x 64, five categories with a point) every
+        category with a point stays, so that the rows add up to the
+        total: a round of the history keeps its key line (its totals are
+        the history's), a round typed its match's totals (A confirms it,
+        as on every step)."""
         sc = self.rev[0] if self.rev else None
+        full = max(2, (self.app.h - 24) // 8)  # no key line
         if sc is None:
-            return []
+            return [], full - 1, True, True
         cats = sc.categories
-        if len(cats) > self._review_rows():
-            cats = [c for c in cats if max(getattr(sc, c)) > 0]
-        return cats
+        if len(cats) > full - 1:
+            pts = [c for c in cats if max(getattr(sc, c)) > 0]
+            if len(cats) > full or len(pts) <= full - 1:
+                cats = pts
+        if len(cats) <= full - 1:
+            return cats, full - 1, True, True
+        return cats, full, self.view, not self.view
+
+    def _categories(self):
+        """The categories the review lists (_layout)."""
+        return self._layout()[0]
 
     def _review_rows(self):
-        # the title, then the categories above the round's and the match's
-        # totals and the key line
-        return max(1, (self.app.h - 32) // 8)
+        """The rows the review has for its categories (_layout)."""
+        return self._layout()[1]
 
     def _draw_review(self, fb):
         app = self.app
@@ -851,8 +867,7 @@ class Screen(keys.Screen):
             return
         sc, after, winner = self.rev
         cw = 28 if n == 2 else 24  # two sides: a name of 3 and a gap
-        cats = self._categories()
-        vis = self._review_rows()
+        cats, vis, keyline, match = self._layout()
         edge = 3 if len(cats) > vis else 1  # a pixel of margin, or clear of the scroll mark
         ends = [w - edge - (n - 1 - i) * cw for i in range(n)]
         t = self.tag()
@@ -883,8 +898,10 @@ class Screen(keys.Screen):
         if len(cats) > vis:  # a scroll mark on the right edge
             bar = 8 * vis
             fb.vline(w - 1, 8 + bar * self.top // len(cats), bar * vis // len(cats), p.FG)
-        y = h - 24
+        y = h - 8 * (1 + match + keyline)  # (at the bottom: the total, the match's, the keys)
         for sid, vals in ((lang.TOTAL, sc.total), (lang.MATCH, after)):
+            if sid == lang.MATCH and not match:
+                continue
             gfx.text(fb, tr(sid), 0, y, p.FG)
             for i, x in enumerate(ends):
                 t = str(vals[i])
@@ -895,4 +912,5 @@ class Screen(keys.Screen):
                     gfx.text(fb, t, x - 8 * len(t), y, p.FG)
             y += 8
         # what A and B do: a new round's or an edit's confirm, or an edit
-        gfx.centre(fb, tr(lang.SK_EDIT_KEYS if self.view else lang.OK_BACK), y, p.FG, w)
+        if keyline:
+            gfx.centre(fb, tr(lang.SK_EDIT_KEYS if self.view else lang.OK_BACK), y, p.FG, w)
