@@ -12,6 +12,7 @@ import os
 import pty
 import re
 import select
+import shutil
 import signal
 import struct
 import subprocess
@@ -1033,6 +1034,16 @@ def test_play_says_the_game_is_saved_only_when_it_is(tmp_path):
     assert last == (
         "tools/play: the simulator has stopped; the score sheet is saved on its flash "
         f"(tools/play --flash {tmp_path / 'sheet'} resumes it)."
+    )
+    # a game and a sheet: what resumes is where it was left (it said "the
+    # game" when the scorekeeper's round was what reopened)
+    both = tmp_path / "both"
+    shutil.copytree(tmp_path / "flash", both)
+    shutil.copy(tmp_path / "sheet" / "sheet.sav", both)
+    last = play("--keys", "wait:300", *png_dir, flash="both")
+    assert last == (
+        "tools/play: the simulator has stopped; the game and the score sheet are saved on its "
+        f"flash (tools/play --flash {both} resumes where it was left)."
     )
     # a damaged sheet the run did not open is no save (it said "saved")
     (tmp_path / "bad").mkdir()
