@@ -1182,15 +1182,17 @@ def test_hard_searches_mid_round_beside_partners_of_another_level():
     assert searched[1] == 0 and searched[0] > 20 and differ > 0, (searched, differ)
 
 
+@pytest.mark.parametrize("mates", [1, 0])
 @pytest.mark.parametrize("game,players,plies", [("scopone_10", 4, 5), ("scopa", 6, 7)])
 def test_the_turn_search_ends_at_an_opponent_scored_from_its_dealt_hand(
-    monkeypatch, game, players, plies
+    monkeypatch, game, players, plies, mates
 ):
     # Scopone a 10 and 6 players: the turn search goes one ply past the
     # seat's own side (PAIRD 5 and 7, a turn of the table 4 and 6), its
     # leaf the next opponent's turn, what it can take from the hand the
     # deal gives it (core.threat), not the odds over the unseen cards
-    # (core.risk: RISK 0, which cost the time)
+    # (core.risk: RISK 0, which cost the time). Beside partners that are
+    # not hard players (mates 0: not measured so) a ply less, as before
     rules = _rules(game, players)
     fam = hard.family(rules)
     assert hard.PAIRD[fam] == plies and not hard.RISK[fam]
@@ -1203,9 +1205,10 @@ def test_the_turn_search_ends_at_an_opponent_scored_from_its_dealt_hand(
             return _real(*a)
 
         monkeypatch.setattr(core, name, counted)
-    positions = _positions(rules, 11, 60)
-    if players == 4:  # the first plays of a round (later: the end search)
-        positions = []
+    positions = []
+    if players == 6:
+        positions = _positions(rules, 11, 60)
+    else:  # the first plays of a round (later: the end search)
         for seed in range(12):
             g = Game(rules, seed)
             for _ in range(3):
@@ -1219,9 +1222,10 @@ def test_the_turn_search_ends_at_an_opponent_scored_from_its_dealt_hand(
         if sum(E.HAND <= st[c] < E.PILE for c in range(40)) < (33 if players == 4 else 15):
             continue  # (the search to the end of the round; a card's place: st[c])
         hard._maxd = -1  # (left so by the medium player's move: a clear choice)
-        hard.choose(st, rules, st[E.TURN], Rng(5))
+        hard.choose(st, rules, st[E.TURN], Rng(5), mates=mates)
         depths.append(hard._maxd)
-    assert set(depths) <= {-1, plies} and depths.count(plies) > 3, depths
+    want = plies if mates else plies - 1
+    assert set(depths) <= {-1, want} and depths.count(want) > 3, depths
     assert calls["threat"] > 0 and calls["risk"] == 0, calls
 
 

@@ -20,7 +20,9 @@ against a perfect reply and takes what a human's slip leaves. Leaves
 score the whole round's points (ai.core.util: cards, coins, settebello,
 primiera, scope, the variants' extras) plus what the seat to move can
 take at once (for another side: its best capture, weighted by the odds
-that it holds the card for it, ai.core.risk). A move's value is its mean
+that it holds the card for it, ai.core.risk; with six players and in
+Scopone a 10 beside hard partners its best capture with the hand the
+deal gives it, RISK). A move's value is its mean
 over the deals plus the medium player's score of it (MIX; not when every
 hand is known: the exact values decide); the best wins.
 With four or six players three other hands are hidden, too much for a
@@ -246,9 +248,13 @@ MODEL = bytearray((1,))  # 1: the other sides play the medium player's move
 # By family: 1, what an opponent can take at a leaf as odds from what the
 # player saw (ai.core.risk); 0, its best capture with the hand the deal
 # gives it (ai.core.threat), as for the seat's own side: with six players
-# and in Scopone a 10, where the turn search's leaves (seven plies, five)
-# are an opponent's turn and the odds would cost too much time, or lost
-# (PAIRD).
+# and in Scopone a 10 beside hard partners, where the turn search's
+# leaves (seven plies, five) are an opponent's turn and the odds would
+# cost too much time, or lost (PAIRD). Beside partners that are not hard
+# players (SOLO) the turn search keeps the thirty-second pass's depth and
+# the odds: the ply further was not measured there in Scopone a 10, and
+# tied in 6 players (-0.002 +- 0.025 over 4 seeds; docs/ai-results.md,
+# thirty-third pass).
 RISK = bytearray((1, 1, 1, 1, 1, 1, 0, 1, 1, 0, 1, 1))
 _roff = [0] * ROOTMAX
 _tot = [0] * ROOTMAX
@@ -554,12 +560,14 @@ def decide(st, rules, seat, rng, nodes=None, mv=None, mates=1):
                 return _roff[0]
             if nr > pairs:
                 nr = pairs
-            _maxd = PAIRD[fam]
+            # (beside partners that are not hard players the ply past the
+            # seat's side only where the odds price it: RISK, measured so)
+            _maxd = PAIRD[fam] if mates or RISK[fam] else PAIRD[fam] - 1
         else:
             _maxd = _depth(st, lim, nodes // 3)
         if _maxd > MAXD:
             _maxd = MAXD
-    _model_all = _model == 2 or not RISK[fam]  # (no odds at the leaves either: RISK)
+    _model_all = _model == 2 or (mates and not RISK[fam])  # (no odds at the leaves: RISK)
     for i in range(40):
         _unseen[i] = core.unseen[i]
     for i in range(8):
