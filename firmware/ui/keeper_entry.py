@@ -668,11 +668,11 @@ class Screen(keys.Screen):
                 self.back()
 
     def _key_review(self, k, rep):
-        rows = len(self._categories())
         if k == keys.UP:
             self.top = max(0, self.top - 1)
         elif k == keys.DOWN:
-            self.top = max(0, min(rows - self._review_rows(), self.top + 1))
+            cats, vis = self._layout()[:2]
+            self.top = max(0, min(len(cats) - vis, self.top + 1))
         elif rep:
             return
         elif k == keys.A:
@@ -830,22 +830,20 @@ class Screen(keys.Screen):
         them, key line shown, match's row shown)``. All the categories
         when they fit, else those that gave a point (UP / DOWN scroll if
         still too many), then the round's total, the match's totals after
-        it and the key line ("A:ok B:back", "A:edit B:back"). Where a
+        it and the key line ("A:ok B:back", "A:edit B:back"). Where one
         row is short (128 x 64, five categories with a point) every
         category with a point stays, so that the rows add up to the
         total: a round of the history keeps its key line (its totals are
         the history's), a round typed its match's totals (A confirms it,
-        as on every step)."""
+        as on every step); more than that scroll beside all three."""
         sc = self.rev[0] if self.rev else None
         full = max(2, (self.app.h - 24) // 8)  # no key line
         if sc is None:
             return [], full - 1, True, True
         cats = sc.categories
         if len(cats) > full - 1:
-            pts = [c for c in cats if max(getattr(sc, c)) > 0]
-            if len(cats) > full or len(pts) <= full - 1:
-                cats = pts
-        if len(cats) <= full - 1:
+            cats = [c for c in cats if max(getattr(sc, c)) > 0]
+        if len(cats) != full:
             return cats, full - 1, True, True
         return cats, full, self.view, not self.view
 
