@@ -847,14 +847,6 @@ class Screen(keys.Screen):
             return cats, full - 1, True, True
         return cats, full, self.view, not self.view
 
-    def _categories(self):
-        """The categories the review lists (_layout)."""
-        return self._layout()[0]
-
-    def _review_rows(self):
-        """The rows the review has for its categories (_layout)."""
-        return self._layout()[1]
-
     def _draw_review(self, fb):
         app = self.app
         p = app.pal
