@@ -1106,6 +1106,42 @@ def test_play_tells_a_sigterm_from_a_crash(tmp_path):
 
 
 @pytest.mark.mpy
+def test_play_says_a_kill_on_a_line_of_its_own(tmp_path):
+    # the simulator killed (kill -9) was "the simulator crashed (exit
+    # 137)", after bash's own "tools/play: line 57: 9269 Killed ..." glued
+    # to the keys' row
+    flash = tmp_path / "flash"
+    proc = subprocess.Popen(
+        [str(mpy.ROOT / "tools" / "play"), "--flash", str(flash), "--keys", "A A A wait:50000000"]
+        + ["--png-dir", str(tmp_path / "png")],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=mpy.ROOT,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while not (flash / "game.sav").exists() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        sim = _children(proc.pid)  # (tools/play's: the simulator)
+        assert len(sim) == 1 and (flash / "game.sav").exists()
+        os.kill(sim[0], signal.SIGKILL)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 137, err
+    assert "Killed" not in err, err
+    assert out.splitlines()[-2:] == [
+        "",
+        "tools/play: the simulator was killed by signal 9; the game is saved on its flash, "
+        f"{flash} (tools/play --flash {flash} resumes it).",
+    ]
+
+
+@pytest.mark.mpy
 def test_play_tells_a_heap_too_small_from_a_crash(tmp_path):
     # a --heapsize too small for the firmware (exit 3, said by scopa-sim
     # with the heap it needs) was "the simulator crashed (exit 3)"
