@@ -262,7 +262,7 @@ def test_menu_names_each_option_in_the_games_words(tmp_path):
         a.screen.build()
         labels = [r[0] for r in a.screen.rows]
         assert "Sull'asso" in labels and "Asso fa scopa" in labels and "3 re: ridare" in labels
-        assert options(a)["aceace"] == "l'asso"
+        assert options(a)["aceace"] == "L'asso"
     finally:
         lang.load("en")
 

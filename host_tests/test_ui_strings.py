@@ -68,6 +68,24 @@ def test_loaded_strings(code):
         lang.load("en")
 
 
+@pytest.mark.parametrize("code", lang.LANGS)
+def test_house_rule_choices_are_capitalised_alike(code):
+    # a choice is a word with a capital, as Off / On beside it: the missing
+    # suit's "esce", "raus", "ute" were not (the deal's game names aside)
+    from ui.house import house_rules
+
+    lang.load(code)
+    try:
+        for g in range(len(config.GAME_KEYS)):
+            cfg = dict(config.default_settings()["cfg"], game=g)
+            for k, label, choices in house_rules(cfg):
+                for c in choices:
+                    if k != "deal" and c[0].isalpha():
+                        assert c[0].isupper(), (code, g, label, c)
+    finally:
+        lang.load("en")
+
+
 def name_of(line):
     return line.split("\t")[0]
 
