@@ -576,11 +576,13 @@ def test_objections(tmp_path):
     k.press("up " + "A " * 8)  # P2: 7 of denari too, then through to the end
     assert k.text().split("\n")[0] == "7D twice" and k.screen.cards  # which card
     assert "Primiera" not in k.text()  # the objection takes the title line
-    k.press("B " * 7 + "down A " + "A " * 7)  # P2: 6 of denari
+    assert k.screen.cur == 4  # on the card named twice: P2's denari (was the last cell)
+    k.press("up " + "A " * 8)  # P2: 6 of denari
+    assert k.screen.pc[1][0] == C.parse("6D")
     # P1 took 10 cards besides its 4 denari but names no best coppe, spade or
     # bastoni: the cards do not fit its counts
     assert k.text().split("\n")[0] == "Cards don't fit" and k.screen.cards
-    assert k.screen.step() == "p"
+    assert k.screen.step() == "p" and k.screen.cur == 0  # on P1's first card
 
 
 def test_primiera_by_the_cards(tmp_path):

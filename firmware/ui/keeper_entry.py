@@ -20,7 +20,9 @@ goes back (from the first step: leaves, nothing saved; once the keeper
 typed a value, "B again: drop": a second B leaves, any other key stays). Cards and denari
 fill the last side with what is left of 40 and 10; with three sides that
 one can still be lowered (never raised past what the others leave), and A
-objects when the counts do not add up.
+objects when the counts do not add up, the cursor then on the side to fix
+(by the cards: on the card named twice, or on the first card of the side
+whose cards do not fit its counts).
 The settebello's and the primiera's steps open on a side only when the
 counts leave no other; else nothing is chosen ("Pick with < >"): LEFT /
 RIGHT pick the side on that hand, UP / DOWN the first / last choice, and
@@ -485,6 +487,10 @@ class Screen(keys.Screen):
                 return ""
             if x.side >= 0 and self.step() in ("t", "d", "sc", "np"):
                 self.cur = x.side
+            elif self.cards and x.side >= 0 and x.kind in (sheet.TWICE, sheet.COUNT):
+                # on the card named twice (its second side's), or on the
+                # first card of the side whose cards do not fit its counts
+                self.cur = 4 * x.side + (x.got // 10 if x.kind == sheet.TWICE else 0)
             if x.kind == sheet.SUM:
                 return tr(lang.SK_SUM) % (x.got, x.want)
             if x.kind == sheet.SEVEN:
