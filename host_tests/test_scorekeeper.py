@@ -68,7 +68,8 @@ def entry_keys(e, fields, n, old=None, sh=None):
     side's cards, the settebello and re bello on a side with no denari,
     the primiera on a side with no denari or fewer than 3 other cards.
     A new round's grande opens on the one side the denari named leave it
-    to, as the sheet `sh` checks it (forced_grande)."""
+    to, as the sheet `sh` checks it (forced_grande); its primiera on the
+    one side sure of every suit where the others lack one."""
     keys = []
     start = old if old is not None else blank(n)
     vals = {}
@@ -97,6 +98,13 @@ def entry_keys(e, fields, n, old=None, sh=None):
     # the primiera: a side with denari and 3 cards of the other suits
     room = [vals["d"][i] and vals["t"][i] - vals["d"][i] >= 3 for i in range(n)]
     p0 = prim(old) if kept(old, "p", room) else _only(vals["t"])
+    zero = sh is not None and sh.rules.primiera_zero
+    if p0 is None and not zero:
+        # the one side sure of every suit (a denaro, over 20 other cards)
+        # where the others lack one for sure
+        sure = [i for i in range(n) if vals["d"][i] and vals["t"][i] - vals["d"][i] > 20]
+        if sure and sum(room) == 1:
+            p0 = sure[0]
     keys += _pick(prim(e), p0, n + 2) + ["A"]
     if "pc" in e:
         opc = old["pc"] if old is not None and "pc" in old else [[-1] * 4 for _ in range(n)]
@@ -535,6 +543,22 @@ def test_a_side_the_counts_name_is_suggested_until_chosen(tmp_path):
     k.press("up up")  # ADA, then back to BO: chosen
     assert s.v["s"] == 1 and d.pixel(x, y) == 1  # filled
     k.press("A")  # both sides took cards: the primiera waits for a pick
+    assert s.step() == "p" and s.v["p"] == E.UNSET
+
+
+def test_the_primiera_opens_on_the_one_side_sure_of_every_suit(tmp_path):
+    # BO took 32 cards, all ten denari: more than 20 of the 30 others, so a
+    # card of every suit; ADA no denaro: the primiera can only be BO's (it
+    # waited for a pick, as when both might have every suit)
+    k = new_sheet(tmp_path)
+    k.press("A " + "down " * 12 + "A " + "down " * 5 + "A")  # cards 8-32, denari 0-10
+    s = k.screen
+    assert s.v["t"] == [8, 32] and s.v["d"] == [0, 10] and s.step() == "s"
+    k.press("A")
+    assert s.step() == "p" and s.v["p"] == 1
+    # BO with 30 cards (20 others: a suit may be missing): a pick
+    k.press("B B B up up A A A")  # cards 10-30
+    assert s.v["t"] == [10, 30] and s.v["d"] == [0, 10]
     assert s.step() == "p" and s.v["p"] == E.UNSET
 
 

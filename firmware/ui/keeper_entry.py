@@ -144,6 +144,21 @@ def _only(v):
     return side
 
 
+def _sure(t, d):
+    """The one side sure of a card of every suit (a denaro, and more than
+    20 of the 30 other cards, so at least one of each other suit) while
+    every other side lacks a suit for sure (no denaro, or fewer than 3
+    other cards), so that the primiera is its (pagat.com Scopa: a side
+    without a suit has no primiera), else UNSET."""
+    side = UNSET
+    for i in range(len(t)):
+        if d[i] and t[i] - d[i] > 20:
+            side = i
+        elif d[i] and t[i] - d[i] >= 3:
+            return UNSET  # (it may have every suit too)
+    return side
+
+
 class Screen(keys.Screen):
     """The counts of one round, a step at a time (see the module doc)."""
 
@@ -399,7 +414,8 @@ class Screen(keys.Screen):
     def enter_step(self):
         """Defaults of the step just reached, only where the counts leave
         no doubt: the settebello and the re bello to the one side that took
-        denari, the primiera to the one side that took cards, and no more
+        denari, the primiera to the one side that took cards or the one
+        sure of every suit while the others lack one (_sure), and no more
         denari than cards (_fit), no more scope than half the cards nor
         than the side's plays (sheet.scope_cap; an edit's scope cut so says
         why: "Scope > cards/2", "Scope max 18").
@@ -422,6 +438,8 @@ class Screen(keys.Screen):
             v[f] = _only(d)
         elif f == "p":
             v["p"] = _only(v["t"])
+            if v["p"] == UNSET and not self.sh.rules.primiera_zero:
+                v["p"] = _sure(v["t"], d)
         elif f == "d":
             _fit(d, v["t"], TOTAL["d"])
         elif f == "np":  # all ten denari: a run of ten (napola, piccola)
