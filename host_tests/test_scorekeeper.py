@@ -69,7 +69,8 @@ def entry_keys(e, fields, n, old=None, sh=None):
     the primiera on a side with no denari or fewer than 3 other cards.
     A new round's grande opens on the one side the denari named leave it
     to, as the sheet `sh` checks it (forced_grande); its primiera on the
-    one side sure of every suit where the others lack one."""
+    one side sure of every suit where the others lack one (not with the
+    rules' primiera_zero, read from `sh`: None is taken as without it)."""
     keys = []
     start = old if old is not None else blank(n)
     vals = {}
@@ -556,10 +557,38 @@ def test_the_primiera_opens_on_the_one_side_sure_of_every_suit(tmp_path):
     assert s.v["t"] == [8, 32] and s.v["d"] == [0, 10] and s.step() == "s"
     k.press("A")
     assert s.step() == "p" and s.v["p"] == 1
-    # BO with 30 cards (20 others: a suit may be missing): a pick
-    k.press("B B B up up A A A")  # cards 10-30
+    # BO with 31 cards (21 others: a card of each other suit), then 30 (20
+    # others: a suit may be missing): a pick
+    k.press("B B B up A A A")  # cards 9-31
+    assert s.v["t"] == [9, 31] and s.v["d"] == [0, 10]
+    assert s.step() == "p" and s.v["p"] == 1
+    k.press("B B B up A A A")  # cards 10-30
     assert s.v["t"] == [10, 30] and s.v["d"] == [0, 10]
     assert s.step() == "p" and s.v["p"] == E.UNSET
+
+
+def test_a_primiera_missing_suits_count_0_waits_for_a_pick(tmp_path):
+    # Missing suit 0: a side that lacks a suit still has a primiera, so the
+    # counts name no side sure of it
+    k = new_sheet(tmp_path, pzero=1)
+    assert k.sheet.rules.primiera_zero
+    k.press("A " + "down " * 12 + "A " + "down " * 5 + "A A")  # cards 8-32, denari 0-10
+    s = k.screen
+    assert s.v["t"] == [8, 32] and s.v["d"] == [0, 10]
+    assert s.step() == "p" and s.v["p"] == E.UNSET
+
+
+def test_a_card_named_twice_puts_the_cursor_on_it(tmp_path):
+    # the 7 of coppe for both sides: the cursor on BO's coppe (the cell
+    # after its denaro), where A had left it on the last cell
+    k = new_sheet(tmp_path, names=["ADA", "BO"])
+    pc = [[C.parse(x) for x in ("7D", "7C", "7S", "7B")], [C.parse("6D"), C.parse("7C"), -1, -1]]
+    e = {"t": [20, 20], "d": [5, 5], "s": 0, "pc": pc, "sc": [0, 0]}
+    keys = entry_keys(e, k.sheet.fields(), 2, sh=k.sheet)
+    k.press(["A"] + keys[:-3])  # to the primiera's last card (not the scope, the confirm)
+    s = k.screen
+    assert s.step() == "p" and s.cards and k.text().split("\n")[0] == "7C twice"
+    assert s.cur == 4 * 1 + 1
 
 
 def test_objections(tmp_path):

@@ -1108,7 +1108,7 @@ def test_play_tells_a_sigterm_from_a_crash(tmp_path):
 @pytest.mark.mpy
 def test_play_says_a_kill_on_a_line_of_its_own(tmp_path):
     # the simulator killed (kill -9) was "the simulator crashed (exit
-    # 137)", after bash's own "tools/play: line 57: 9269 Killed ..." glued
+    # 137)", after bash's own "tools/play: line N: 9269 Killed ..." glued
     # to the keys' row
     flash = tmp_path / "flash"
     proc = subprocess.Popen(
@@ -1136,8 +1136,8 @@ def test_play_says_a_kill_on_a_line_of_its_own(tmp_path):
     assert "Killed" not in err, err
     assert out.splitlines()[-2:] == [
         "",
-        "tools/play: the simulator was killed by signal 9; the game is saved on its flash, "
-        f"{flash} (tools/play --flash {flash} resumes it).",
+        "tools/play: the simulator was killed by signal 9 (SIGKILL); the game is saved on its "
+        f"flash, {flash} (tools/play --flash {flash} resumes it).",
     ]
 
 

@@ -149,7 +149,9 @@ def _sure(t, d):
     20 of the 30 other cards, so at least one of each other suit) while
     every other side lacks a suit for sure (no denaro, or fewer than 3
     other cards), so that the primiera is its (pagat.com Scopa: a side
-    without a suit has no primiera), else UNSET."""
+    without a suit has no primiera), else UNSET. Not asked with the
+    rules' primiera_zero (a missing suit counts 0: every side with a card
+    has a primiera)."""
     side = UNSET
     for i in range(len(t)):
         if d[i] and t[i] - d[i] > 20:
@@ -415,7 +417,8 @@ class Screen(keys.Screen):
         """Defaults of the step just reached, only where the counts leave
         no doubt: the settebello and the re bello to the one side that took
         denari, the primiera to the one side that took cards or the one
-        sure of every suit while the others lack one (_sure), and no more
+        sure of every suit while the others lack one (_sure; not where a
+        missing suit counts 0), and no more
         denari than cards (_fit), no more scope than half the cards nor
         than the side's plays (sheet.scope_cap; an edit's scope cut so says
         why: "Scope > cards/2", "Scope max 18").
