@@ -1072,10 +1072,9 @@ def test_play_names_a_command_that_resumes_from_anywhere(tmp_path):
     assert proc.stdout.splitlines()[-1].endswith(f"({play} --flash {flash} resumes it).")
 
 
-@pytest.mark.mpy
-def test_play_tells_a_sigterm_from_a_crash(tmp_path):
-    # the simulator ended by SIGTERM (a kill, as the README lists it: its
-    # saves written) was "the simulator crashed (exit 143)"
+def _play_signalled(tmp_path, sig):
+    """tools/play's simulator sent `sig` once the game is saved: (the
+    flash folder, tools/play's exit status, stdout, stderr)."""
     flash = tmp_path / "flash"
     proc = subprocess.Popen(
         [str(mpy.ROOT / "tools" / "play"), "--flash", str(flash), "--keys", "A A A wait:50000000"]
@@ -1092,13 +1091,21 @@ def test_play_tells_a_sigterm_from_a_crash(tmp_path):
             time.sleep(0.1)
         sim = _children(proc.pid)  # (tools/play's: the simulator)
         assert len(sim) == 1 and (flash / "game.sav").exists()
-        os.kill(sim[0], signal.SIGTERM)
+        os.kill(sim[0], sig)
         out, err = proc.communicate(timeout=60)
     finally:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
-    assert proc.returncode == 143, err
+    return flash, proc.returncode, out, err
+
+
+@pytest.mark.mpy
+def test_play_tells_a_sigterm_from_a_crash(tmp_path):
+    # the simulator ended by SIGTERM (a kill, as the README lists it: its
+    # saves written) was "the simulator crashed (exit 143)"
+    flash, rc, out, err = _play_signalled(tmp_path, signal.SIGTERM)
+    assert rc == 143, err
     assert out.splitlines()[-1] == (
         "tools/play: the simulator has stopped; the game is saved on its flash "
         f"(tools/play --flash {flash} resumes it)."
@@ -1110,29 +1117,8 @@ def test_play_says_a_kill_on_a_line_of_its_own(tmp_path):
     # the simulator killed (kill -9) was "the simulator crashed (exit
     # 137)", after bash's own "tools/play: line N: 9269 Killed ..." glued
     # to the keys' row
-    flash = tmp_path / "flash"
-    proc = subprocess.Popen(
-        [str(mpy.ROOT / "tools" / "play"), "--flash", str(flash), "--keys", "A A A wait:50000000"]
-        + ["--png-dir", str(tmp_path / "png")],
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        cwd=mpy.ROOT,
-    )
-    try:
-        deadline = time.monotonic() + 60
-        while not (flash / "game.sav").exists() and time.monotonic() < deadline:
-            time.sleep(0.1)
-        sim = _children(proc.pid)  # (tools/play's: the simulator)
-        assert len(sim) == 1 and (flash / "game.sav").exists()
-        os.kill(sim[0], signal.SIGKILL)
-        out, err = proc.communicate(timeout=60)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-    assert proc.returncode == 137, err
+    flash, rc, out, err = _play_signalled(tmp_path, signal.SIGKILL)
+    assert rc == 137, err
     assert "Killed" not in err, err
     assert out.splitlines()[-2:] == [
         "",
