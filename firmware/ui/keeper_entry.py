@@ -144,23 +144,6 @@ def _only(v):
     return side
 
 
-def _sure(t, d):
-    """The one side sure of a card of every suit (a denaro, and more than
-    20 of the 30 other cards, so at least one of each other suit) while
-    every other side lacks a suit for sure (no denaro, or fewer than 3
-    other cards), so that the primiera is its (pagat.com Scopa: a side
-    without a suit has no primiera), else UNSET. Not asked with the
-    rules' primiera_zero (a missing suit counts 0: every side with a card
-    has a primiera)."""
-    side = UNSET
-    for i in range(len(t)):
-        if d[i] and t[i] - d[i] > 20:
-            side = i
-        elif d[i] and t[i] - d[i] >= 3:
-            return UNSET  # (it may have every suit too)
-    return side
-
-
 class Screen(keys.Screen):
     """The counts of one round, a step at a time (see the module doc)."""
 
@@ -417,8 +400,7 @@ class Screen(keys.Screen):
         """Defaults of the step just reached, only where the counts leave
         no doubt: the settebello and the re bello to the one side that took
         denari, the primiera to the one side that took cards or the one
-        sure of every suit while the others lack one (_sure; not where a
-        missing suit counts 0), and no more
+        sure of every suit while the others lack one (_sure), and no more
         denari than cards (_fit), no more scope than half the cards nor
         than the side's plays (sheet.scope_cap; an edit's scope cut so says
         why: "Scope > cards/2", "Scope max 18").
@@ -441,8 +423,8 @@ class Screen(keys.Screen):
             v[f] = _only(d)
         elif f == "p":
             v["p"] = _only(v["t"])
-            if v["p"] == UNSET and not self.sh.rules.primiera_zero:
-                v["p"] = _sure(v["t"], d)
+            if v["p"] == UNSET:
+                v["p"] = self._sure()
         elif f == "d":
             _fit(d, v["t"], TOTAL["d"])
         elif f == "np":  # all ten denari: a run of ten (napola, piccola)
@@ -484,6 +466,30 @@ class Screen(keys.Screen):
                     continue
             ok.append(c)
         return ok[0] if len(ok) == 1 else -1
+
+    def _sure(self):
+        """The primiera's side when the sheet's check (sheet.Sheet.check:
+        a side without a suit has no primiera, pagat.com Scopa) lets one
+        side alone win it and that side is sure of every suit (a denaro,
+        and more than 20 of the 30 other cards, so at least one of each
+        other suit), else UNSET. (Where a missing suit counts 0, the check
+        lets every side with a card win it.)"""
+        v = self.v
+        t = v["t"]
+        d = v["d"]
+        ok = []
+        for i in range(len(t)):
+            v["p"] = i
+            try:
+                self.sh.check_typed(self.entry(self.k))
+            except sheet.EntryError as x:
+                if x.key == "p":
+                    continue
+            ok.append(i)
+        v["p"] = UNSET
+        if len(ok) == 1 and d[ok[0]] and t[ok[0]] - d[ok[0]] > 20:
+            return ok[0]
+        return UNSET
 
     def _ruled_out(self, f):
         """True when the sheet's check (sheet.Sheet.check) finds step `f`'s
