@@ -170,11 +170,11 @@ def settle(page):
 def press(page, letter):
     """Tap one of the page's keys (U D L R A B) as a player does: its
     keydown and keyup in one task of the page, so that the tap is as short
-    however loaded the machine (the browser's keydown, then the test's 50
-    ms sleep and keyup: past 400 ms of the page's time on a loaded machine
-    the arrow was held, and repeated, as a held key does: the cursor one
-    row on in New game's options, whose A then changed a row, not Start).
-    The page's key queue holds each change for the app (WebKeys);
+    however loaded the machine (the test's keydown, 50 ms sleep and keyup
+    could hold an arrow long enough to repeat). The page's key queue holds
+    each change for the app (WebKeys: a tap the uneven turns of a loaded
+    machine handed over too briefly was lost,
+    test_web_board.test_a_tap_is_taken_when_the_turns_come_unevenly);
     page.keyboard's real input is used where the tests say so."""
     page.evaluate(
         "k => { for (const t of ['keydown', 'keyup']) "

@@ -47,7 +47,8 @@ Keys: a tap may be shorter than a turn (the computer's decision), so
 `WebKeys` queues the page's key changes and hands them to the app one at a
 time, each held at least ``HOLD_MS``, longer than ui.buttons.DEBOUNCE_MS,
 and for two reads at least (the debouncer takes a change that a second
-read finds: asleep, the app reads every 40 ms), so that no tap is lost
+read finds: asleep, the app reads every 40 ms), a key's next change only
+once a read DEBOUNCE_MS after its last returned it, so that no tap is lost
 and none is taken for a bounce. Keys mashed faster than that keep a few
 taps only, the last ones: the app stops a moment after the keys do.
 """
@@ -56,7 +57,7 @@ import framebuf
 import time
 from micropython import const
 
-from ui.buttons import ticks_diff
+from ui.buttons import DEBOUNCE_MS, ticks_diff
 
 NAME = "web"
 WIDTH, HEIGHT = 128, 64
@@ -122,7 +123,10 @@ class WebKeys:
 
     The page calls ``push(bit, down)`` for each key change; ``read`` takes
     them in order, one per `HOLD_MS` of `clock` time and two reads at
-    most. Changes that
+    most, and the next change of the same key only once a read
+    DEBOUNCE_MS or more after a change returned it (turns that come
+    unevenly, a read 12 ms after a press and the next 55 ms later, had
+    handed its release over before the debouncer took the press). Changes that
     change nothing (a key down twice, the release of a press dropped) are
     dropped. At most `_QUEUE_MAX` wait (4 taps: more than a human pace
     queues through the longest turns seen, 250 ms): past that a press
@@ -141,6 +145,8 @@ class WebKeys:
         self._held = 0  # the mask once every change queued is read
         self._since = clock.ticks_ms()
         self._reads = 2  # reads that returned the mask since its change (2 at most)
+        self._last = 0  # the key of the last change
+        self._late = True  # a read DEBOUNCE_MS or more after it returned it
 
     def push(self, bit, down):
         held = self._held | bit if down else self._held & ~bit
@@ -169,15 +175,24 @@ class WebKeys:
     def read(self):
         now = self.clock.ticks_ms()
         q = self._queue
-        while q and self._reads >= 2 and ticks_diff(now, self._since) >= HOLD_MS:
+        while (
+            q
+            and self._reads >= 2
+            and ticks_diff(now, self._since) >= HOLD_MS
+            and (self._late or q[0][0] != self._last)
+        ):
             bit, down = q.pop(0)
             mask = self.mask | bit if down else self.mask & ~bit
             if mask != self.mask:
                 self.mask = mask
                 self._since = now
                 self._reads = 0
+                self._late = False
+                self._last = bit
         if self._reads < 2:
             self._reads += 1
+        if ticks_diff(now, self._since) >= DEBOUNCE_MS:
+            self._late = True  # the debouncer has taken the last change
         return self.mask
 
 
