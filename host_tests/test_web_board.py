@@ -120,17 +120,19 @@ def test_keys_hold_each_change_long_enough():
     assert "masks [0, 0, 0, 16, 16, 0, 0, 32]" in out, out
 
 
-ASLEEP = (
+# a DOWN tap pushed just before the read at `tap`, the keys read at `times`
+# (ms) and handed to the debouncer as the app does: the events it gives
+TAPPED = (
     CLOCKED
     + """
 from ui.buttons import Debouncer
 
 deb = Debouncer()
 evs = []
-for t in range(0, 400, 40):  # read every 40 ms, as the app asleep
+for t in {times}:
     c.t = t
-    if t == 80:
-        k.push(DOWN, True)  # a 30 ms tap, between two reads
+    if t == {tap}:
+        k.push(DOWN, True)
         k.push(DOWN, False)
     ev = deb.poll(k.read(), t)
     while ev:
@@ -146,29 +148,10 @@ def test_a_tap_wakes_the_screen_read_every_40_ms():
     # asleep, the app reads the keys every 40 ms: a tap was handed to it
     # for one read, which the debouncer takes for a bounce, so a short tap
     # did not wake the screen (a tester's find, in the browser)
-    out = mpy.run_mpy(ASLEEP.format(web=str(WEB)))
+    # (read every 40 ms, as the app asleep; a 30 ms tap between two reads)
+    out = mpy.run_mpy(TAPPED.format(web=str(WEB), times="range(0, 400, 40)", tap=80))
     evs, down = out.split("events ")[1].rsplit(" ", 1)
     assert evs == "[%d]" % int(down), out  # its PRESS, once
-
-
-IRREGULAR = (
-    CLOCKED
-    + """
-from ui.buttons import Debouncer
-
-deb = Debouncer()
-evs = []
-k.push(DOWN, True)  # a tap, then turns at irregular times (a loaded machine)
-k.push(DOWN, False)
-for t in (40, 52, 95, 140, 200):
-    c.t = t
-    ev = deb.poll(k.read(), t)
-    while ev:
-        evs.append(ev)
-        ev = deb.next()
-print("events", evs, DOWN)
-"""
-)
 
 
 @pytest.mark.mpy
@@ -177,7 +160,8 @@ def test_a_tap_is_taken_when_the_turns_come_unevenly():
     # debounced), its release handed over at 95: the debouncer never saw
     # the press held 20 ms, and the tap was lost (New game's keys in the
     # browser test under a heavy load)
-    out = mpy.run_mpy(IRREGULAR.format(web=str(WEB)))
+    # (turns at irregular times: a loaded machine)
+    out = mpy.run_mpy(TAPPED.format(web=str(WEB), times=(40, 52, 95, 140, 200), tap=40))
     evs, down = out.split("events ")[1].rsplit(" ", 1)
     assert evs == "[%d]" % int(down), out  # its PRESS, once
 
