@@ -1217,8 +1217,10 @@ def test_play_tells_a_crash_from_a_stop_and_says_what_is_saved(tmp_path):
         f"scopa-sim: the firmware crashed: RuntimeError: boom; on {flash}: "
         "the game up to the last play saved"
     )
+    # (it said "the simulator crashed" under scopa-sim's "the firmware crashed")
     assert out[-1] == (
-        f"tools/play: the simulator crashed (exit 1); the game is saved on its flash, {flash} "
+        "tools/play: the simulator stopped on what it said above (exit 1); the game is saved "
+        f"on its flash, {flash} "
         f"(tools/play --flash {flash} resumes it)."
     )
 
@@ -1244,8 +1246,8 @@ def test_play_says_the_settings_alone_are_saved_after_a_crash(tmp_path):
         f"on {flash}: the settings saved, no game or score sheet yet"
     )
     assert proc.stdout.splitlines()[-1] == (
-        "tools/play: the simulator crashed (exit 1); the settings are saved on its flash, "
-        "no game or score sheet."
+        "tools/play: the simulator stopped on what it said above (exit 1); the settings are "
+        "saved on its flash, no game or score sheet."
     )
 
 
