@@ -58,6 +58,34 @@ def blank(n):
     }
 
 
+def _count(v, i, d, total, t=None):
+    """UP (d = 1) or DOWN (-1) on side `i` (not the last) of counts `v`
+    (cards, or denari with the cards `t`), in place, as the entry screen
+    changes them: with two sides the other is the rest; with more the last
+    side is what is left, and where it has none left to give the last side
+    between that has any gives the one more; a denaro given back goes to
+    the last side, or where it has no card to hold it to the last side
+    between that has."""
+    n = len(v)
+    last = n - 1
+    between = range(n - 2, i, -1)
+    if d > 0 and v[last] == 0 and total == sum(v):
+        for j in between:
+            if v[j]:
+                v[i] += 1
+                v[j] -= 1
+                return
+        return
+    if d < 0 and t is not None and v[last] >= t[last] and v[i]:
+        for j in between:
+            if v[j] < t[j]:
+                v[i] -= 1
+                v[j] += 1
+                return
+    v[i] = max(0, min(v[i] + d, total - sum(v) + v[i] + v[last]))
+    v[last] = total - sum(v[:last])
+
+
 def entry_keys(e, fields, n, old=None, sh=None):
     """The keys (sim names: up down A...) that type entry `e` from the first
     step of the entry screen to the confirm on the review: a new round, or
@@ -79,9 +107,11 @@ def entry_keys(e, fields, n, old=None, sh=None):
         if f == "d" and (old is None or any(v[i] > vals["t"][i] for i in range(n))):
             E._fit(v, vals["t"], total)  # no more denari than cards (an edit's too)
         for i in range(n - 1):
-            keys += _ud(e[f][i] - v[i]) + ["A"]
-            v[i] = e[f][i]
-            v[n - 1] = total - sum(v[: n - 1])
+            while v[i] != e[f][i]:
+                up = v[i] < e[f][i]
+                keys.append("up" if up else "down")
+                _count(v, i, 1 if up else -1, total, vals.get("t"))
+            keys.append("A")
         assert v == e[f], "the last side is what is left: %r" % (e[f],)
         vals[f] = v
 
@@ -482,12 +512,25 @@ def test_the_other_side_is_filled_and_can_be_typed(tmp_path):
 
 
 def test_three_sides_never_leave_the_last_a_count_below_zero(tmp_path):
-    # the last side gets what the others leave: raising another stops there
+    # the last side gets what the others leave; when it has none left, the
+    # side between gives (it stopped there: ADA at 27 needed BO lowered
+    # first), and never past 0
     k = new_sheet(tmp_path, players=1, names=["ADA", "BO", "CY"])
-    k.press("A" + " up" * 30)  # ADA's cards, from 14
+    k.press("A" + " up" * 13)  # ADA's cards, from 14: CY's 13
     assert k.screen.v["t"] == [27, 13, 0]
-    k.press("right up up")  # BO: nothing left to give
-    assert k.screen.v["t"] == [27, 13, 0]
+    k.press("up up")  # then BO's
+    assert k.screen.v["t"] == [29, 11, 0]
+    k.press("up " * 20)  # all of them, and no further
+    assert k.screen.v["t"] == [40, 0, 0]
+    k.press("down " * 13)  # back to the last side
+    assert k.screen.v["t"] == [27, 0, 13]
+    k.press("up " * 13 + "right down")  # BO: none to give
+    assert k.screen.v["t"] == [40, 0, 0]
+    k.press("left " + "down " * 13 + "right up up")  # BO: nothing left to give
+    assert k.screen.v["t"] == [27, 2, 11]
+    k.press("down down")
+    assert k.screen.v["t"] == [27, 0, 13]
+    k.press("up " * 13)  # BO raises: only CY has to give
     k.press("down down")
     assert k.screen.v["t"] == [27, 11, 2]
     k.press("right up up")  # CY, the last side: no more than the others leave
@@ -495,10 +538,34 @@ def test_three_sides_never_leave_the_last_a_count_below_zero(tmp_path):
     k.press("down")  # fewer is allowed: A then says the counts are short
     assert k.screen.v["t"] == [27, 11, 1]
     k.press("up left")  # back on BO, whose A goes on to the denari
-    # denari: ADA 4, BO 4 and CY 2 (4 3 3 fitted to CY's 2 cards), ADA up
+    # denari: ADA 4, BO 4 and CY 2 (4 3 3 fitted to CY's 2 cards), ADA up:
+    # CY's 2, then BO's 4
     k.press("A" + " up" * 12)
-    assert k.screen.v["d"] == [6, 4, 0] and min(k.screen.v["d"]) >= 0
+    assert k.screen.v["d"] == [10, 0, 0]
     assert "counts are" not in k.text()
+
+
+def test_three_sides_a_denaro_moves_between_the_sides_with_cards(tmp_path):
+    # a new user's find: cards 26 / 14 / 0 fitted the denari to 4 / 6 / 0,
+    # and UP on the first side did nothing (the last side, with no card,
+    # had no denaro to give); DOWN gave that side a denaro for no card
+    k = new_sheet(tmp_path, players=1, names=["ADA", "BO", "CY"])
+    k.press("A" + " up" * 12 + " right up")  # cards 26 / 14 / 0
+    assert k.screen.v["t"] == [26, 14, 0]
+    k.press("A")
+    assert k.screen.step() == "d" and k.screen.v["d"] == [4, 6, 0] and k.screen.cur == 0
+    k.press("up")
+    assert k.screen.v["d"] == [5, 5, 0]
+    k.press("down down")
+    assert k.screen.v["d"] == [3, 7, 0]
+    k.press("A down")  # BO's, with no side after it to hold it: the last
+    assert k.screen.v["d"] == [3, 6, 1]
+    k.press("A")  # which A objects to, as before
+    assert k.screen.step() == "d" and "Denari > cards" in k.text() and k.screen.cur == 2
+    k.press("down left up")  # CY's back, then BO's
+    assert k.screen.v["d"] == [3, 7, 0]
+    k.press("A")  # on to the settebello: the counts fit
+    assert k.screen.step() == "s", k.text()
 
 
 def test_a_choice_the_counts_leave_open_waits_for_the_keeper(tmp_path):

@@ -18,8 +18,12 @@ Keys: UP / DOWN change the value (held, they repeat), LEFT / RIGHT move
 between the sides, A goes on (to the next side, then the next step), B
 goes back (from the first step: leaves, nothing saved; once the keeper
 typed a value, "B again: drop": a second B leaves, any other key stays). Cards and denari
-fill the last side with what is left of 40 and 10; with three sides that
-one can still be lowered (never raised past what the others leave), and A
+fill the last side with what is left of 40 and 10; with three sides or
+more a side's one more comes from the last side or, where it has none
+left, from a side between (typed after it), and its one fewer goes to the
+last side (a denaro, where the last side has no card to hold it, to a side
+between that has). The last side can still be lowered (never raised past
+what the others leave), and A
 objects when the counts do not add up, the cursor then on the side to fix
 (by the cards: on the card named twice, or on the first card of the side
 whose cards do not fit its counts).
@@ -366,17 +370,24 @@ class Screen(keys.Screen):
             hi = TOTAL.get(f, sheet.MAX_SCOPE)
             vals = v[f]
             i = self.cur
+            j = -1
             if f in TOTAL and n > 2:
                 # the last side gets what is left (never below 0); itself at
                 # most what the others leave
                 hi = TOTAL[f] - sum(vals) + vals[i] + (vals[n - 1] if i < n - 1 else 0)
-            vals[i] = max(0, min(hi, vals[i] + d))
-            if f in TOTAL:
-                left = TOTAL[f]
-                if n == 2:
-                    vals[1 - i] = left - vals[i]
-                elif i < n - 1:
-                    vals[n - 1] = left - sum(vals[: n - 1])
+                if i < n - 1:
+                    j = self._between(f, i, d, hi)
+            if j >= 0:  # (a side between gives or takes the unit: _between)
+                vals[i] += d
+                vals[j] -= d
+            else:
+                vals[i] = max(0, min(hi, vals[i] + d))
+                if f in TOTAL:
+                    left = TOTAL[f]
+                    if n == 2:
+                        vals[1 - i] = left - vals[i]
+                    elif i < n - 1:
+                        vals[n - 1] = left - sum(vals[: n - 1])
         elif f == "np":
             vals = v[f]
             j = NAPOLA_RUNS.index(vals[self.cur]) if vals[self.cur] in NAPOLA_RUNS else 0
@@ -389,6 +400,26 @@ class Screen(keys.Screen):
                 j = ch.index(v[f]) if v[f] in ch else 0
                 v[f] = ch[(j + d) % len(ch)]
         self._chose(f)
+
+    def _between(self, f, i, d, hi):
+        """With three sides or more, the side between side `i` (not the
+        last) and the last that gives `i` its one more of count `f` (d = 1)
+        where the last side has none left to give (`i` at `hi`, the most the
+        others leave): the last such side with any; or that takes its one
+        fewer (d = -1) of the denari where the last side has no card to hold
+        it: the last such side with one. -1: the last side's (what is left),
+        or none. 26 / 14 / 0 cards, denari 4 / 6 / 0: UP gives 5 / 5 / 0 (it
+        stayed at 4), DOWN 3 / 7 / 0 (it gave the last side a denaro for no
+        card)."""
+        vals = self.v[f]
+        t = self.v["t"]
+        n = self.n
+        if d > 0 and vals[i] < hi or d < 0 and (f != "d" or vals[n - 1] < t[n - 1] or not vals[i]):
+            return -1
+        for j in range(n - 2, i, -1):
+            if vals[j] > 0 if d > 0 else vals[j] < t[j]:
+                return j
+        return -1
 
     def _chose(self, f):
         """The keeper's own value for step `f`: no longer a suggestion."""
