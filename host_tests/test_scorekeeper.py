@@ -371,6 +371,18 @@ def test_a_name_typed_that_another_side_has_is_taken_from_it(tmp_path):
     assert k.sheet.names == names
 
 
+def test_a_name_taken_from_a_side_renames_that_side_alone(tmp_path):
+    # P1 typed for side 3 of 3: the sheet started as P2 P3 P1, side 2
+    # renamed too (a new user's find)
+    k = Keeper(tmp_path).open()
+    k.press("up " * 8 + "right")  # Players: 3
+    assert k.screen.names == ["P1", "P2", "P3"]
+    k.press("down " * 8 + "A right " + "down " * 2 + "A")  # Name 3: P3 typed over as P1
+    assert k.screen.names == ["P3", "P2", "P1"]
+    k.press("down A")  # Start
+    assert k.sheet.names == ["P3", "P2", "P1"]
+
+
 def test_a_new_sheet_keeps_the_old_sheets_picked_presets(tmp_path):
     # NOI and LOR picked for a 2-player sheet came back as P1 P2 on New
     # sheet (only typed names were kept); a side's default still follows

@@ -171,10 +171,13 @@ class Screen(List):
                 names.append(self.typed[i] if self.typed[i] not in names else "")
             elif names[i] in PRESETS and not self.typed[i]:  # not picked: follows sides / teams
                 names[i] = ""
-        for i in range(n):
-            if not names[i]:
-                d = _default(i, teams)
-                names[i] = d if d not in names else _choices(names, i)[1]
+        for i in range(n):  # each side its own default, where no side has it
+            d = _default(i, teams)
+            if not names[i] and d not in names:
+                names[i] = d
+        for i in range(n):  # else the first preset free: P1 typed for side 3
+            if not names[i]:  # made P3 P2 P1 (it was P2 P3 P1, side 2 renamed)
+                names[i] = _choices(names, i)[1]
         self.names = names
         self.keys = []
         self.rows = []
