@@ -31,6 +31,7 @@ if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
 from tools import flash  # noqa: E402
+from tools.flash import device  # noqa: E402
 from tools.flash import stage as stage_mod  # noqa: E402
 
 pytestmark = pytest.mark.mpy  # runs the unix port; every test has its own board
@@ -749,12 +750,36 @@ def test_a_stage_inside_the_firmware_folder_is_refused(
     assert f"dry run: {len(files) + 2} to copy" in capsys.readouterr().out
 
 
+def test_mpremote_is_named_as_it_is_typed_here(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    # "check `mpremote connect list`" where the shell had no mpremote: the
+    # README runs .venv/bin/flash, whose mpremote is beside it (a new user's
+    # find)
+    bin_ = tmp_path / "venv" / "bin"
+    bin_.mkdir(parents=True)
+    (bin_ / "mpremote").write_text("")
+    monkeypatch.setattr(sys, "executable", str(bin_ / "python"))
+    monkeypatch.setattr(shutil, "which", lambda name: None)
+    monkeypatch.chdir(tmp_path)
+    assert device.mpremote() == os.path.join("venv", "bin", "mpremote")
+    monkeypatch.chdir(bin_)
+    assert device.mpremote() == os.path.join(".", "mpremote")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    assert device.mpremote() == str(bin_ / "mpremote")
+    monkeypatch.setattr(shutil, "which", lambda name: str(bin_ / "mpremote"))  # activated
+    assert device.mpremote() == "mpremote"
+    (bin_ / "mpremote").unlink()  # none beside it: whichever the shell finds
+    monkeypatch.setattr(shutil, "which", lambda name: None)
+    assert device.mpremote() == "mpremote"
+
+
 def test_port_errors_are_a_reason_and_what_to_do(tmp_path: Path, capsys: pytest.CaptureFixture):
     """A --port that is no serial port (missing, a file, a folder, a device
     that is no terminal): exit 1, stderr a line with the reason naming the
     port and a line with what to do."""
     (tmp_path / "notes.txt").write_text("not a port")
-    listing = "  what to do: list the boards with `mpremote connect list`"
+    listing = f"  what to do: list the boards with `{device.mpremote()} connect list`"
     cases = [
         (tmp_path / "ttyNONE", f"flash: no such device {tmp_path / 'ttyNONE'}"),
         (

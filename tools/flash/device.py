@@ -19,7 +19,9 @@ import contextlib
 import errno
 import io
 import os
+import shutil
 import stat
+import sys
 import time
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable
@@ -130,7 +132,7 @@ class Device:
             if os.name == "nt" or "://" in port:  # a COM port, a URL: no node to look at
                 raise FlashError(
                     f"cannot open {port}: {e}",
-                    "check the port name (`mpremote connect list`), that no other program "
+                    f"check the port name (`{mpremote()} connect list`), that no other program "
                     "(Thonny, a serial terminal, mpremote repl) holds it, and on Linux that "
                     "you are in the dialout group",
                 ) from None
@@ -328,11 +330,31 @@ class Device:
         return data
 
 
+def mpremote() -> str:
+    """The mpremote command as it is typed here, for a message: `mpremote`
+    where the shell finds this Python's own (an activated .venv), else its
+    path beside this Python, relative to the current folder when inside it
+    (`.venv/bin/mpremote`: the README runs `.venv/bin/flash`, and a new
+    user's shell had no `mpremote`)."""
+    here = os.path.dirname(sys.executable)  # (not resolved: a venv's bin/)
+    exe = os.path.join(here, "mpremote.exe" if os.name == "nt" else "mpremote")
+    found = shutil.which("mpremote")
+    if not os.path.exists(exe) or found and os.path.samefile(found, exe):
+        return "mpremote"
+    try:
+        rel = os.path.relpath(exe)
+    except ValueError:  # (Windows: another drive)
+        return exe
+    if rel.startswith(".."):
+        return exe
+    return rel if os.sep in rel else os.path.join(".", rel)
+
+
 def port_error(port: str, failed: str) -> FlashError:
     """Why the POSIX path `port` did not open as a serial port (mpremote said
     `failed`): no such device, not a serial device, no permission (only for
     EACCES on a device node) or held by another program."""
-    listing = "list the boards with `mpremote connect list`"
+    listing = f"list the boards with `{mpremote()} connect list`"
     busy = "check that no other program (Thonny, a serial terminal, mpremote repl) holds it"
     try:
         st = os.stat(port)
@@ -384,7 +406,7 @@ def find_port() -> str:
         raise FlashError(
             "no board found: no USB serial device is connected",
             "plug the board in with a data cable (not a charge-only one) and check "
-            "`mpremote connect list`; or pass the port: --port /dev/ttyACM0 (Linux), "
+            f"`{mpremote()} connect list`; or pass the port: --port /dev/ttyACM0 (Linux), "
             "--port /dev/cu.usbmodem101 (macOS), --port COM3 (Windows)",
         )
     if len(ports) > 1:
