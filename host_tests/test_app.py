@@ -129,6 +129,42 @@ def test_back_from_a_games_rules_puts_the_cursor_on_that_game(tmp_path):
     assert type(a.screen).__name__ == "Help" and a.screen.sel == 2
 
 
+def test_how_to_play_shows_two_pages_at_a_time_on_the_colour_screen(tmp_path, monkeypatch):
+    # on 240 x 135 each page took the top left 16 columns by 7 lines: German
+    # Scopa's How to play ran to 35 screens (a new user's find)
+    from ui import gfx
+
+    small = []  # the page numbers, in the 3 x 5 font
+    real = gfx.small
+    monkeypatch.setattr(gfx, "small", lambda fb, t, *a: small.append(t) or real(fb, t, *a))
+    a, b = run(F.keys("DDDAA"), tmp_path, 300, w=240, h=135, colour=True)
+    s = a.screen
+    assert type(s).__name__ == "Help" and s.per == 2 and s.n > 3
+    pages = [lang.page("scopa", k) for k in range(2)]
+    rows = b.display.screen_text().split("\n")
+    assert rows == [*pages[0], *pages[1]] and small[-1] == "1-2/%d" % s.n, (rows, small)
+    xs = {x for t, x, y in b.display.frame if y < 120}
+    assert xs == {(240 - 128) // 2}  # in the middle
+    b.buttons.push(F.keys("R"))
+    a.loop(300)
+    assert s.k == 2 and b.display.screen_text().split("\n")[0] == lang.page("scopa", 2)[0]
+    b.buttons.push(F.keys("R" * s.n))  # to the last screen: the last page alone when n is odd
+    a.loop(600 + 50 * s.n)
+    last = (s.n - 1) // 2 * 2
+    assert s.k == last and s.more == ([] if s.n % 2 else [s._page(s.n - 1)])
+    said = "%d/%d" % (s.n, s.n) if s.n % 2 else "%d-%d/%d" % (s.n - 1, s.n, s.n)
+    assert small[-1] == said
+    b.buttons.push(F.keys("L"))
+    a.loop(300)
+    assert s.k == last - 2
+    b.buttons.push(F.keys("A"))  # A turns on, then goes back from the last
+    a.loop(300)
+    assert s.k == last
+    b.buttons.push(F.keys("A"))
+    a.loop(300)
+    assert a.screen_mod == "menu" and type(a.screen).__name__ == "Help"
+
+
 def test_how_to_play_explains_the_scorekeeper_last(tmp_path):
     # How to play had the games only: the scorekeeper's keys (up / down the
     # history, A on a round edits it) were said nowhere on the device

@@ -1,13 +1,19 @@
 """Text pages: How to play (read from flash a page at a time), About and
 a one-line note. How to play: RIGHT / DOWN (A) the next page, LEFT / UP
 the previous one, A on the last page or B goes back; About and a note: A
-or B goes back.
+or B goes back. A screen as tall as two pages (the 240 x 135 colour
+board) shows two at a time, one under the other, in the middle.
 """
+
+from micropython import const
 
 import lang
 from lang import tr
 from ui import buttons as keys
 from ui import gfx
+
+_PAGE_W = const(128)  # px of a page: 16 columns of 8 px
+_PAGE_H = const(64)  # px of a page and the gap under it: 7 lines of 8 px, 8
 
 
 class Pages(keys.Screen):
@@ -89,7 +95,12 @@ class Help(Pages):
             cfg = self.app.settings["cfg"]
             self.house, self.keys = house_pages(cfg, self.arg, self.app.french())
         self.n = self.fixed + len(self.house) + len(self.keys)
+        # pages a screen shows, one under the other: 7 lines of 8 px and a
+        # gap each, the page number's row below (128 x 64: one; 240 x 135:
+        # two, where German's How to play took 35 pages of a corner)
+        self.per = max(1, (self.app.h - 6) // _PAGE_H)
         self.lines = self._page(0)
+        self.more = self._pages(0)
 
     def _page(self, k):
         if k < self.fixed:
@@ -102,11 +113,18 @@ class Help(Pages):
     def back(self):
         self.app.go("menu", "Help", self.arg)  # the cursor on this game
 
+    def _pages(self, k):
+        # the pages shown under page k (self.per in all, up to the last)
+        return [self._page(j) for j in range(k + 1, min(k + self.per, self.n))]
+
     def turn(self, d):
-        k = self.k + d
+        """The next screen of pages (d = 1) or the one before (-1); False
+        where there is none."""
+        k = self.k + d * self.per
         if 0 <= k < self.n:
             self.k = k
             self.lines = self._page(k)
+            self.more = self._pages(k)
             self.app.dirty = True
             return True
         return False
@@ -125,11 +143,20 @@ class Help(Pages):
     def draw(self, fb):
         app = self.app
         p = app.pal
-        lines = self.lines
-        for i, ln in enumerate(lines):
-            gfx.text(fb, ln, 0, i * 8, p.FG)
-        # page number, bottom right, in the 3 x 5 font
-        t = "%d/%d" % (self.k + 1, self.n)
+        x = 0 if self.per == 1 else (app.w - _PAGE_W) // 2
+        for j, lines in enumerate([self.lines] + self.more):
+            y = j * _PAGE_H
+            if j:  # a rule between two pages
+                fb.hline(x, y - 4, _PAGE_W, p.FG)
+            for i, ln in enumerate(lines):
+                gfx.text(fb, ln, x, y + i * 8, p.FG)
+        # page number ("3/35", "3-4/35"), bottom right, in the 3 x 5 font
+        last = self.k + len(self.more)
+        t = (
+            "%d/%d" % (self.k + 1, self.n)
+            if last == self.k
+            else "%d-%d/%d" % (self.k + 1, last + 1, self.n)
+        )
         gfx.small(fb, t, app.w - gfx.small_width(t), app.h - 5, p.FG)
 
 
