@@ -967,9 +967,11 @@ def test_ai_digest_of_one_family_is_the_same_on_cpython():
     assert runs[1].stdout.split() == out
 
 
-# ai.leaf's viper util, view, sweep_mask and after against ai.core's and
-# ai.medium's plain-Python ones (core._util, _view, _sweep_mask, the risks
-# of medium.score), and scopa.group's _group against scopa.engine's, for
+# ai.leaf's viper util, view, sweep_mask, threat and after against ai.core's
+# and ai.medium's plain-Python ones (core._util, _view, _sweep_mask,
+# _threat, the risks of medium.score), and scopa.group's _group, gen (the
+# moves) and apply against scopa.engine's (_group_py, gen_moves without
+# _gen, _apply_py), for
 # every side (seat) of every position of random games of every family and
 # house rule (selfplay.random_rules, partners' hands visible in every other
 # game), round ends included, and random layouts of the cards; prints the
@@ -995,6 +997,9 @@ def views(st, rules):
             raise SystemExit("%s seat %d: view" % (rules.code(), seat))
     if core._sweep_mask(st) != leaf.sweep_mask(st):
         raise SystemExit("%s table %s: sweep_mask" % (rules.code(), list(st[80 : 80 + st[120]])))
+    for s in range(rules.sides):
+        if core._threat(st, s) != leaf.threat(st, s):
+            raise SystemExit("%s side %d: threat" % (rules.code(), s))
     # scopa.group's viper _group against the engine's (the same buffers)
     for h in (E.HAND + st[E.TURN], E.HAND, E.NONE):
         k = E._group_py(st, h)
@@ -1003,6 +1008,34 @@ def views(st, rules):
         got = (k, bytes(E._cnt), bytes(E._suf), bytes(E._start), E._byv[: st[120]], E._hand[:k])
         if got != want:
             raise SystemExit("%s table %s: _group" % (rules.code(), list(st[80 : 80 + st[120]])))
+
+
+mv2 = E.Moves(16)  # (small: gen's full buffer, the engine's own code grows it)
+w1 = bytearray(E.SIZE)
+w2 = bytearray(E.SIZE)
+
+
+def moves(st, rules, play=True):
+    # scopa.group's gen (every seat's moves) and apply (each of the seat to
+    # play's, `play`: in a game's positions) against the engine's
+    # plain-Python ones
+    gen = E._gen
+    for seat in range(rules.players):
+        n = E.gen_moves(st, rules, mv2, seat)
+        got = (n, mv2.end, bytes(mv2.buf[: mv2.end]))
+        E._gen = None
+        n = E.gen_moves(st, rules, mv2, seat)
+        E._gen = gen
+        if got != (n, mv2.end, bytes(mv2.buf[: mv2.end])):
+            raise SystemExit("%s seat %d: gen_moves" % (rules.code(), seat))
+    if st[E.OVER] or not play:
+        return
+    E.gen_moves(st, rules, mv2)
+    for o in mv2.offsets():
+        w1[:] = st
+        w2[:] = st
+        if E.apply(w1, rules, mv2.buf, o) != E._apply_py(w2, rules, mv2.buf, o) or w1 != w2:
+            raise SystemExit("%s move %s: apply" % (rules.code(), mv2.move(o)))
 
 
 def scores(st, rules):
@@ -1034,6 +1067,7 @@ for k in range(60):
                 raise SystemExit("%s side %d: %d != %d" % (rules.code(), s, a, b))
         views(st, rules)
         scores(st, rules)
+        moves(st, rules)
         n += 1
         if g.play_index(rng.below(E.gen_moves(st, rules, g.mv))) & E.ROUND_OVER:
             for s in range(rules.sides):
@@ -1067,8 +1101,10 @@ for k in range(300):
             raise SystemExit("%s layout %s side %d" % (rules.code(), list(st[:40]), s))
         n += 1
     views(st, rules)
-viper = core.util is leaf.util and core.sweep_mask is leaf.sweep_mask
-print(n, viper and core.after is leaf.after and E._group is group.group)
+    moves(st, rules, False)
+viper = core.util is leaf.util and core.sweep_mask is leaf.sweep_mask and core.threat is leaf.threat
+grouped = E._group is group.group and E._gen is group.gen and E.apply is group.apply
+print(n, viper and core.after is leaf.after and grouped)
 """
 
 

@@ -385,6 +385,7 @@ def sweep_mask(st):
     return m
 
 
+@micropython.bytecode  # pyright: ignore[reportAttributeAccessIssue]
 def threat(st, side):
     """What the seat to move can take at once, for or against `side`:
     THREAT for a sweep, else most of the worth of its best single-card
@@ -610,13 +611,16 @@ def util(st, side):
 
 
 # Where the port compiles viper code, util is ai.leaf's: the same values in
-# about an eighth of the instructions. This module's util stays the bytecode
-# ports' (the WebAssembly port cannot compile ai.leaf: SyntaxError; a build
-# without -march leaves it out: ImportError; native code in a fragmented
-# heap: MemoryError) and the reference it is tested against (_util).
+# about an eighth of the instructions (so are view, sweep_mask and threat).
+# This module's util stays the bytecode ports' (the WebAssembly port
+# cannot compile ai.leaf: SyntaxError; a build without -march leaves it
+# out: ImportError; native code in a fragmented heap: MemoryError) and the
+# reference it is tested against (_util); threat, which ai.leaf's replaces
+# in the search's leaves, is bytecode even where this module is native.
 _util = util
 _view = view
 _sweep_mask = sweep_mask
+_threat = threat
 after = None  # ai.leaf.after where it compiles (ai.medium.score's risks)
 ctx = None
 try:
@@ -625,6 +629,7 @@ try:
     util = leaf.util
     _leaf = leaf.opts
     sweep_mask = leaf.sweep_mask
+    threat = leaf.threat
     after = leaf.after
     ctx = leaf.ctx
     known = leaf.known

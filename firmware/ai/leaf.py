@@ -1,10 +1,11 @@
 """The hard player's per-node work as viper code (machine ints and byte
-pointers): ai.core's util (the value of a search's leaf), view and
-sweep_mask, and the risks ai.medium.score weighs (after): the same
-numbers for the same state in a fraction of the instructions of native
-code. util alone took 18 to 29% off a decision (docs/ai-results.md,
+pointers): ai.core's util (the value of a search's leaf), view,
+sweep_mask and threat, and the risks ai.medium.score weighs (after):
+the same numbers for the same state in a fraction of the instructions of
+native code. util alone took 18 to 29% off a decision (docs/ai-results.md,
 sixteenth pass), view, sweep_mask and after with scopa.group about a
-third of the rest (twenty-fifth pass).
+third of the rest (twenty-fifth pass), threat with scopa.group's moves and
+plays about half of what was left in Scopone a 10 (thirty-fifth pass).
 
 Only for a port with a native emitter: ai.core imports it there and
 keeps its own plain-Python functions (the same numbers; ai.medium its
@@ -44,6 +45,7 @@ worth = b""  # ai.core.WORTH (set by ai.core)
 _cnt = bytearray(3)  # cards in each side's pile
 _coin = bytearray(3)  # denari in each side's pile
 _pb = bytearray(12)  # best primiera points per side * 4 + suit
+_tw = bytearray(11)  # threat(): the best worth on the table per value
 
 
 @micropython.viper
@@ -261,6 +263,67 @@ def sweep_mask(st: ptr8) -> int:
         else:
             m &= 0x7FFD
     return m
+
+
+@micropython.viper
+def threat(st: ptr8, side: int) -> int:
+    """ai.core.threat(st, side): what the seat to move can take at once,
+    for or against `side`, centipoints (ai.core.THREAT, 70, for a sweep:
+    sweep_mask's test, here inline)."""
+    if st[129]:
+        return 0
+    n = st[120]
+    if n == 0:
+        return 0
+    o = ptr8(opts)
+    val = ptr8(_VAL)
+    wt = ptr8(worth)
+    tw = ptr8(_tw)
+    s = 0
+    vm = 0
+    for v in range(11):
+        tw[v] = 0
+    for i in range(n):
+        c = st[80 + i]
+        v = val[c]
+        s += v
+        vm |= 1 << v
+        if wt[c] > tw[v]:
+            tw[v] = wt[c]
+    m = 0  # sweep_mask(st)
+    g = o[8]
+    if g != 1:
+        if n == 1:
+            m = 1 << s
+        elif s <= 10 and not (o[9] and (vm >> s) & 1):
+            m = 1 << s
+        if g == 2 and 5 <= s and s <= 14:
+            m |= 1 << (15 - s)
+    elif 5 <= s and s <= 14:
+        m = 1 << (15 - s)
+    if o[10] and (o[11] or not vm & 2):
+        if o[12]:
+            m |= 2
+        else:
+            m &= 0x7FFD
+    seat = st[122]
+    h = 2 + seat
+    best = 0
+    for c in range(40):
+        if st[c] == h:
+            v = val[c]
+            if (m >> v) & 1:
+                best = 170  # THREAT + 100
+                break
+            if tw[v]:
+                x = tw[v] + wt[c]
+                if x > best:
+                    best = x
+    best = best * 70 // 100
+    ns = o[0]
+    if seat - (seat // ns) * ns == side:
+        return best
+    return -best
 
 
 @micropython.viper

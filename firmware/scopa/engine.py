@@ -388,6 +388,7 @@ def _group(st, h):
     return k
 
 
+@micropython.bytecode  # pyright: ignore[reportAttributeAccessIssue]
 def _emit(mv, c, n):
     e = mv.end
     b = mv.buf
@@ -403,6 +404,7 @@ def _emit(mv, c, n):
     mv.n += 1
 
 
+@micropython.bytecode  # pyright: ignore[reportAttributeAccessIssue]
 def _choose(mv, c, v, i, left, pos):
     # choose `left` more cards of value v from _byv[i:], then go on to v + 1
     if left == 0:
@@ -415,6 +417,7 @@ def _choose(mv, c, v, i, left, pos):
         i += 1
 
 
+@micropython.bytecode  # pyright: ignore[reportAttributeAccessIssue]
 def _expand(mv, c, v, pos):
     while v <= 10 and _k[v] == 0:
         v += 1
@@ -424,6 +427,7 @@ def _expand(mv, c, v, pos):
     _choose(mv, c, v, _start[v], _k[v], pos)
 
 
+@micropython.bytecode  # pyright: ignore[reportAttributeAccessIssue]
 def _sums(mv, c, v, rem, count, minc):
     # every choice of counts per value (v..10) adding up to rem
     if rem == 0:
@@ -443,6 +447,7 @@ def _sums(mv, c, v, rem, count, minc):
     _k[v] = 0
 
 
+@micropython.bytecode  # pyright: ignore[reportAttributeAccessIssue]
 def _gen_card(st, rules, c, mv):
     v = st[MATTA] if c == _MATTA_CARD and st[MATTA] else c % 10 + 1
     n = st[NTAB]
@@ -476,6 +481,7 @@ def _gen_card(st, rules, c, mv):
         _emit(mv, c, 0)
 
 
+@micropython.bytecode  # pyright: ignore[reportAttributeAccessIssue]
 def _keep_fewest(mv, first):
     b = mv.buf
     least = 99
@@ -513,9 +519,16 @@ def gen_moves(st, rules, mv, seat=-1):
     Cirulla: an Ace takes the whole table when no Ace is on it. A card that
     takes nothing is laid; with capture optional it may always be laid.
     """
-    mv.clear()
     if seat < 0:
         seat = st[TURN]
+    if _gen is not None:
+        b = mv.buf
+        r = _gen(st, rules, HAND + seat, b, len(b))
+        if r >= 0:
+            mv.end = r & 0xFFFF
+            mv.n = r >> 16
+            return mv.n
+    mv.clear()
     hand = _hand
     for i in range(_group(st, HAND + seat)):
         _gen_card(st, rules, hand[i], mv)
@@ -535,6 +548,7 @@ def gen_card_moves(st, rules, c, mv):
 # Playing
 
 
+@micropython.bytecode  # pyright: ignore[reportAttributeAccessIssue]
 def apply(st, rules, buf, off):
     """Play the move at `off` in `buf` (``card, n, taken * n``) for the seat
     to play, without checking it (the computer players' fast path: only
@@ -634,16 +648,28 @@ def find_move(st, rules, card, taken, mv):
 
 
 # Where the port compiles viper code, _group is scopa.group's, over its
-# buffers: the same bytes in fewer instructions. This module's stays the
-# bytecode ports' (the WebAssembly port cannot compile scopa.group:
-# SyntaxError; a build without -march leaves it out: ImportError; native
-# code in a fragmented heap: MemoryError) and the reference it is tested
-# against (_group_py).
+# buffers, gen_moves writes its moves with scopa.group's gen (this
+# module's enumeration only where gen's buffer is full: it grows it) and
+# apply is scopa.group's (which calls _deal_hands and _end_round): the same
+# bytes in fewer instructions. This module's stay the bytecode ports' (the
+# WebAssembly port cannot compile scopa.group: SyntaxError; a build
+# without -march leaves it out: ImportError; native code in a fragmented
+# heap: MemoryError) and the references they are tested against
+# (_group_py, gen_moves with _gen None, _apply_py). So the enumeration
+# (_gen_card and what it calls) and apply are bytecode even where this
+# module is native (`@micropython.bytecode`: 4.9 KB less of armv6m .mpy;
+# a board whose scopa.group does not load plays the same moves slower).
 _group_py = _group
+_apply_py = apply
+_gen = None  # scopa.group.gen where it compiles: gen_moves' moves
 try:
     from scopa import group as _fast
 
     _group = _fast.group
+    _gen = _fast.gen
+    _fast.deal = _deal_hands
+    _fast.end = _end_round
+    apply = _fast.apply
     _cnt = _fast.cnt
     _suf = _fast.suf
     _start = _fast.start

@@ -51,9 +51,12 @@ NATIVE = frozenset({"scopa/engine.py", "ai/core.py"})
 # native code) mpy-cross refuses the file ("invalid arch"), so the build
 # leaves it out and ai.core, ai.medium and scopa.engine keep their own
 # plain-Python code, which plays the same moves (host_tests/test_ai.py).
-# As armv6m .mpy ai/leaf is 8.2 KB, scopa/group 1.3 KB; with them a hard
+# As armv6m .mpy ai/leaf is 9.6 KB, scopa/group 7.3 KB; with them a hard
 # decision takes about a third fewer instructions than with ai.leaf's
-# util alone (docs/ai-results.md, twenty-fifth pass).
+# util alone (docs/ai-results.md, twenty-fifth pass); since scopa.group
+# makes and plays the moves and ai.leaf prices a leaf's threat, 47% fewer
+# again in Scopone a 10 and 27% fewer for the mixed 4-player team, at
+# p95 (thirty-fifth pass).
 VIPER = frozenset({"ai/leaf.py", "scopa/group.py"})
 
 
