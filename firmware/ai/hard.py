@@ -54,9 +54,10 @@ unix port stays within 10 ms on issue 12's idle machine, counted in
 instructions against the issue's reference decision (tools/tournament.py
 --instructions; docs/ai-results.md), as the flash tool compiles the
 firmware for a board with a native emitter: scopa.engine and ai.core
-native code, the per-node work (ai.core's util, view and sweep_mask,
-ai.medium's risks, the engine's table by value) the viper code of
-ai.leaf and scopa.group (tools/flash/compiler.py: NATIVE, VIPER); as
+native code, the per-node work (ai.core's util, view, sweep_mask and
+threat, ai.medium's risks, the engine's table by value, its moves and
+plays) the viper code of ai.leaf and scopa.group (tools/flash/compiler.py:
+NATIVE, VIPER); as
 bytecode a node costs more (about twice as much before the viper view,
 risks and grouping; not measured since). `budget_ms` is turned
 into nodes with NODES_PER_MS for the platform. Memory: the search's
@@ -117,7 +118,10 @@ DEFAULT_NODES = const(200)  # nodes_for(None): the budget when the rules are not
 # pass). With the nodes the
 # native code buys: 2-player Scopa 2400 (1000 paired deals, three seeds:
 # +0.05 over 1600; 2000: +0.04 less), 4-player Scopa 4000 (two seeds:
-# +0.09 / +0.08 over 2550; 2900: +0.07 less), Scopa d'Assi 3000 with the
+# +0.09 / +0.08 over 2550; 2900: +0.07 less; 5800, which the thirty-fifth
+# pass's viper moves and plays pay for, gave the mixed team +0.002 +-
+# 0.032 over 8000 paired deals, its p95 9.19 ms, 6.12 at 4000), Scopa
+# d'Assi 3000 with the
 # viper code (five seeds: +0.029 over 2000, +0.05 / +0.07 / -0.02 / 0.00 /
 # +0.04, every seed then at or above +0.8; p95 8.14 ms by the count;
 # 2000 had +0.07 over 1600), Cirulla 3200 with the viper code (four
@@ -128,7 +132,10 @@ DEFAULT_NODES = const(200)  # nodes_for(None): the budget when the rules are not
 # count, 7.64 at 2600; before ENDW 3100 gave -0.02; 3800 since its five-ply
 # turn search, RISK: +0.029 +- 0.029 over 20000 paired deals, seeds 1 to
 # 20, 13 above 0, +0.030 +- 0.038 over seeds 9 to 20 run after the choice;
-# p95 9.19 ms by the count, 7.69 at 3200), 6 players 4000 with
+# p95 9.19 ms by the count, 7.69 at 3200), 7200 since scopa.group's moves
+# and plays and ai.leaf's threat took 47% off its p95 (4.82 ms at 3800:
+# +0.030 +- 0.037 over 12000 paired deals, seeds 1 to 12, 8 above 0; p95
+# 9.20 ms by the count; thirty-fifth pass), 6 players 4000 with
 # ai.leaf (three seeds: +0.32 / +0.29 / +0.29, at 3600 +0.28 / +0.24 /
 # +0.28; Scopa a 15 with 6 keeps 2000: at 3600 its p95 reached 10 ms
 # without ai.leaf), and 5000 with the turn search in the last deal (PAIRS:
@@ -136,7 +143,7 @@ DEFAULT_NODES = const(200)  # nodes_for(None): the budget when the rules are not
 # where without it 5000 gave +0.023 +- 0.026; p95 8.50 ms by the count,
 # Scopa d'Assi with 6 8.05).
 # Without ai.leaf the first five took 10.5 to 12.7 ms at p95 by the count.
-FAMILY = array("H", (240, 300, 130, 320, 130, 400, 500, 130, 160, 380, 200, 200))
+FAMILY = array("H", (240, 300, 130, 320, 130, 400, 500, 130, 160, 720, 200, 200))
 # Deals tried for one consistent with the plays seen (core.hist). In
 # Scopone the checks cost more than the deals they would replace; in 4- and
 # 6-player Scopa (the end of the round) 16 pay, the partners' plays
