@@ -1013,6 +1013,26 @@ def views(st, rules):
 mv2 = E.Moves(16)  # (small: gen's full buffer, the engine's own code grows it)
 w1 = bytearray(E.SIZE)
 w2 = bytearray(E.SIZE)
+fenced = [0]
+
+
+def fence(st, rules, seat, want):
+    # gen into every buffer size from 0 to past the moves' `want` bytes:
+    # the moves or -1 (with the fewest cards, -1 also where the captures
+    # it drops do not fit), never a byte past the size (viper code writing
+    # past it corrupts the heap, it raises nothing); every 50th position
+    fenced[0] += 1
+    if fenced[0] % 50:
+        return
+    for size in list(range(want + 1)) + [want + 4096]:
+        b = bytearray(b"\\xee" * (size + 8))
+        r = group.gen(st, rules, E.HAND + seat, b, size)
+        if b[size:] != b"\\xee" * 8:
+            raise SystemExit("%s seat %d size %d: gen wrote past" % (rules.code(), seat, size))
+        if r != -1 and (r & 0xFFFF != want or size < want):
+            raise SystemExit("%s seat %d size %d: gen" % (rules.code(), seat, size))
+    if r == -1:
+        raise SystemExit("%s seat %d: gen's full size" % (rules.code(), seat))
 
 
 def moves(st, rules, play=True):
@@ -1028,6 +1048,7 @@ def moves(st, rules, play=True):
         E._gen = gen
         if got != (n, mv2.end, bytes(mv2.buf[: mv2.end])):
             raise SystemExit("%s seat %d: gen_moves" % (rules.code(), seat))
+        fence(st, rules, seat, mv2.end)
     if st[E.OVER] or not play:
         return
     E.gen_moves(st, rules, mv2)
@@ -1118,6 +1139,34 @@ def test_leaf_util_gives_core_utils_values():
         exec(compile(_LEAF, "leaf", "exec"), {"__name__": "leaf"})
     n, same = buf.getvalue().split()
     assert int(n) > 1500 and same == "True"
+
+
+def test_an_older_scopa_group_leaves_the_engine_whole(monkeypatch):
+    # a board's scopa.group of the version before gen: the engine had taken
+    # its _group before reading gen failed, its own buffers kept, and every
+    # move came out as card 0 taking nothing (a reviewer's find)
+    import importlib.util
+    import sys
+    import types
+
+    import scopa
+    from scopa import group
+
+    old = types.ModuleType("scopa.group")
+    for k in ("group", "cnt", "suf", "start", "byv", "hand"):
+        setattr(old, k, getattr(group, k))
+    monkeypatch.setitem(sys.modules, "scopa.group", old)
+    monkeypatch.setattr(scopa, "group", old)
+    spec = importlib.util.find_spec("scopa.engine")
+    eng = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(eng)
+    assert eng._gen is None and eng._group is eng._group_py and eng.apply is eng._apply_py
+    rules = Rules("scopa")
+    st = E.new_state()
+    E.start_round(st, rules, Rng(3), 0)
+    a, b = E.Moves(), E.Moves()
+    assert eng.gen_moves(st, rules, a) == E.gen_moves(st, rules, b) > 1
+    assert a.buf[: a.end] == b.buf[: b.end]
 
 
 @pytest.mark.mpy

@@ -523,7 +523,9 @@ def gen_moves(st, rules, mv, seat=-1):
         seat = st[TURN]
     if _gen is not None:
         b = mv.buf
-        r = _gen(st, rules, HAND + seat, b, len(b))
+        # (gen returns the bytes used in 16 bits: a list grown past 64 KB,
+        # a crowded Cirulla table's, stays the engine's own code's)
+        r = _gen(st, rules, HAND + seat, b, min(len(b), 0xFFFF))
         if r >= 0:
             mv.end = r & 0xFFFF
             mv.n = r >> 16
@@ -665,15 +667,13 @@ _gen = None  # scopa.group.gen where it compiles: gen_moves' moves
 try:
     from scopa import group as _fast
 
-    _group = _fast.group
-    _gen = _fast.gen
+    # (every name read before any is taken: a scopa.group of another
+    # version, without gen, leaves this module's own buffers and code whole)
+    _x = (_fast.group, _fast.gen, _fast.apply, _fast.cnt, _fast.suf, _fast.start)
+    _x += (_fast.byv, _fast.hand)
     _fast.deal = _deal_hands
     _fast.end = _end_round
-    apply = _fast.apply
-    _cnt = _fast.cnt
-    _suf = _fast.suf
-    _start = _fast.start
-    _byv = _fast.byv
-    _hand = _fast.hand
+    _group, _gen, apply, _cnt, _suf, _start, _byv, _hand = _x
+    del _x
 except Exception:  # no native emitter, not in the build, or no room: only slower
     pass

@@ -1,11 +1,12 @@
 """scopa.engine's table grouped by value and a hand's cards (the first
 steps of gen_moves), its legal moves (gen) and a play (apply), as viper
 code: the same bytes in a fraction of the instructions of the engine's
-native code, whose every operation on an int or a byte is a call into the
-runtime. With ai.leaf's threat, gen and apply took 44% / 47% (median /
-p95) off a Scopone a 10 decision's instructions and 30% / 27% off the
-mixed 4-player team's, for the same moves (docs/ai-results.md,
-thirty-fifth pass).
+own code as native code, whose every operation on an int or a byte was a
+call into the runtime (that code is now bytecode, the reference). With
+ai.leaf's threat, gen and apply took 44% / 47% (median / p95) off a
+Scopone a 10 decision's instructions and 30% / 27% off the mixed
+4-player team's, for the same moves (docs/ai-results.md, thirty-fifth
+pass).
 
 Only for a port with a native emitter: scopa.engine imports it there and
 keeps its own `_group`, gen_moves' enumeration and `apply` (plain Python,
@@ -99,8 +100,10 @@ def gen(st, rules, h: int, b: ptr8, size: int) -> int:
     `st`, written into `b` (a Moves' buffer of `size` bytes) in the same
     order, as the same bytes: returns the bytes used plus the number of
     moves * 65536, -1 when `b` is too small (the engine's own code then
-    makes them, growing the buffer). The ruleset is read once per Rules
-    object (_setup)."""
+    makes them, growing the buffer; with the fewest cards also when the
+    list would fit only once the captures of more cards are dropped).
+    `size` at most 65535. The ruleset is read once per Rules object
+    (_setup)."""
     if rules is not _rules:
         _setup(rules)
     nh = int(group(st, h))
@@ -253,6 +256,8 @@ def gen(st, rules, h: int, b: ptr8, size: int) -> int:
 # Ace's sweep a scopa; gen's flags: 1 Scopa a 15, 2 Cirulla, 4 an Ace
 # takes all, 8 also on an Ace, 16 strict priority, 32 the fewest cards, 64
 # capture mandatory
+_SCOPA_15 = const(4)  # scopa.rules' games
+_CIRULLA = const(5)
 _rules = None
 _rf = bytearray(8)
 deal = None  # scopa.engine's _deal_hands and _end_round (set by it)
@@ -261,16 +266,17 @@ end = None
 
 def _setup(rules):
     global _rules
+    _rules = None  # (until every flag is read)
     f = _rf
     f[0] = rules.players
     f[1] = rules.sides
     f[2] = rules.hand
     f[3] = 1 if rules.ace_takes_all else 0
     f[4] = 1 if rules.ace_on_ace_all else 0
-    f[5] = 1 if rules.game == 5 else 0  # scopa.rules.CIRULLA
+    f[5] = 1 if rules.game == _CIRULLA else 0
     f[6] = 1 if rules.ace_sweep_scopa else 0
     g = rules.game
-    fl = 1 if g == 4 else 2 if g == 5 else 0  # scopa.rules.SCOPA_15, CIRULLA
+    fl = 1 if g == _SCOPA_15 else 2 if g == _CIRULLA else 0
     if rules.ace_takes_all:
         fl |= 4
     if rules.ace_on_ace_all:
@@ -323,12 +329,12 @@ def apply(st, rules, buf: ptr8, off: int) -> int:
             tot = 0
             for i in range(ntab):
                 t = s[80 + i]
-                v = val[t]
+                tv = val[t]
                 if t == 16 and m:
-                    v = m
-                if v == 1:
+                    tv = m
+                if tv == 1:
                     aces += 1
-                tot += v
+                tot += tv
             if (aces == 0 or f[4]) and tot != 1:
                 if tot != 14 or not f[5]:
                     flags |= 4

@@ -32,9 +32,11 @@ ARCHS = [
 ]
 
 
-# The firmware's hottest modules: move generation and `apply`
-# (scopa.engine) and the leaves' values (ai.core: util, risk, threat), which
-# the hard player's search runs at every node. mpy-cross compiles them with
+# The firmware's hottest modules (scopa.engine: the moves and plays; ai.core:
+# the leaves' values, risk), which the hard player's search runs at every
+# node; where the viper code below loads, it does the moves, plays and
+# most of the leaves' work, and what it replaces here is bytecode (the
+# WebAssembly port's and the tests' reference). mpy-cross compiles them with
 # `-X emit=native` for a board whose .mpy carries native code (-march).
 # Their source is plain Python: a port without a native emitter (the
 # WebAssembly port; an mpy-cross of another sub-version) runs the same
@@ -42,7 +44,8 @@ ARCHS = [
 # Native, they take about 30% of the instructions off a hard decision on
 # the unix port (x64); on an RP2040 their code is loaded into the heap, so
 # their functions that run once a play or a decision are bytecode even
-# there (`@micropython.bytecode`: about 10 KB less of armv6m .mpy). The
+# there (`@micropython.bytecode`: about 10 KB less of armv6m .mpy, 4.9 KB
+# more since the thirty-fifth pass's viper moves and plays). The
 # other modules gain too little for their size (docs/ai-results.md).
 NATIVE = frozenset({"scopa/engine.py", "ai/core.py"})
 
