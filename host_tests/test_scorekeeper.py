@@ -63,12 +63,12 @@ def _count(v, i, d, total, t=None):
     (cards, or denari with the cards `t`), in place, as the entry screen
     changes them: with two sides the other is the rest; with more the last
     side is what is left, and where it has none left to give the last side
-    between that has any gives the one more; a denaro given back goes to
-    the last side, or where it has no card to hold it to the last side
-    between that has."""
+    between that has any gives the one more, else the nearest before; a
+    denaro given back goes to the last side, or where it has no card to
+    hold it to the last side between that has, else the nearest before."""
     n = len(v)
     last = n - 1
-    between = range(n - 2, i, -1)
+    between = list(range(n - 2, i, -1)) + list(range(i - 1, -1, -1))
     if d > 0 and v[last] == 0 and total == sum(v):
         for j in between:
             if v[j]:
@@ -538,12 +538,17 @@ def test_three_sides_never_leave_the_last_a_count_below_zero(tmp_path):
     assert k.screen.v["t"] == [27, 0, 13]
     k.press("up " * 13 + "right down")  # BO: none to give
     assert k.screen.v["t"] == [40, 0, 0]
-    k.press("left " + "down " * 13 + "right up up")  # BO: nothing left to give
+    k.press("left " + "down " * 13 + "right up up")  # BO: from CY, the last side
     assert k.screen.v["t"] == [27, 2, 11]
     k.press("down down")
     assert k.screen.v["t"] == [27, 0, 13]
-    k.press("up " * 13)  # BO raises: only CY has to give
-    k.press("down down")
+    k.press("up " * 13)  # BO raises: CY's 13
+    assert k.screen.v["t"] == [27, 13, 0]
+    k.press("up")  # then, CY having none, ADA's (it did nothing)
+    assert k.screen.v["t"] == [26, 14, 0]
+    k.press("down " * 3)
+    assert k.screen.v["t"] == [26, 11, 3]
+    k.press("left up right")
     assert k.screen.v["t"] == [27, 11, 2]
     k.press("right up up")  # CY, the last side: no more than the others leave
     assert k.screen.v["t"] == [27, 11, 2]
@@ -570,12 +575,10 @@ def test_three_sides_a_denaro_moves_between_the_sides_with_cards(tmp_path):
     assert k.screen.v["d"] == [5, 5, 0]
     k.press("down down")
     assert k.screen.v["d"] == [3, 7, 0]
-    k.press("A down")  # BO's, with no side after it to hold it: the last
-    assert k.screen.v["d"] == [3, 6, 1]
-    k.press("A")  # which A objects to, as before
-    assert k.screen.step() == "d" and "Denari > cards" in k.text() and k.screen.cur == 2
-    k.press("down left up")  # CY's back, then BO's
-    assert k.screen.v["d"] == [3, 7, 0]
+    k.press("A down")  # BO's, with no side after it to hold it: ADA's (it was CY's)
+    assert k.screen.v["d"] == [4, 6, 0]
+    k.press("up up")  # and BO's one more from ADA (it did nothing)
+    assert k.screen.v["d"] == [2, 8, 0]
     k.press("A")  # on to the settebello: the counts fit
     assert k.screen.step() == "s", k.text()
 

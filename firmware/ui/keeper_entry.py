@@ -20,10 +20,10 @@ goes back (from the first step: leaves, nothing saved; once the keeper
 typed a value, "B again: drop": a second B leaves, any other key stays). Cards and denari
 fill the last side with what is left of 40 and 10; with three sides or
 more a side's one more comes from the last side or, where it has none
-left, from a side between (typed after it), and its one fewer goes to the
-last side (a denaro, where the last side has no card to hold it, to a side
-between that has). The last side can still be lowered (never raised past
-what the others leave), and A
+left, from a side between (typed after it), else from one before, and its
+one fewer goes to the last side (a denaro, where the last side has no card
+to hold it, to a side between that has, else to one before). The last side
+can still be lowered (never raised past what the others leave), and A
 objects when the counts do not add up, the cursor then on the side to fix
 (by the cards: on the card named twice, or on the first card of the side
 whose cards do not fit its counts).
@@ -402,21 +402,22 @@ class Screen(keys.Screen):
         self._chose(f)
 
     def _between(self, f, i, d, hi):
-        """With three sides or more, the side between side `i` (not the
-        last) and the last that gives `i` its one more of count `f` (d = 1)
-        where the last side has none left to give (`i` at `hi`, the most the
-        others leave): the last such side with any; or that takes its one
-        fewer (d = -1) of the denari where the last side has no card to hold
-        it: the last such side with one. -1: the last side's (what is left),
-        or none. 26 / 14 / 0 cards, denari 4 / 6 / 0: UP gives 5 / 5 / 0 (it
-        stayed at 4), DOWN 3 / 7 / 0 (it gave the last side a denaro for no
-        card)."""
+        """With three sides or more, the side that gives side `i` (not the
+        last) its one more of count `f` (d = 1) where the last side has
+        none left to give (`i` at `hi`, the most the others leave): the
+        last side between `i` and the last with any, else the nearest
+        before `i`; or that takes its one fewer (d = -1) of the denari where
+        the last side has no card to hold it: the last side between with
+        room for it, else the nearest before. -1: the last side's (what is
+        left), or none. 26 / 14 / 0 cards, denari 4 / 6 / 0: UP on the
+        first gives 5 / 5 / 0 (it stayed at 4), DOWN 3 / 7 / 0, DOWN on the
+        second 5 / 5 / 0 (it gave the last side a denaro for no card)."""
         vals = self.v[f]
         t = self.v["t"]
         n = self.n
         if d > 0 and vals[i] < hi or d < 0 and (f != "d" or vals[n - 1] < t[n - 1] or not vals[i]):
             return -1
-        for j in range(n - 2, i, -1):
+        for j in list(range(n - 2, i, -1)) + list(range(i - 1, -1, -1)):
             if vals[j] > 0 if d > 0 else vals[j] < t[j]:
                 return j
         return -1
