@@ -135,7 +135,7 @@ DEFAULT_NODES = const(200)  # nodes_for(None): the budget when the rules are not
 # p95 9.19 ms by the count, 7.69 at 3200), 7200 since scopa.group's moves
 # and plays and ai.leaf's threat took 47% off its p95 (4.82 ms at 3800:
 # +0.030 +- 0.037 over 12000 paired deals, seeds 1 to 12, 8 above 0; p95
-# 9.20 ms by the count; thirty-fifth pass), 6 players 4000 with
+# 9.18 ms by the count; thirty-fifth pass), 6 players 4000 with
 # ai.leaf (three seeds: +0.32 / +0.29 / +0.29, at 3600 +0.28 / +0.24 /
 # +0.28; Scopa a 15 with 6 keeps 2000: at 3600 its p95 reached 10 ms
 # without ai.leaf), and 5000 with the turn search in the last deal (PAIRS:

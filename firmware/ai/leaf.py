@@ -290,7 +290,10 @@ def threat(st: ptr8, side: int) -> int:
         vm |= 1 << v
         if wt[c] > tw[v]:
             tw[v] = wt[c]
-    m = 0  # sweep_mask(st)
+    # sweep_mask(st), inline: a call from viper code costs what a bytecode
+    # call does (docs/ai-results.md, thirty-fifth pass); the tests hold
+    # both to ai.core's own
+    m = 0
     g = o[8]
     if g != 1:
         if n == 1:
