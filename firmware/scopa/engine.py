@@ -523,9 +523,7 @@ def gen_moves(st, rules, mv, seat=-1):
         seat = st[TURN]
     if _gen is not None:
         b = mv.buf
-        # (gen returns the bytes used in 16 bits: a list grown past 64 KB,
-        # a crowded Cirulla table's, stays the engine's own code's)
-        r = _gen(st, rules, HAND + seat, b, min(len(b), 0xFFFF))
+        r = _gen(st, rules, HAND + seat, b, len(b))
         if r >= 0:
             mv.end = r & 0xFFFF
             mv.n = r >> 16

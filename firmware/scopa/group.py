@@ -101,9 +101,12 @@ def gen(st, rules, h: int, b: ptr8, size: int) -> int:
     order, as the same bytes: returns the bytes used plus the number of
     moves * 65536, -1 when `b` is too small (the engine's own code then
     makes them, growing the buffer; with the fewest cards also when the
-    list would fit only once the captures of more cards are dropped).
-    `size` at most 65535. The ruleset is read once per Rules object
+    list would fit only once the captures of more cards are dropped; a
+    list past 65535 bytes, a crowded Cirulla table's, as its size is
+    returned in 16 bits). The ruleset is read once per Rules object
     (_setup)."""
+    if size > 0xFFFF:
+        size = 0xFFFF
     if rules is not _rules:
         _setup(rules)
     nh = int(group(st, h))

@@ -480,6 +480,16 @@ class Screen(keys.Screen):
                     sc[i] = most
             v["sc"] = sc
 
+    def _passing(self, f, choices):
+        """The values of `choices` (a list) that step `f` may have by the
+        sheet's check (_ruled_out); v[f] is left at the last one tried."""
+        ok = []
+        for c in choices:
+            self.v[f] = c
+            if not self._ruled_out(f):
+                ok.append(c)
+        return ok
+
     def _forced(self, f):
         """The one choice of step `f` (the grande) that the sheet's check
         lets pass, the later steps naming no card (entry): a side with all
@@ -487,16 +497,7 @@ class Screen(keys.Screen):
         others' piccola, settebello and re bello name (a piccola of 3, A 2
         3, all the other side took, leaves it the Fante, Cavallo and Re);
         -1 (nobody's) when more than one passes."""
-        v = self.v
-        ok = []
-        for c in self.choices():
-            v[f] = c
-            try:
-                self.sh.check_typed(self.entry(self.k))
-            except sheet.EntryError as x:
-                if x.key == f:
-                    continue
-            ok.append(c)
+        ok = self._passing(f, self.choices())
         return ok[0] if len(ok) == 1 else -1
 
     def _sure(self):
@@ -506,19 +507,9 @@ class Screen(keys.Screen):
         and more than 20 of the 30 other cards, so at least one of each
         other suit), else UNSET. (Where a missing suit counts 0, the check
         lets every side with a card win it.)"""
-        v = self.v
-        t = v["t"]
-        d = v["d"]
-        ok = []
-        for i in range(len(t)):
-            v["p"] = i
-            try:
-                self.sh.check_typed(self.entry(self.k))
-            except sheet.EntryError as x:
-                if x.key == "p":
-                    continue
-            ok.append(i)
-        v["p"] = UNSET
+        t = self.v["t"]
+        d = self.v["d"]
+        ok = self._passing("p", list(range(len(t))))
         if len(ok) == 1 and d[ok[0]] and t[ok[0]] - d[ok[0]] > 20:
             return ok[0]
         return UNSET
