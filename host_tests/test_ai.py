@@ -412,6 +412,28 @@ def test_hint_reasons():
     assert (c, t, why) == (36, (6,), "takes the settebello")
 
 
+@pytest.mark.parametrize("game", ["cirulla", "scopa_d_assi", "scopa"])
+def test_a_hint_that_keeps_the_ace_says_so(game):
+    # a new user's Cirulla hint: the Ace of bastoni in hand, only the
+    # Cavallo of spade on the table; the hint laid the 3 of denari as
+    # "Least risky lay", where the Ace would have taken the table
+    rules = Rules(game)
+    st = _state(rules, [30, 2, 15], [28])
+    lay = hint.why(st, rules, 0, 2, ())
+    if rules.ace_takes_all:
+        assert lay == (hint.KEEPS_ACE, 0)
+        want = hint.SCOPA if rules.ace_sweep_scopa else hint.ACE_SWEEP
+        assert hint.why(st, rules, 0, 30, (28,)) == (want, 0)
+    else:
+        assert lay[0] != hint.KEEPS_ACE and hint.why(st, rules, 0, 30, ())[0] != hint.KEEPS_ACE
+    # the reasons of a move found before the Ace are kept (the settebello)
+    st = _state(rules, [30, 36, 15], [6, 13])
+    assert hint.why(st, rules, 0, 36, (6,)) == (hint.SETTEBELLO, 0)
+    # without an Ace in hand, the lay's own reason
+    st = _state(rules, [1, 2, 15], [28])
+    assert hint.why(st, rules, 0, 2, ())[0] not in (hint.KEEPS_ACE, hint.SCOPA)
+
+
 def test_players_take_the_settebello_and_avoid_leaving_a_scopa():
     rules = Rules("scopa")
     st = _state(rules, [36, 9, 19], [6, 29, 18])

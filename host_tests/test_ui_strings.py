@@ -330,7 +330,7 @@ def _table_stages(w):
             # every reason of the hint, with its widest number
             from ai import hint as H
 
-            for code in range(lang.WHY_HARD_TO_TAKE + 1 - lang.WHY_SCOPA):
+            for code in range(lang.WHY_KEEPS_ACE + 1 - lang.WHY_SCOPA):
                 # ALL_OUT names a rank (1..10)
                 for n in range(1, 11) if code == H.ALL_OUT else (40,):
                     s.hint = (hand[0], (), (code, n))

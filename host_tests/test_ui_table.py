@@ -285,11 +285,12 @@ def test_hint_codes_name_the_language_strings():
     from ai import hint as H
 
     names = ["SCOPA", "ACE_SWEEP", "SETTEBELLO", "A_SEVEN", "SEVENS", "COINS"]
-    names += ["TAKES_SAFE", "TAKES", "LEAVES", "ALL_OUT", "LEAST_RISK", "HARD_TO_TAKE"]
+    names += ["TAKES_SAFE", "TAKES", "LEAVES", "ALL_OUT", "LEAST_RISK", "HARD_TO_TAKE", "KEEPS_ACE"]
     assert [getattr(H, n) for n in names] == list(range(len(H.REASONS)))
-    assert lang.WHY_HARD_TO_TAKE + 1 - lang.WHY_SCOPA == len(H.REASONS)
+    assert lang.WHY_KEEPS_ACE + 1 - lang.WHY_SCOPA == len(H.REASONS)
     assert lang.WHY_SETTEBELLO - lang.WHY_SCOPA == H.SETTEBELLO
     assert lang.WHY_HARD_TO_TAKE - lang.WHY_SCOPA == H.HARD_TO_TAKE
+    assert lang.WHY_KEEPS_ACE - lang.WHY_SCOPA == H.KEEPS_ACE
 
 
 def test_computer_move_stays_visible(tmp_path):
