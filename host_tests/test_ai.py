@@ -434,6 +434,22 @@ def test_a_hint_that_keeps_the_ace_says_so(game):
     assert hint.why(st, rules, 0, 2, ())[0] not in (hint.KEEPS_ACE, hint.SCOPA)
 
 
+def test_a_risky_lay_says_why_when_a_safer_lay_is_there():
+    rules = Rules("scopa")
+    # 1D or 2D on the 3C: a 4 or a 5 sweeps, as many of each unseen
+    st = _state(rules, [0, 1], [12])
+    assert hint.why(st, rules, 0, 0, ()) == hint.why(st, rules, 0, 1, ()) == (hint.LEAST_RISK, 0)
+    # the 8D on the 2C makes 10, for the 10B held (laying the 10B is safer)
+    st = _state(rules, [7, 39], [11])
+    assert hint.why(st, rules, 0, 7, ()) == (hint.SETS_UP, 0)
+    assert hint.why(st, rules, 0, 39, ())[0] == hint.LEAVES
+    # the 2C on the 6C makes 8, which the 9S held cannot take: laying the
+    # 9S (15) was safer, so the lay holds on to the 9
+    st = _state(rules, [11, 28], [15])
+    assert hint.why(st, rules, 0, 11, ()) == (hint.HOLDS, 9)
+    assert hint.reason(st, rules, 0, 11, ()) == "holds on to the 9"
+
+
 def test_players_take_the_settebello_and_avoid_leaving_a_scopa():
     rules = Rules("scopa")
     st = _state(rules, [36, 9, 19], [6, 29, 18])

@@ -124,9 +124,10 @@ def test_formatted_strings_fit(code):
     lang.load(code)
     try:
         ranks = [lang.rank(v) for v in range(1, 11)]
-        for r in ranks:
-            t = lang.tr(lang.WHY_ALL_OUT) % r
-            assert all(len(part) <= COLS for part in t.split("|")), (code, t)
+        for r in ranks + [lang.rank(9, True)]:
+            for why in (lang.WHY_ALL_OUT, lang.WHY_HOLDS):
+                t = lang.tr(why) % r
+                assert all(len(part) <= COLS for part in t.split("|")), (code, t)
         assert len(set(ranks)) == 10 and not any(r.startswith("1") for r in ranks[:1])
     finally:
         lang.load("en")
@@ -330,9 +331,9 @@ def _table_stages(w):
             # every reason of the hint, with its widest number
             from ai import hint as H
 
-            for code in range(lang.WHY_KEEPS_ACE + 1 - lang.WHY_SCOPA):
-                # ALL_OUT names a rank (1..10)
-                for n in range(1, 11) if code == H.ALL_OUT else (40,):
+            for code in range(lang.WHY_HOLDS + 1 - lang.WHY_SCOPA):
+                # ALL_OUT and HOLDS name a rank (1..10)
+                for n in range(1, 11) if code in (H.ALL_OUT, H.HOLDS) else (40,):
                     s.hint = (hand[0], (), (code, n))
                     w.draw()
             s.hint = None

@@ -30,6 +30,8 @@ ALL_OUT = const(9)  # n: the rank that would sweep (1..10), all seen
 LEAST_RISK = const(10)
 HARD_TO_TAKE = const(11)
 KEEPS_ACE = const(12)  # an Ace in hand would take the table (ace_takes_all)
+SETS_UP = const(13)  # a riskier lay than another, which a card in hand can take next
+HOLDS = const(14)  # n: the rank of the card a safer lay would have given up
 
 REASONS = (
     "scopa",
@@ -45,6 +47,8 @@ REASONS = (
     "the least risky card to lay",
     "lays a card that is hard to take",
     "keeps the Ace to take the table later",
+    "sets up your next presa",
+    "holds on to the %d",
 )
 
 
@@ -95,10 +99,7 @@ def why(st, rules, seat, card, taken):
     for i in range(n):
         s += _w[engine.TAB + i] % 10 + 1
     m = core.sweep_mask(_w) if not _w[engine.OVER] else 0
-    danger = 0
-    for v in range(1, 11):
-        if (m >> v) & 1:
-            danger += core.uval[v]
+    danger = _danger(m)
     if k:
         if n and not danger:
             return TAKES_SAFE, k + 1
@@ -111,8 +112,53 @@ def why(st, rules, seat, card, taken):
             v += 1
         return ALL_OUT, v  # the lowest rank that would sweep: all seen
     if m and danger:
-        return LEAST_RISK, 0
+        return _risky(st, rules, card, mv, o, danger)
     return HARD_TO_TAKE, 0
+
+
+def _danger(m):
+    # what the sweeps of mask m (core.sweep_mask) are worth to the unseen
+    d = 0
+    for v in range(1, 11):
+        if (m >> v) & 1:
+            d += core.uval[v]
+    return d
+
+
+def _risky(st, rules, card, mv, lay, danger):
+    # a lay (at offset `lay` of `mv`, the seat's moves) that leaves a sweep
+    # (`danger`): the least risky of the lays, or why not: a card in hand
+    # takes the laid card next (SETS_UP), or the safer lay's card is kept
+    # (HOLDS, its rank)
+    b = mv.buf
+    o = 0
+    low = danger
+    safer = -1
+    for _ in range(mv.n):
+        if b[o + 1] == 0 and b[o] != card:
+            _w[:] = st
+            engine.apply(_w, rules, b, o)
+            d = _danger(core.sweep_mask(_w) if not _w[engine.OVER] else 0)
+            if d < low:
+                low = d
+                safer = b[o]
+        o += 2 + b[o + 1]
+    if safer < 0:
+        return LEAST_RISK, 0
+    _w[:] = st
+    engine.apply(_w, rules, b, lay)
+    seat = st[engine.TURN]
+    for c in range(40):
+        if _w[c] == engine.HAND + seat:
+            engine.gen_card_moves(_w, rules, c, mv)  # (the seat's moves are not read again)
+            b = mv.buf
+            o = 0
+            for _ in range(mv.n):
+                for i in range(b[o + 1]):
+                    if b[o + 2 + i] == card:
+                        return SETS_UP, 0
+                o += 2 + b[o + 1]
+    return HOLDS, safer % 10 + 1
 
 
 def reason(st, rules, seat, card, taken):
