@@ -448,6 +448,11 @@ def test_a_risky_lay_says_why_when_a_safer_lay_is_there():
     st = _state(rules, [11, 28], [15])
     assert hint.why(st, rules, 0, 11, ()) == (hint.HOLDS, 9)
     assert hint.reason(st, rules, 0, 11, ()) == "holds on to the 9"
+    # an illegal move is refused, as the docstring says: a card not held,
+    # a lay where the card must take
+    for card, taken in ((5, ()), (28, (11,))):
+        with pytest.raises(E.IllegalMove):
+            hint.why(st, rules, 0, card, taken)
 
 
 def test_players_take_the_settebello_and_avoid_leaving_a_scopa():

@@ -61,6 +61,8 @@ def why(st, rules, seat, card, taken):
     mv = hard.moves()
     engine.gen_moves(st, rules, mv, seat)
     o = engine.find_move(st, rules, card, taken, mv)
+    if o < 0:
+        raise engine.IllegalMove("not a legal move: %d taking %r" % (card, tuple(taken)))
     _w[:] = st
     fl = engine.apply(_w, rules, mv.buf, o)
     if fl & engine.SCOPA:
@@ -146,10 +148,10 @@ def _risky(st, rules, card, mv, lay, danger):
     if safer < 0:
         return LEAST_RISK, 0
     _w[:] = st
-    engine.apply(_w, rules, b, lay)
+    engine.apply(_w, rules, b, lay)  # (another lay: the hand keeps a card, none is dealt)
     seat = st[engine.TURN]
     for c in range(40):
-        if _w[c] == engine.HAND + seat:
+        if st[c] == engine.HAND + seat and c != card:
             engine.gen_card_moves(_w, rules, c, mv)  # (the seat's moves are not read again)
             b = mv.buf
             o = 0
