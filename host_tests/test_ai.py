@@ -426,6 +426,13 @@ def test_a_hint_that_keeps_the_ace_says_so(game):
         assert hint.why(st, rules, 0, 30, (28,)) == (want, 0)
     else:
         assert lay[0] != hint.KEEPS_ACE and hint.why(st, rules, 0, 30, ())[0] != hint.KEEPS_ACE
+    # Cirulla's matta (7C) standing as an Ace sweeps the 4S as the Ace does
+    if game == "cirulla":
+        st = _state(rules, [16, 11, 25], [23])
+        assert hint.why(st, rules, 0, 11, ())[0] != hint.KEEPS_ACE  # a plain 7
+        st[E.MATTA] = 1
+        assert hint.why(st, rules, 0, 11, ()) == (hint.KEEPS_ACE, 0)
+        assert hint.why(st, rules, 0, 16, (23,)) == (hint.SCOPA, 0)
     # the reasons of a move found before the Ace are kept (the settebello)
     st = _state(rules, [30, 36, 15], [6, 13])
     assert hint.why(st, rules, 0, 36, (6,)) == (hint.SETTEBELLO, 0)
@@ -453,6 +460,19 @@ def test_a_risky_lay_says_why_when_a_safer_lay_is_there():
     for card, taken in ((5, ()), (28, (11,))):
         with pytest.raises(E.IllegalMove):
             hint.why(st, rules, 0, card, taken)
+
+
+def test_a_forced_lay_and_an_all_seen_table_say_so():
+    # the last card of the hand, a lay: the only move (not "least risky")
+    rules = Rules("scopa")
+    st = _state(rules, [7], [11])
+    assert hint.why(st, rules, 0, 7, ()) == (hint.ONLY, 0)
+    # Cirulla: the 3D on the 6S makes 9, swept by a 9, a 6 (to 15) or an
+    # Ace; every one of them seen: the rank named is the table's sum, 9
+    rules = Rules("cirulla")
+    seen = [0, 10, 20, 30, 5, 15, 35, 8, 18, 28, 38]
+    st = _state(rules, [2, 13], [25], piles=((), seen))
+    assert hint.why(st, rules, 0, 2, ()) == (hint.ALL_OUT, 9)
 
 
 def test_players_take_the_settebello_and_avoid_leaving_a_scopa():

@@ -331,7 +331,7 @@ def _table_stages(w):
             # every reason of the hint, with its widest number
             from ai import hint as H
 
-            for code in range(lang.WHY_HOLDS + 1 - lang.WHY_SCOPA):
+            for code in range(lang.WHY_ONLY + 1 - lang.WHY_SCOPA):
                 # ALL_OUT and HOLDS name a rank (1..10)
                 for n in range(1, 11) if code in (H.ALL_OUT, H.HOLDS) else (40,):
                     s.hint = (hand[0], (), (code, n))

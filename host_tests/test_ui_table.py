@@ -286,13 +286,14 @@ def test_hint_codes_name_the_language_strings():
 
     names = ["SCOPA", "ACE_SWEEP", "SETTEBELLO", "A_SEVEN", "SEVENS", "COINS"]
     names += ["TAKES_SAFE", "TAKES", "LEAVES", "ALL_OUT", "LEAST_RISK", "HARD_TO_TAKE", "KEEPS_ACE"]
-    names += ["SETS_UP", "HOLDS"]
+    names += ["SETS_UP", "HOLDS", "ONLY"]
     assert [getattr(H, n) for n in names] == list(range(len(H.REASONS)))
-    assert lang.WHY_HOLDS + 1 - lang.WHY_SCOPA == len(H.REASONS)
+    assert lang.WHY_ONLY + 1 - lang.WHY_SCOPA == len(H.REASONS)
     assert lang.WHY_SETTEBELLO - lang.WHY_SCOPA == H.SETTEBELLO
     assert lang.WHY_HARD_TO_TAKE - lang.WHY_SCOPA == H.HARD_TO_TAKE
     assert lang.WHY_KEEPS_ACE - lang.WHY_SCOPA == H.KEEPS_ACE
     assert lang.WHY_HOLDS - lang.WHY_SCOPA == H.HOLDS
+    assert lang.WHY_ONLY - lang.WHY_SCOPA == H.ONLY
 
 
 def test_computer_move_stays_visible(tmp_path):

@@ -32,6 +32,9 @@ HARD_TO_TAKE = const(11)
 KEEPS_ACE = const(12)  # an Ace in hand would take the table (ace_takes_all)
 SETS_UP = const(13)  # a riskier lay than another, which a card in hand can take next
 HOLDS = const(14)  # n: the rank of the card a safer lay would have given up
+ONLY = const(15)  # the seat's one legal move, a lay
+
+_MATTA_CARD = const(16)  # Cirulla's matta (scopa.engine)
 
 REASONS = (
     "scopa",
@@ -49,6 +52,7 @@ REASONS = (
     "keeps the Ace to take the table later",
     "sets up your next presa",
     "holds on to the %d",
+    "the only move",
 )
 
 
@@ -82,14 +86,15 @@ def why(st, rules, seat, card, taken):
         return (A_SEVEN, 1) if sevens == 1 else (SEVENS, sevens)
     if coins >= 2:
         return COINS, coins
-    if rules.ace_takes_all and card % 10:
-        # an Ace of the hand would take the table now: the move keeps it
-        # for a fuller table (the hard player passes up that scopa on
-        # purpose: in Cirulla, always taking it costs 0.7 points a deal)
+    if rules.ace_takes_all and card % 10 and not (card == _MATTA_CARD and st[engine.MATTA] == 1):
+        # an Ace of the hand (or Cirulla's matta standing as one) would take
+        # the table now: the move keeps it for a fuller table (the hard
+        # player passes up that scopa on purpose: in Cirulla, always taking
+        # it costs 0.7 points a deal)
         b = mv.buf
         a = 0
         for _ in range(mv.n):
-            if b[a] % 10 == 0:
+            if b[a] != card:
                 _w[:] = st
                 if engine.apply(_w, rules, b, a) & engine.SWEEP:
                     return KEEPS_ACE, 0
@@ -106,13 +111,15 @@ def why(st, rules, seat, card, taken):
         if n and not danger:
             return TAKES_SAFE, k + 1
         return TAKES, k + 1
+    if mv.n == 1:
+        return ONLY, 0  # (a lay: the last card of the hand, or of the round)
     if n and not m and s > 10:
         return LEAVES, s
     if n and m and not danger:
-        v = 1
+        v = 10
         while not (m >> v) & 1:
-            v += 1
-        return ALL_OUT, v  # the lowest rank that would sweep: all seen
+            v -= 1
+        return ALL_OUT, v  # the highest rank that would sweep (the table's sum): all seen
     if m and danger:
         return _risky(st, rules, card, mv, o, danger)
     return HARD_TO_TAKE, 0
