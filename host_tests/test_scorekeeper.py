@@ -550,16 +550,23 @@ def test_three_sides_never_leave_the_last_a_count_below_zero(tmp_path):
     assert k.screen.v["t"] == [26, 11, 3]
     k.press("left up right")
     assert k.screen.v["t"] == [27, 11, 2]
-    k.press("right up up")  # CY, the last side: no more than the others leave
-    assert k.screen.v["t"] == [27, 11, 2]
+    k.press("right up up")  # CY, the last side, at what the others leave: BO gives
+    assert k.screen.v["t"] == [27, 9, 4]  # (a new user's find: UP did nothing)
     k.press("down")  # fewer is allowed: A then says the counts are short
-    assert k.screen.v["t"] == [27, 11, 1]
-    k.press("up left")  # back on BO, whose A goes on to the denari
-    # denari: ADA 4, BO 4 and CY 2 (4 3 3 fitted to CY's 2 cards), ADA up:
-    # CY's 2, then BO's 4
+    assert k.screen.v["t"] == [27, 9, 3]
+    k.press("up")  # what is left first
+    assert k.screen.v["t"] == [27, 9, 4]
+    k.press("left " + "down " * 9 + "right up")  # BO at 0: ADA gives
+    assert k.screen.v["t"] == [26, 0, 14]
+    # 27 / 9 / 4 again, on BO, whose A goes on to the denari
+    k.press("left " + "up " * 9 + "left up right")
+    assert k.screen.v["t"] == [27, 9, 4]
+    # denari: ADA 4, BO 3 and CY 3 (4 3 3), ADA up: CY's 3, then BO's 3
     k.press("A" + " up" * 12)
     assert k.screen.v["d"] == [10, 0, 0]
     assert "counts are" not in k.text()
+    k.press("right right up")  # CY, the last side, holds 4 cards: ADA gives
+    assert k.screen.v["d"] == [9, 0, 1]
 
 
 def test_three_sides_a_denaro_moves_between_the_sides_with_cards(tmp_path):
@@ -676,9 +683,10 @@ def test_a_card_named_twice_puts_the_cursor_on_it(tmp_path):
 def test_objections(tmp_path):
     k = new_sheet(tmp_path, players=1)  # three players
     assert k.sheet.rules.sides == 3
-    # cards: the third side typed too, and short: 14 13 12 = 39 (it cannot
-    # be raised past what the others leave)
+    # cards: the third side typed too, and short: 14 12 13 = 39 (raised
+    # past what the others leave, it takes from the side before it)
     k.press("A right right up down")
+    assert k.screen.v["t"] == [14, 12, 13]
     k.press("A")
     assert k.screen.step() == "t" and k.text().split("\n")[-1] == "Sum 39, not 40"
     k.press("up A")
@@ -686,7 +694,7 @@ def test_objections(tmp_path):
     # coins above the cards: P2 takes only 2 cards
     k.press("B")  # back to the cards, on P2 (the last side typed)
     assert k.screen.step() == "t" and k.screen.cur == 1
-    k.press("down " * 11 + "A")
+    k.press("down " * 10 + "A")
     assert k.screen.v["t"] == [14, 2, 24] and k.screen.step() == "d"
     # coins: 4 3 3 fitted to the cards, 4 2 4; P2 4, so P3 2
     assert k.screen.v["d"] == [4, 2, 4]

@@ -377,6 +377,12 @@ class Screen(keys.Screen):
                 hi = TOTAL[f] - sum(vals) + vals[i] + (vals[n - 1] if i < n - 1 else 0)
                 if i < n - 1:
                     j = self._between(f, i, d, hi)
+                elif d > 0 and vals[i] >= hi and (f != "d" or vals[i] < v["t"][i]):
+                    # the last side at what the others leave: the nearest
+                    # side before it with any gives the unit (UP did nothing)
+                    j = i - 1
+                    while j >= 0 and not vals[j]:
+                        j -= 1
             if j >= 0:  # (a side between gives or takes the unit: _between)
                 vals[i] += d
                 vals[j] -= d
