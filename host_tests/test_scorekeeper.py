@@ -724,7 +724,7 @@ def test_objections(tmp_path):
     assert k.screen.pc[1][0] == C.parse("6D")
     # P1 took 10 cards besides its 4 denari but names no best coppe, spade or
     # bastoni: the cards do not fit its counts
-    assert k.text().split("\n")[0] == "Cards don't fit" and k.screen.cards
+    assert k.text().split("\n")[0] == "P1: fix cards" and k.screen.cards  # whose
     assert k.screen.step() == "p" and k.screen.cur == 0  # on P1's first card
 
 

@@ -81,7 +81,6 @@ ERRORS = {
     sheet.MORE: lang.SK_MORE,
     sheet.NO_COINS: lang.SK_NO_COINS,
     sheet.CLASH: lang.SK_CLASH,
-    sheet.COUNT: lang.SK_CARDS_FIT,
     sheet.NO_SEVEN: lang.SK_NO_SEVEN,
     sheet.SCOPE: lang.SK_SCOPE_CARDS,
 }
@@ -551,6 +550,8 @@ class Screen(keys.Screen):
                 return tr(lang.SK_SUM) % (x.got, x.want)
             if x.kind == sheet.SEVEN:
                 return tr(lang.SK_SEVEN) % self.sh.names[x.side]
+            if x.kind == sheet.COUNT:  # whose: "ADA: fix cards" (the cursor on them)
+                return tr(lang.SK_CARDS_FIT) % self.sh.names[x.side]
             if x.kind == sheet.ALL:
                 return tr(lang.SK_ALL_CARDS) % self.sh.names[x.side]
             if x.kind == sheet.PLAYS:  # the most: "Scope max 18"
