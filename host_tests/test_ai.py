@@ -454,7 +454,7 @@ def test_a_risky_lay_says_why_when_a_safer_lay_is_there():
     # 9S (15) was safer, so the lay holds on to the 9
     st = _state(rules, [11, 28], [15])
     assert hint.why(st, rules, 0, 11, ()) == (hint.HOLDS, 9)
-    assert hint.reason(st, rules, 0, 11, ()) == "holds on to the 9"
+    assert hint.reason(st, rules, 0, 11, ()) == "keeps the 9 for later"
     # an illegal move is refused, as the docstring says: a card not held,
     # a lay where the card must take
     for card, taken in ((5, ()), (28, (11,))):
@@ -473,6 +473,28 @@ def test_a_forced_lay_and_an_all_seen_table_say_so():
     seen = [0, 10, 20, 30, 5, 15, 35, 8, 18, 28, 38]
     st = _state(rules, [2, 13], [25], piles=((), seen))
     assert hint.why(st, rules, 0, 2, ()) == (hint.ALL_OUT, 9)
+
+
+def test_the_hints_safe_from_scopa_is_the_engines():
+    # a reviewer's finds, where ai.core's sweep_mask prices the table
+    # otherwise: with the Ace's take-all no scopa, an Ace still takes 7D +
+    # 4S + 3C (14) by fifteen, a scopa ("Table sums 14, safe from scopa")
+    safe = (hint.LEAVES, hint.ALL_OUT, hint.TAKES_SAFE)
+    rules = Rules("cirulla", ace_sweep_scopa=False)
+    st = _state(rules, [12, 38], [6, 23])
+    assert hint.why(st, rules, 0, 12, ())[0] not in safe
+    # the matta (7C) standing as an Ace, laid on 10C + 2S: 13, which an
+    # unseen 2 takes for fifteen ("All Aces seen, safe from scopa")
+    rules = Rules("cirulla", capture_mandatory=False)
+    st = _state(rules, [16, 20, 30], [19, 21], piles=((0, 10),))
+    st[E.MATTA] = 1
+    assert hint.why(st, rules, 0, 16, ())[0] not in safe
+    # and the sum it names counts the matta on the table as its rank: the
+    # 9B laid on it and the 10C makes 20, not 26 (every Ace seen)
+    rules = Rules("cirulla")
+    st = _state(rules, [38, 2], [16, 19], piles=((0, 10, 20, 30),))
+    st[E.MATTA] = 1
+    assert hint.why(st, rules, 0, 38, ()) == (hint.LEAVES, 20)
 
 
 def test_players_take_the_settebello_and_avoid_leaving_a_scopa():

@@ -13,6 +13,8 @@ from ai import core, hard
 from scopa import engine
 
 _w = bytearray(engine.SIZE)
+_w2 = bytearray(engine.SIZE)  # a sweep tried on _w's table (_sweeps)
+_mv = engine.Moves(64)  # its moves
 
 
 # Why a move is good: a code, and the number some of them show. The
@@ -50,8 +52,8 @@ REASONS = (
     "the least risky card to lay",
     "lays a card that is hard to take",
     "keeps the Ace to take the table later",
-    "sets up your next presa",
-    "holds on to the %d",
+    "sets up a presa",
+    "keeps the %d for later",
     "the only move",
 )
 
@@ -86,7 +88,7 @@ def why(st, rules, seat, card, taken):
         return (A_SEVEN, 1) if sevens == 1 else (SEVENS, sevens)
     if coins >= 2:
         return COINS, coins
-    if rules.ace_takes_all and card % 10 and not (card == _MATTA_CARD and st[engine.MATTA] == 1):
+    if rules.ace_takes_all and _value(st, card) != 1:
         # an Ace of the hand (or Cirulla's matta standing as one) would take
         # the table now: the move keeps it for a fuller table (the hard
         # player passes up that scopa on purpose: in Cirulla, always taking
@@ -94,9 +96,10 @@ def why(st, rules, seat, card, taken):
         b = mv.buf
         a = 0
         for _ in range(mv.n):
-            if b[a] != card:
+            c = b[a]
+            if c != card and _value(st, c) == 1:
                 _w[:] = st
-                if engine.apply(_w, rules, b, a) & engine.SWEEP:
+                if engine.apply(_w, rules, b, a) & (engine.SWEEP | engine.SCOPA):
                     return KEEPS_ACE, 0
             a += 2 + b[a + 1]
         _w[:] = st
@@ -104,8 +107,8 @@ def why(st, rules, seat, card, taken):
     n = _w[engine.NTAB]
     s = 0
     for i in range(n):
-        s += _w[engine.TAB + i] % 10 + 1
-    m = core.sweep_mask(_w) if not _w[engine.OVER] else 0
+        s += _value(_w, _w[engine.TAB + i])
+    m = _sweeps(_w, rules)
     danger = _danger(m)
     if k:
         if n and not danger:
@@ -119,14 +122,47 @@ def why(st, rules, seat, card, taken):
         v = 10
         while not (m >> v) & 1:
             v -= 1
-        return ALL_OUT, v  # the highest rank that would sweep (the table's sum): all seen
+        return ALL_OUT, v  # the highest rank that would sweep: all seen
     if m and danger:
-        return _risky(st, rules, card, mv, o, danger)
+        return _risky(st, rules, seat, card, mv, o, danger)
     return HARD_TO_TAKE, 0
 
 
+def _value(st, c):
+    # the rank card c plays as: Cirulla's matta its designated one
+    return st[engine.MATTA] if c == _MATTA_CARD and st[engine.MATTA] else c % 10 + 1
+
+
+def _sweeps(w, rules):
+    # bit v (1..10) set when a card of rank v played now on `w`'s table
+    # takes all of it for a scopa, as the engine plays it (its captures,
+    # fifteens, Aces and matta; no scopa on the round's last play): a card
+    # of that rank not on the table tried (the matta, whose rank may be
+    # another, never)
+    if w[engine.OVER] or not w[engine.NTAB]:
+        return 0
+    m = 0
+    for v in range(1, 11):
+        c = v - 1
+        while c < 40 and (w[c] == engine.TABLE or c == _MATTA_CARD):
+            c += 10
+        if c >= 40:
+            continue
+        engine.gen_card_moves(w, rules, c, _mv)
+        b = _mv.buf
+        o = 0
+        for _ in range(_mv.n):
+            if b[o + 1]:
+                _w2[:] = w
+                if engine.apply(_w2, rules, b, o) & engine.SCOPA:
+                    m |= 1 << v
+                    break
+            o += 2 + b[o + 1]
+    return m
+
+
 def _danger(m):
-    # what the sweeps of mask m (core.sweep_mask) are worth to the unseen
+    # what the sweeps of mask m (_sweeps) are worth to the unseen
     d = 0
     for v in range(1, 11):
         if (m >> v) & 1:
@@ -134,7 +170,7 @@ def _danger(m):
     return d
 
 
-def _risky(st, rules, card, mv, lay, danger):
+def _risky(st, rules, seat, card, mv, lay, danger):
     # a lay (at offset `lay` of `mv`, the seat's moves) that leaves a sweep
     # (`danger`): the least risky of the lays, or why not: a card in hand
     # takes the laid card next (SETS_UP), or the safer lay's card is kept
@@ -147,7 +183,7 @@ def _risky(st, rules, card, mv, lay, danger):
         if b[o + 1] == 0 and b[o] != card:
             _w[:] = st
             engine.apply(_w, rules, b, o)
-            d = _danger(core.sweep_mask(_w) if not _w[engine.OVER] else 0)
+            d = _danger(_sweeps(_w, rules))
             if d < low:
                 low = d
                 safer = b[o]
@@ -156,7 +192,6 @@ def _risky(st, rules, card, mv, lay, danger):
         return LEAST_RISK, 0
     _w[:] = st
     engine.apply(_w, rules, b, lay)  # (another lay: the hand keeps a card, none is dealt)
-    seat = st[engine.TURN]
     for c in range(40):
         if st[c] == engine.HAND + seat and c != card:
             engine.gen_card_moves(_w, rules, c, mv)  # (the seat's moves are not read again)
@@ -167,7 +202,7 @@ def _risky(st, rules, card, mv, lay, danger):
                     if b[o + 2 + i] == card:
                         return SETS_UP, 0
                 o += 2 + b[o + 1]
-    return HOLDS, safer % 10 + 1
+    return HOLDS, _value(st, safer)
 
 
 def reason(st, rules, seat, card, taken):
