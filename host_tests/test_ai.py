@@ -489,6 +489,14 @@ def test_the_hints_safe_from_scopa_is_the_engines():
     st = _state(rules, [16, 20, 30], [19, 21], piles=((0, 10),))
     st[E.MATTA] = 1
     assert hint.why(st, rules, 0, 16, ())[0] not in safe
+    # a new user's find: the matta unseen, made an Ace by a declaration,
+    # sweeps the 10S + 6S laid (16: the Ace's take-all) though every Ace
+    # is seen ("All Aces seen, safe from scopa")
+    rules = Rules("cirulla")
+    st = _state(rules, [6, 13, 25], [29], piles=((0, 10, 20, 30),))
+    assert hint.why(st, rules, 0, 25, ()) == (hint.ALL_OUT, 1)  # a 7: it sweeps nothing
+    st[E.MATTA] = 1
+    assert hint.why(st, rules, 0, 25, ())[0] not in safe
     # and the sum it names counts the matta on the table as its rank: the
     # 9B laid on it and the 10C makes 20, not 26 (every Ace seen)
     rules = Rules("cirulla")

@@ -1165,6 +1165,23 @@ def test_a_round_typed_when_the_power_goes_is_typed_on(tmp_path):
     assert len(k2.sheet.rounds) == 2 and not (tmp_path / S.DRAFT).exists()
 
 
+def test_a_round_typed_short_when_the_power_goes_is_typed_on(tmp_path):
+    # a new user's find: three sides, the last one lowered (14 / 13 / 12,
+    # 39 cards: A would say the sum), the power cut: the draft was taken
+    # for a damaged one and dropped, with no word
+    k = new_sheet(tmp_path, players=1, names=["ADA", "BO", "CY"])
+    k.press("A right right down")
+    assert k.screen.v["t"] == [14, 13, 12]
+    k.app.loop(110)  # 1.1 s
+    k2 = Keeper(tmp_path)  # the power back: a new start
+    k2.app.loop(2)
+    s = k2.screen
+    assert k2.app.screen_mod == "keeper_entry" and s.step() == "t"
+    assert s.v["t"] == [14, 13, 12]
+    k2.press("A")
+    assert k2.text().split("\n")[-1] == "Sum 39, not 40"
+
+
 def test_a_round_typed_on_a_sheet_lost_is_typed_on_a_new_one(tmp_path):
     # a round half typed, then every copy of the sheet damaged: the new
     # sheet opens as the lost one was (its game, its names) and Start types

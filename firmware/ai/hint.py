@@ -15,6 +15,7 @@ from scopa import engine
 _w = bytearray(engine.SIZE)
 _w2 = bytearray(engine.SIZE)  # a sweep tried on _w's table (_sweeps)
 _mv = engine.Moves(64)  # its moves
+_uv = bytearray(11)  # unseen cards per rank the seat fears (_unseen)
 
 
 # Why a move is good: a code, and the number some of them show. The
@@ -64,6 +65,7 @@ def why(st, rules, seat, card, taken):
     when none). Raises scopa.engine.IllegalMove for an illegal move."""
     core.setup(rules)
     core.view(st, seat)
+    _unseen(st)
     mv = hard.moves()
     engine.gen_moves(st, rules, mv, seat)
     o = engine.find_move(st, rules, card, taken, mv)
@@ -161,12 +163,25 @@ def _sweeps(w, rules):
     return m
 
 
+def _unseen(st):
+    # core.uval (after core.view), with Cirulla's matta under the rank it
+    # plays as once a declaration set it (an Ace, say), not as a 7
+    for v in range(11):
+        _uv[v] = core.uval[v]
+    r = st[engine.MATTA]
+    if r and r != 7:
+        for i in range(core.nun):
+            if core.unseen[i] == _MATTA_CARD:
+                _uv[7] -= 1
+                _uv[r] += 1
+
+
 def _danger(m):
-    # what the sweeps of mask m (_sweeps) are worth to the unseen
+    # how many unseen cards sweep by mask m (_sweeps)
     d = 0
     for v in range(1, 11):
         if (m >> v) & 1:
-            d += core.uval[v]
+            d += _uv[v]
     return d
 
 
