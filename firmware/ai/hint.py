@@ -13,7 +13,7 @@ from ai import core, hard
 from scopa import engine
 
 _w = bytearray(engine.SIZE)
-_w2 = bytearray(engine.SIZE)  # a sweep tried on _w's table (_sweeps)
+_w2 = bytearray(engine.SIZE)  # another move tried: an Ace's, a sweep on _w's table (_sweeps)
 _mv = engine.Moves(64)  # its moves
 _uv = bytearray(11)  # unseen cards per rank the seat fears (_unseen)
 
@@ -90,7 +90,7 @@ def why(st, rules, seat, card, taken):
         return (A_SEVEN, 1) if sevens == 1 else (SEVENS, sevens)
     if coins >= 2:
         return COINS, coins
-    if rules.ace_takes_all and _value(st, card) != 1:
+    if rules.ace_takes_all and engine.value(st, card) != 1:
         # an Ace of the hand (or Cirulla's matta standing as one) would take
         # the table now: the move keeps it for a fuller table (the hard
         # player passes up that scopa on purpose: in Cirulla, always taking
@@ -99,17 +99,15 @@ def why(st, rules, seat, card, taken):
         a = 0
         for _ in range(mv.n):
             c = b[a]
-            if c != card and _value(st, c) == 1:
-                _w[:] = st
-                if engine.apply(_w, rules, b, a) & (engine.SWEEP | engine.SCOPA):
+            if c != card and engine.value(st, c) == 1:
+                _w2[:] = st
+                if engine.apply(_w2, rules, b, a) & (engine.SWEEP | engine.SCOPA):
                     return KEEPS_ACE, 0
             a += 2 + b[a + 1]
-        _w[:] = st
-        engine.apply(_w, rules, b, o)
     n = _w[engine.NTAB]
     s = 0
     for i in range(n):
-        s += _value(_w, _w[engine.TAB + i])
+        s += engine.value(_w, _w[engine.TAB + i])
     m = _sweeps(_w, rules)
     danger = _danger(m)
     if k:
@@ -128,11 +126,6 @@ def why(st, rules, seat, card, taken):
     if m and danger:
         return _risky(st, rules, seat, card, mv, o, danger)
     return HARD_TO_TAKE, 0
-
-
-def _value(st, c):
-    # the rank card c plays as: Cirulla's matta its designated one
-    return st[engine.MATTA] if c == _MATTA_CARD and st[engine.MATTA] else c % 10 + 1
 
 
 def _sweeps(w, rules):
@@ -217,7 +210,7 @@ def _risky(st, rules, seat, card, mv, lay, danger):
                     if b[o + 2 + i] == card:
                         return SETS_UP, 0
                 o += 2 + b[o + 1]
-    return HOLDS, _value(st, safer)
+    return HOLDS, engine.value(st, safer)
 
 
 def reason(st, rules, seat, card, taken):

@@ -535,6 +535,12 @@ def gen_moves(st, rules, mv, seat=-1):
     return mv.n
 
 
+def value(st, c):
+    """The rank (1..10) card `c` plays as in `st`: its own, or Cirulla's
+    matta (the 7 of coppe) the rank a declaration gave it (`declare`)."""
+    return st[MATTA] if c == _MATTA_CARD and st[MATTA] else c % 10 + 1
+
+
 def gen_card_moves(st, rules, c, mv):
     """Write the legal moves of card `c` alone into `mv` (cleared first);
     returns their number. `c` need not be in a hand (rule cases)."""

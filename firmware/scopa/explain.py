@@ -41,10 +41,10 @@ def explain(st, rules, card, taken, mv):
     engine.gen_card_moves(st, rules, card, mv)
     opts = [mv.move(o)[1] for o in mv.offsets()]
     caps = [o for o in opts if o]
-    v = _value(st, card)
+    v = engine.value(st, card)
     total = 0
     for t in taken:
-        total += _value(st, t)
+        total += engine.value(st, t)
     g = rules.game
     if not taken:
         return "%s can capture, and a card that can capture must (capture_mandatory)" % nm
@@ -63,7 +63,7 @@ def explain(st, rules, card, taken, mv):
             return "the cards taken add up to %d, not %d (the value of %s)" % (total, v, nm)
         if len(taken) > 1 and rules.strict:
             for o in caps:
-                if len(o) == 1 and _value(st, o[0]) == v:
+                if len(o) == 1 and engine.value(st, o[0]) == v:
                     return (
                         "%s must take the %s: a single card of equal value is taken"
                         " before any sum (match_priority strict)" % (nm, cards.name(o[0]))
@@ -73,8 +73,3 @@ def explain(st, rules, card, taken, mv):
     if rules.fewest:
         return "only the combination with the fewest cards may be taken (sum_choice fewest)"
     return "%s cannot take %s" % (nm, cards.names(taken))
-
-
-def _value(st, c):
-    # the value card c plays as: Cirulla's matta its designated rank
-    return st[engine.MATTA] if c == 16 and st[engine.MATTA] else c % 10 + 1
