@@ -23,7 +23,8 @@ more a side's one more comes from the last side or, where it has none
 left, from a side between (typed after it), else from one before, and its
 one fewer goes to the last side (a denaro, where the last side has no card
 to hold it, to a side between that has, else to one before). The last side
-can still be lowered (never raised past what the others leave), and A
+can still be lowered, and raised past what the others leave it takes from
+the nearest side before it with any; A
 objects when the counts do not add up, the cursor then on the side to fix
 (by the cards: on the card named twice, or on the first card of the side
 whose cards do not fit its counts).
@@ -376,14 +377,8 @@ class Screen(keys.Screen):
                 # the last side gets what is left (never below 0); itself at
                 # most what the others leave
                 hi = TOTAL[f] - sum(vals) + vals[i] + (vals[n - 1] if i < n - 1 else 0)
-                if i < n - 1:
+                if i < n - 1 or d > 0 and (f != "d" or vals[i] < v["t"][i]):
                     j = self._between(f, i, d, hi)
-                elif d > 0 and vals[i] >= hi and (f != "d" or vals[i] < v["t"][i]):
-                    # the last side at what the others leave: the nearest
-                    # side before it with any gives the unit (UP did nothing)
-                    j = i - 1
-                    while j >= 0 and not vals[j]:
-                        j -= 1
             if j >= 0:  # (a side between gives or takes the unit: _between)
                 vals[i] += d
                 vals[j] -= d
@@ -409,12 +404,13 @@ class Screen(keys.Screen):
         self._chose(f)
 
     def _between(self, f, i, d, hi):
-        """With three sides or more, the side that gives side `i` (not the
-        last) its one more of count `f` (d = 1) where the last side has
-        none left to give (`i` at `hi`, the most the others leave): the
-        last side between `i` and the last with any, else the nearest
-        before `i`; or that takes its one fewer (d = -1) of the denari where
-        the last side has no card to hold it: the last side between with
+        """With three sides or more, the side that gives side `i` its one
+        more of count `f` (d = 1) where the last side has none left to give
+        (`i` at `hi`, the most the others leave; `i` the last side itself,
+        a denaro only where it has a card for it): the last side between `i`
+        and the last with any, else the nearest before `i`; or that takes
+        its one fewer (d = -1) of the denari where the last side has no
+        card to hold it: the last side between with
         room for it, else the nearest before. -1: the last side's (what is
         left), or none. 26 / 14 / 0 cards, denari 4 / 6 / 0: UP on the
         first gives 5 / 5 / 0 (it stayed at 4), DOWN 3 / 7 / 0, DOWN on the
