@@ -467,6 +467,12 @@ def test_a_forced_lay_and_an_all_seen_table_say_so():
     rules = Rules("scopa")
     st = _state(rules, [7], [11])
     assert hint.why(st, rules, 0, 7, ()) == (hint.ONLY, 0)
+    # a forced presa too (a new user's: "Presa: 2 cards"), unless it is
+    # worth naming: the 4C must take the 4D; alone on the table, a scopa
+    st = _state(rules, [13], [3, 25])
+    assert hint.why(st, rules, 0, 13, (3,)) == (hint.ONLY, 0)
+    st = _state(rules, [13], [3])
+    assert hint.why(st, rules, 0, 13, (3,)) == (hint.SCOPA, 0)
     # Cirulla: the 3D on the 6S makes 9, swept by a 9, a 6 (to 15) or an
     # Ace; every one of them seen: the rank named is the table's sum, 9
     rules = Rules("cirulla")
@@ -497,6 +503,19 @@ def test_the_hints_safe_from_scopa_is_the_engines():
     assert hint.why(st, rules, 0, 25, ()) == (hint.ALL_OUT, 1)  # a 7: it sweeps nothing
     st[E.MATTA] = 1
     assert hint.why(st, rules, 0, 25, ())[0] not in safe
+    # a new user's find: the last card of the hand takes, new hands are
+    # dealt, and one of them may declare with the unseen matta, which then
+    # stands as an Ace and sweeps the 10S + 9S left (every Ace seen)
+    st = _state(rules, [25], [29, 28, 5], piles=((0, 10, 20, 30),))
+    other = next(c for c in range(40) if st[c] == E.HAND + 1)
+    st[other] = E.PILE + 1  # the other seat played its last card
+    st[E.INHAND] = 1
+    assert st[16] == E.MAZZO
+    assert hint.why(st, rules, 0, 25, (5,)) == (hint.TAKES, 2)
+    # the same capture with a card of the hand left: nobody declares now
+    st[12] = E.HAND + 0
+    st[E.INHAND] = 2
+    assert hint.why(st, rules, 0, 25, (5,)) == (hint.TAKES_SAFE, 2)
     # and the sum it names counts the matta on the table as its rank: the
     # 9B laid on it and the 10C makes 20, not 26 (every Ace seen)
     rules = Rules("cirulla")

@@ -11,11 +11,16 @@ from micropython import const
 
 from ai import core, hard
 from scopa import engine
+from scopa.rules import CIRULLA
 
 _w = bytearray(engine.SIZE)
 _w2 = bytearray(engine.SIZE)  # another move tried: an Ace's, a sweep on _w's table (_sweeps)
 _mv = engine.Moves(64)  # its moves
 _uv = bytearray(11)  # unseen cards per rank the seat fears (_unseen)
+# while why() reads a move after which new hands are dealt with Cirulla's
+# matta unseen, the rank _uv counts it under (else 0): a declaration may
+# make it an Ace (_danger)
+_deal = bytearray(1)
 
 
 # Why a move is good: a code, and the number some of them show. The
@@ -35,7 +40,7 @@ HARD_TO_TAKE = const(11)
 KEEPS_ACE = const(12)  # an Ace in hand would take the table (ace_takes_all)
 SETS_UP = const(13)  # a riskier lay than another, which a card in hand can take next
 HOLDS = const(14)  # n: the rank of the card a safer lay would have given up
-ONLY = const(15)  # the seat's one legal move, a lay
+ONLY = const(15)  # the seat's one legal move (a lay, or a plain presa)
 
 _MATTA_CARD = const(16)  # Cirulla's matta (scopa.engine)
 
@@ -65,7 +70,7 @@ def why(st, rules, seat, card, taken):
     when none). Raises scopa.engine.IllegalMove for an illegal move."""
     core.setup(rules)
     core.view(st, seat)
-    _unseen(st)
+    r = _unseen(st)
     mv = hard.moves()
     engine.gen_moves(st, rules, mv, seat)
     o = engine.find_move(st, rules, card, taken, mv)
@@ -73,6 +78,7 @@ def why(st, rules, seat, card, taken):
         raise engine.IllegalMove("not a legal move: %d taking %r" % (card, tuple(taken)))
     _w[:] = st
     fl = engine.apply(_w, rules, mv.buf, o)
+    _deal[0] = r if fl & engine.DEALT and rules.game == CIRULLA else 0
     if fl & engine.SCOPA:
         return SCOPA, 0
     k = len(taken)
@@ -104,6 +110,8 @@ def why(st, rules, seat, card, taken):
                 if engine.apply(_w2, rules, b, a) & (engine.SWEEP | engine.SCOPA):
                     return KEEPS_ACE, 0
             a += 2 + b[a + 1]
+    if mv.n == 1:
+        return ONLY, 0  # (no choice: a lay, or a presa of nothing above)
     n = _w[engine.NTAB]
     s = 0
     for i in range(n):
@@ -114,8 +122,6 @@ def why(st, rules, seat, card, taken):
         if n and not danger:
             return TAKES_SAFE, k + 1
         return TAKES, k + 1
-    if mv.n == 1:
-        return ONLY, 0  # (a lay: the last card of the hand, or of the round)
     if n and not m and s > 10:
         return LEAVES, s
     if n and m and not danger:
@@ -158,15 +164,17 @@ def _sweeps(w, rules):
 
 def _unseen(st):
     # core.uval (after core.view), with Cirulla's matta under the rank it
-    # plays as once a declaration set it (an Ace, say), not as a 7
+    # plays as once a declaration set it (an Ace, say), not as a 7; the
+    # rank it is counted under when the 7C is unseen, else 0
     for v in range(11):
         _uv[v] = core.uval[v]
-    r = st[engine.MATTA]
-    if r and r != 7:
-        for i in range(core.nun):
-            if core.unseen[i] == _MATTA_CARD:
-                _uv[7] -= 1
-                _uv[r] += 1
+    r = st[engine.MATTA] or 7
+    for i in range(core.nun):
+        if core.unseen[i] == _MATTA_CARD:
+            _uv[7] -= 1
+            _uv[r] += 1
+            return r
+    return 0
 
 
 def _danger(m):
@@ -175,6 +183,11 @@ def _danger(m):
     for v in range(1, 11):
         if (m >> v) & 1:
             d += _uv[v]
+    r = _deal[0]
+    if r and m & 2 and not (m >> r) & 1:
+        # new hands are dealt: a hand's declaration makes the matta an
+        # Ace (engine.declare: a total under 10), which sweeps
+        d += 1
     return d
 
 
