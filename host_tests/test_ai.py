@@ -479,6 +479,13 @@ def test_a_forced_lay_and_an_all_seen_table_say_so():
     seen = [0, 10, 20, 30, 5, 15, 35, 8, 18, 28, 38]
     st = _state(rules, [2, 13], [25], piles=((), seen))
     assert hint.why(st, rules, 0, 2, ()) == (hint.ALL_OUT, 9)
+    # a new user's find: the 2B laid on the 7D makes 9, and the other 9s
+    # are seen, but the seat holds the 9D itself: not "All 9s seen"
+    rules = Rules("scopa")
+    st = _state(rules, [8, 31], [6], piles=((), [18, 28, 38]))
+    assert hint.why(st, rules, 0, 31, ()) == (hint.SETS_UP, 0)
+    st = _state(rules, [0, 31], [6], piles=((), [8, 18, 28, 38]))
+    assert hint.why(st, rules, 0, 31, ()) == (hint.ALL_OUT, 9)
 
 
 def test_the_hints_safe_from_scopa_is_the_engines():

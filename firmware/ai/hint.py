@@ -38,7 +38,7 @@ ALL_OUT = const(9)  # n: the rank that would sweep (1..10), all seen
 LEAST_RISK = const(10)
 HARD_TO_TAKE = const(11)
 KEEPS_ACE = const(12)  # an Ace in hand would take the table (ace_takes_all)
-SETS_UP = const(13)  # a riskier lay than another, which a card in hand can take next
+SETS_UP = const(13)  # a lay that a card in hand takes next (riskier than another, or safe)
 HOLDS = const(14)  # n: the rank of the card a safer lay would have given up
 ONLY = const(15)  # the seat's one legal move (a lay, or a plain presa)
 
@@ -125,6 +125,9 @@ def why(st, rules, seat, card, taken):
     if n and not m and s > 10:
         return LEAVES, s
     if n and m and not danger:
+        for c in range(40):
+            if st[c] == engine.HAND + seat and c != card and (m >> engine.value(st, c)) & 1:
+                return SETS_UP, 0  # the sweeper left is the seat's own (not "all seen")
         v = 10
         while not (m >> v) & 1:
             v -= 1
