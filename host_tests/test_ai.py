@@ -523,6 +523,17 @@ def test_the_hints_safe_from_scopa_is_the_engines():
     st[12] = E.HAND + 0
     st[E.INHAND] = 2
     assert hint.why(st, rules, 0, 25, (5,)) == (hint.TAKES_SAFE, 2)
+    # a reviewer's: every Ace on the table, which takes them all (Ace on
+    # ace), so no Ace but the matta made one by the new deal sweeps it
+    rules = Rules("cirulla", capture_mandatory=False, ace_on_ace="all")
+    st = _state(rules, [28], [0, 10, 20, 30, 8])
+    other = next(c for c in range(40) if st[c] == E.HAND + 1)
+    st[other] = E.PILE + 1
+    st[E.INHAND] = 1
+    assert st[16] == E.MAZZO
+    assert hint.why(st, rules, 0, 28, ())[0] not in safe
+    st[16] = E.PILE + 1  # the matta seen: nothing sweeps 22
+    assert hint.why(st, rules, 0, 28, ()) == (hint.LEAVES, 22)
     # and the sum it names counts the matta on the table as its rank: the
     # 9B laid on it and the 10C makes 20, not 26 (every Ace seen)
     rules = Rules("cirulla")

@@ -17,10 +17,10 @@ _w = bytearray(engine.SIZE)
 _w2 = bytearray(engine.SIZE)  # another move tried: an Ace's, a sweep on _w's table (_sweeps)
 _mv = engine.Moves(64)  # its moves
 _uv = bytearray(11)  # unseen cards per rank the seat fears (_unseen)
-# while why() reads a move after which new hands are dealt with Cirulla's
-# matta unseen, the rank _uv counts it under (else 0): a declaration may
-# make it an Ace (_danger)
-_deal = bytearray(1)
+# Cirulla's matta (7C) while why() reads a move: [0] the rank _uv counts it
+# under when unseen (else 0); [1] 1 when new hands are dealt after the
+# move, where a declaration may make the unseen matta an Ace (_danger)
+_mat = bytearray(2)
 
 
 # Why a move is good: a code, and the number some of them show. The
@@ -78,7 +78,8 @@ def why(st, rules, seat, card, taken):
         raise engine.IllegalMove("not a legal move: %d taking %r" % (card, tuple(taken)))
     _w[:] = st
     fl = engine.apply(_w, rules, mv.buf, o)
-    _deal[0] = r if fl & engine.DEALT and rules.game == CIRULLA else 0
+    _mat[0] = r
+    _mat[1] = 1 if r and fl & engine.DEALT and rules.game == CIRULLA else 0
     if fl & engine.SCOPA:
         return SCOPA, 0
     k = len(taken)
@@ -141,28 +142,43 @@ def _sweeps(w, rules):
     # bit v (1..10) set when a card of rank v played now on `w`'s table
     # takes all of it for a scopa, as the engine plays it (its captures,
     # fifteens, Aces and matta; no scopa on the round's last play): a card
-    # of that rank not on the table tried (the matta, whose rank may be
-    # another, never)
+    # of that rank not on the table tried; the matta, whose rank may be
+    # another, only where every other card of the rank is on the table and
+    # the unseen matta may play as it (_mat)
     if w[engine.OVER] or not w[engine.NTAB]:
         return 0
     m = 0
+    r = _mat[0]
     for v in range(1, 11):
         c = v - 1
         while c < 40 and (w[c] == engine.TABLE or c == _MATTA_CARD):
             c += 10
-        if c >= 40:
-            continue
-        engine.gen_card_moves(w, rules, c, _mv)
-        b = _mv.buf
-        o = 0
-        for _ in range(_mv.n):
-            if b[o + 1]:
-                _w2[:] = w
-                if engine.apply(_w2, rules, b, o) & engine.SCOPA:
-                    m |= 1 << v
-                    break
-            o += 2 + b[o + 1]
+        if c < 40:
+            if _scopa(w, rules, c, 0):
+                m |= 1 << v
+        elif (r == v or r and _mat[1] and v == 1) and _scopa(w, rules, _MATTA_CARD, v):
+            m |= 1 << v
     return m
+
+
+def _scopa(w, rules, c, v):
+    # does card `c` played now on `w` take its table for a scopa? (the
+    # matta as rank `v` when v)
+    _w2[:] = w
+    if v:
+        _w2[engine.MATTA] = v
+    engine.gen_card_moves(_w2, rules, c, _mv)
+    b = _mv.buf
+    o = 0
+    for _ in range(_mv.n):
+        if b[o + 1]:
+            _w2[:] = w
+            if v:
+                _w2[engine.MATTA] = v
+            if engine.apply(_w2, rules, b, o) & engine.SCOPA:
+                return True
+        o += 2 + b[o + 1]
+    return False
 
 
 def _unseen(st):
@@ -186,8 +202,8 @@ def _danger(m):
     for v in range(1, 11):
         if (m >> v) & 1:
             d += _uv[v]
-    r = _deal[0]
-    if r and m & 2 and not (m >> r) & 1:
+    r = _mat[0]
+    if _mat[1] and m & 2 and not (m >> r) & 1:
         # new hands are dealt: a hand's declaration makes the matta an
         # Ace (engine.declare: a total under 10), which sweeps
         d += 1
