@@ -18,8 +18,9 @@ _w2 = bytearray(engine.SIZE)  # another move tried: an Ace's, a sweep on _w's ta
 _mv = engine.Moves(64)  # its moves
 _uv = bytearray(11)  # unseen cards per rank the seat fears (_unseen)
 # Cirulla's matta (7C) while why() reads a move: [0] the rank _uv counts it
-# under when unseen (else 0); [1] 1 when new hands are dealt after the
-# move, where a declaration may make the unseen matta an Ace (_danger)
+# under when unseen (else 0, and in other games); [1] 1 when new hands are
+# dealt after the move, where a declaration may make the unseen matta an
+# Ace (_danger)
 _mat = bytearray(2)
 
 
@@ -78,8 +79,8 @@ def why(st, rules, seat, card, taken):
         raise engine.IllegalMove("not a legal move: %d taking %r" % (card, tuple(taken)))
     _w[:] = st
     fl = engine.apply(_w, rules, mv.buf, o)
-    _mat[0] = r
-    _mat[1] = 1 if r and fl & engine.DEALT and rules.game == CIRULLA else 0
+    _mat[0] = r if rules.game == CIRULLA else 0
+    _mat[1] = 1 if _mat[0] and fl & engine.DEALT else 0
     if fl & engine.SCOPA:
         return SCOPA, 0
     k = len(taken)
@@ -163,22 +164,23 @@ def _sweeps(w, rules):
 
 def _scopa(w, rules, c, v):
     # does card `c` played now on `w` take its table for a scopa? (the
-    # matta as rank `v` when v)
-    _w2[:] = w
+    # matta as rank `v` when v, set on `w` meanwhile)
+    m = w[engine.MATTA]
     if v:
-        _w2[engine.MATTA] = v
-    engine.gen_card_moves(_w2, rules, c, _mv)
+        w[engine.MATTA] = v
+    engine.gen_card_moves(w, rules, c, _mv)
     b = _mv.buf
     o = 0
+    hit = False
     for _ in range(_mv.n):
         if b[o + 1]:
             _w2[:] = w
-            if v:
-                _w2[engine.MATTA] = v
             if engine.apply(_w2, rules, b, o) & engine.SCOPA:
-                return True
+                hit = True
+                break
         o += 2 + b[o + 1]
-    return False
+    w[engine.MATTA] = m
+    return hit
 
 
 def _unseen(st):
