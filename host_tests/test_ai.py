@@ -453,8 +453,9 @@ def test_a_risky_lay_says_why_when_a_safer_lay_is_there():
     # the 2C on the 6C makes 8, which the 9S held cannot take: laying the
     # 9S (15) was safer, so the lay holds on to the 9
     st = _state(rules, [11, 28], [15])
-    assert hint.why(st, rules, 0, 11, ()) == (hint.HOLDS, 9)
-    assert hint.reason(st, rules, 0, 11, ()) == "keeps the 9 for later"
+    # (the card itself: a rank's plural name said "Keeps 7s" of one card)
+    assert hint.why(st, rules, 0, 11, ()) == (hint.HOLDS, 28)
+    assert hint.reason(st, rules, 0, 11, ()) == "keeps the 9S for later"
     # an illegal move is refused, as the docstring says: a card not held,
     # a lay where the card must take
     for card, taken in ((5, ()), (28, (11,))):
@@ -471,6 +472,10 @@ def test_a_forced_lay_and_an_all_seen_table_say_so():
     # worth naming: the 4C must take the 4D; alone on the table, a scopa
     st = _state(rules, [13], [3, 25])
     assert hint.why(st, rules, 0, 13, (3,)) == (hint.ONLY, 0)
+    # the 6S it leaves is safe once the other 6s are seen: said too
+    st = _state(rules, [13], [3, 25], piles=((5, 15), (35,)))
+    assert hint.why(st, rules, 0, 13, (3,)) == (hint.ONLY_SAFE, 0)
+    assert hint.reason(st, rules, 0, 13, (3,)) == "the only move, no scopa"
     st = _state(rules, [13], [3])
     assert hint.why(st, rules, 0, 13, (3,)) == (hint.SCOPA, 0)
     # Cirulla: the 3D on the 6S makes 9, swept by a 9, a 6 (to 15) or an

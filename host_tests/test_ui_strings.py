@@ -125,9 +125,11 @@ def test_formatted_strings_fit(code):
     try:
         ranks = [lang.rank(v) for v in range(1, 11)]
         for r in ranks + [lang.rank(9, True)]:
-            for why in (lang.WHY_ALL_OUT, lang.WHY_HOLDS):
-                t = lang.tr(why) % r
-                assert all(len(part) <= COLS for part in t.split("|")), (code, t)
+            t = lang.tr(lang.WHY_ALL_OUT) % r
+            assert all(len(part) <= COLS for part in t.split("|")), (code, t)
+        # "Keeps <card> for later": the card as its face shows it ("7D")
+        t = lang.tr(lang.WHY_HOLDS) % gfx.card_text(9)
+        assert all(len(part) <= COLS for part in t.split("|")), (code, t)
         assert len(set(ranks)) == 10 and not any(r.startswith("1") for r in ranks[:1])
     finally:
         lang.load("en")
@@ -331,9 +333,10 @@ def _table_stages(w):
             # every reason of the hint, with its widest number
             from ai import hint as H
 
-            for code in range(lang.WHY_ONLY + 1 - lang.WHY_SCOPA):
-                # ALL_OUT and HOLDS name a rank (1..10)
-                for n in range(1, 11) if code in (H.ALL_OUT, H.HOLDS) else (40,):
+            for code in range(lang.WHY_ONLY_SAFE + 1 - lang.WHY_SCOPA):
+                # ALL_OUT names a rank (1..10), HOLDS a card (0..39)
+                ns = range(1, 11) if code == H.ALL_OUT else range(40) if code == H.HOLDS else (40,)
+                for n in ns:
                     s.hint = (hand[0], (), (code, n))
                     w.draw()
             s.hint = None

@@ -280,20 +280,40 @@ def test_the_hints_rank_is_named_as_the_faces_show_it(tmp_path, code, italian, f
         lang.load("en")
 
 
+def test_the_hints_card_kept_is_named_as_its_face_shows_it(tmp_path):
+    # "Keeps <card>": the one card a safer lay would have given up (the 9S),
+    # as its face shows it; a rank's plural ("Keeps 9s") spoke of cards
+    # the player may not hold
+    from ai import hint as H
+
+    g = find(lambda g: True)
+    a, b = start(tmp_path, g, [app.HUMAN, app.EASY])
+    a.loop(5)
+    s = a.screen
+    s.hint = (g.hand(0)[0], (), (H.HOLDS, 28))
+    got = []
+    for faces in (0, 1):
+        a.settings["faces"] = faces
+        got.append(s._why())
+    assert got == ["Keeps CS|for later", "Keeps QS|for later"]
+
+
 def test_hint_codes_name_the_language_strings():
     import lang
     from ai import hint as H
 
     names = ["SCOPA", "ACE_SWEEP", "SETTEBELLO", "A_SEVEN", "SEVENS", "COINS"]
     names += ["TAKES_SAFE", "TAKES", "LEAVES", "ALL_OUT", "LEAST_RISK", "HARD_TO_TAKE", "KEEPS_ACE"]
-    names += ["SETS_UP", "HOLDS", "ONLY"]
+    names += ["SETS_UP", "HOLDS", "ONLY", "ONLY_SAFE"]
     assert [getattr(H, n) for n in names] == list(range(len(H.REASONS)))
-    assert lang.WHY_ONLY + 1 - lang.WHY_SCOPA == len(H.REASONS)
+    assert lang.WHY_ONLY_SAFE + 1 - lang.WHY_SCOPA == len(H.REASONS)
     assert lang.WHY_SETTEBELLO - lang.WHY_SCOPA == H.SETTEBELLO
     assert lang.WHY_HARD_TO_TAKE - lang.WHY_SCOPA == H.HARD_TO_TAKE
     assert lang.WHY_KEEPS_ACE - lang.WHY_SCOPA == H.KEEPS_ACE
     assert lang.WHY_HOLDS - lang.WHY_SCOPA == H.HOLDS
+    assert TB._HOLDS == H.HOLDS
     assert lang.WHY_ONLY - lang.WHY_SCOPA == H.ONLY
+    assert lang.WHY_ONLY_SAFE - lang.WHY_SCOPA == H.ONLY_SAFE
 
 
 def test_computer_move_stays_visible(tmp_path):

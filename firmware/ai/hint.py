@@ -10,7 +10,7 @@ screens name in the player's language.
 from micropython import const
 
 from ai import core, hard
-from scopa import engine
+from scopa import cards, engine
 from scopa.rules import CIRULLA
 
 _w = bytearray(engine.SIZE)
@@ -40,8 +40,9 @@ LEAST_RISK = const(10)
 HARD_TO_TAKE = const(11)
 KEEPS_ACE = const(12)  # an Ace in hand would take the table (ace_takes_all)
 SETS_UP = const(13)  # a lay that a card in hand takes next (riskier than another, or safe)
-HOLDS = const(14)  # n: the rank of the card a safer lay would have given up
+HOLDS = const(14)  # n: the card (0..39) a safer lay would have given up
 ONLY = const(15)  # the seat's one legal move (a lay, or a plain presa)
+ONLY_SAFE = const(16)  # the same, and no unseen card sweeps the table left
 
 _MATTA_CARD = const(16)  # Cirulla's matta (scopa.engine)
 
@@ -60,8 +61,9 @@ REASONS = (
     "lays a card that is hard to take",
     "keeps the Ace to take the table later",
     "sets up a presa",
-    "keeps the %d for later",
+    "keeps the %s for later",
     "the only move",
+    "the only move, no scopa",
 )
 
 
@@ -112,14 +114,15 @@ def why(st, rules, seat, card, taken):
                 if engine.apply(_w2, rules, b, a) & (engine.SWEEP | engine.SCOPA):
                     return KEEPS_ACE, 0
             a += 2 + b[a + 1]
-    if mv.n == 1:
-        return ONLY, 0  # (no choice: a lay, or a presa of nothing above)
     n = _w[engine.NTAB]
+    m = _sweeps(_w, rules)
+    danger = _danger(m)
+    if mv.n == 1:
+        # no choice: a lay, or a presa of nothing above
+        return (ONLY_SAFE, 0) if n and not danger else (ONLY, 0)
     s = 0
     for i in range(n):
         s += engine.value(_w, _w[engine.TAB + i])
-    m = _sweeps(_w, rules)
-    danger = _danger(m)
     if k:
         if n and not danger:
             return TAKES_SAFE, k + 1
@@ -216,7 +219,7 @@ def _risky(st, rules, seat, card, mv, lay, danger):
     # a lay (at offset `lay` of `mv`, the seat's moves) that leaves a sweep
     # (`danger`): the least risky of the lays, or why not: a card in hand
     # takes the laid card next (SETS_UP), or the safer lay's card is kept
-    # (HOLDS, its rank)
+    # (HOLDS, that card)
     b = mv.buf
     o = 0
     low = danger
@@ -244,7 +247,7 @@ def _risky(st, rules, seat, card, mv, lay, danger):
                     if b[o + 2 + i] == card:
                         return SETS_UP, 0
                 o += 2 + b[o + 1]
-    return HOLDS, engine.value(st, safer)
+    return HOLDS, safer
 
 
 def reason(st, rules, seat, card, taken):
@@ -253,6 +256,8 @@ def reason(st, rules, seat, card, taken):
     illegal move."""
     code, n = why(st, rules, seat, card, taken)
     t = REASONS[code]
+    if code == HOLDS:
+        return t % cards.name(n)
     return t % n if "%" in t else t
 
 

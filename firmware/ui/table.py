@@ -55,6 +55,7 @@ _TURN_COVER = const(1)
 _TURN_COMPUTER = const(2)
 _TURN_OVER = const(3)
 _MATTA = const(16)  # Cirulla's matta, 7C: drawn as its designated rank
+_HOLDS = const(14)  # ai.hint.HOLDS: its number is the card kept, not a rank
 THINK_MS = const(400)
 SHOW_MS = const(1500)  # a computer's move
 HUMAN_SHOW_MS = const(600)  # the player's own move
@@ -396,9 +397,12 @@ class Screen(keys.Screen):
         why = self.hint[2] if self.hint else None
         if not why:
             return ""
-        t = tr(lang.WHY_SCOPA + why[0])
+        code, n = why
+        t = tr(lang.WHY_SCOPA + code)
+        if code == _HOLDS:
+            return t % gfx.card_text(n, self.app.french())  # the card kept: "Keeps 7D"
         if "%" in t:
-            t = t % (lang.rank(why[1], self.app.french()) if "%s" in t else why[1])
+            t = t % (lang.rank(n, self.app.french()) if "%s" in t else n)
         return t
 
     def _band(self, fb, st, y, h):
