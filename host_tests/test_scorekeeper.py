@@ -590,6 +590,34 @@ def test_three_sides_a_denaro_moves_between_the_sides_with_cards(tmp_path):
     assert k.screen.step() == "s", k.text()
 
 
+def test_no_key_gives_a_denaro_to_a_side_with_no_card_for_it(tmp_path):
+    # UP on a middle side at its cards, or DOWN where every other side is
+    # at its cards, made a side's denari pass its cards (A objected later);
+    # such a key now does nothing and says why
+    k = new_sheet(tmp_path, players=1, names=["ADA", "BO", "CY"])
+    k.press("A" + " up" * 13 + " right" + " down" * 10 + " left" + " up" * 7)
+    assert k.screen.v["t"] == [34, 3, 3]
+    k.press("A A")
+    assert k.screen.step() == "d" and k.screen.v["d"] == [4, 3, 3] and k.screen.cur == 0
+    k.press("down")  # CY and BO hold 3 denari in 3 cards: no side for it
+    assert k.screen.v["d"] == [4, 3, 3] and k.text().split("\n")[-1] == "Denari > cards"
+    k.press("right up")  # BO at its 3 cards
+    assert k.screen.v["d"] == [4, 3, 3] and k.text().split("\n")[-1] == "Denari > cards"
+    k.press("down")  # fewer: the last side has no card for it, ADA has
+    assert k.screen.v["d"] == [5, 2, 3] and "Denari >" not in k.text()
+    k.press("up")  # one more, from the last side
+    assert k.screen.v["d"] == [5, 3, 2]
+    # two sides: 37 / 3 cards, 7 / 3 denari, DOWN on the first
+    (tmp_path / "two").mkdir()
+    k = new_sheet(tmp_path / "two")
+    k.press("A" + " up" * 17 + " A")
+    assert k.screen.v["t"] == [37, 3] and k.screen.v["d"] == [7, 3]
+    k.press("down")
+    assert k.screen.v["d"] == [7, 3] and k.text().split("\n")[-1] == "Denari > cards"
+    k.press("up")
+    assert k.screen.v["d"] == [8, 2]
+
+
 def test_a_choice_the_counts_leave_open_waits_for_the_keeper(tmp_path):
     # cards 20-20, denari 5-5: nothing says who took the settebello or the
     # primiera, so nothing is chosen and A asks for a pick (a default here
@@ -698,11 +726,14 @@ def test_objections(tmp_path):
     assert k.screen.v["t"] == [14, 2, 24] and k.screen.step() == "d"
     # coins: 4 3 3 fitted to the cards, 4 2 4; P2 4, so P3 2
     assert k.screen.v["d"] == [4, 2, 4]
-    k.press("A up up A")
-    assert k.screen.v["d"] == [4, 4, 2]
+    # UP on P2, at its 2 cards, does nothing and says why (it went to 3 and
+    # 4, past its cards, for A to object to)
+    k.press("A up up")
+    assert k.screen.v["d"] == [4, 2, 4] and k.screen.cur == 1
     assert k.screen.step() == "d" and k.text().split("\n")[-1] == "Denari > cards"
-    assert k.screen.cur == 1  # on the side to fix
-    k.press("down down A")  # P2 2 coins, P3 4
+    k.press("down up")  # a key that can be done clears it
+    assert k.screen.v["d"] == [4, 2, 4] and "Denari >" not in k.text()
+    k.press("A")  # P2 2 coins, P3 4
     assert k.screen.step() == "s"
     # the settebello to a side with no coins
     k.press("B down down A")  # P2 0 coins, P3 6

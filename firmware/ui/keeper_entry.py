@@ -24,7 +24,9 @@ left, from a side between (typed after it), else from one before, and its
 one fewer goes to the last side (a denaro, where the last side has no card
 to hold it, to a side between that has, else to one before). The last side
 can still be lowered, and raised past what the others leave it takes from
-the nearest side before it with any; A
+the nearest side before it with any. A key that would leave a side more
+denari than cards (UP at its cards, DOWN where no other side has a card
+for the denaro) does nothing and says so ("Denari > cards"); A
 objects when the counts do not add up, the cursor then on the side to fix
 (by the cards: on the card named twice, or on the first card of the side
 whose cards do not fit its counts).
@@ -126,6 +128,15 @@ def _fit(d, t, total):
         k = min(left, t[i] - d[i])
         d[i] += k
         left -= k
+
+
+def _past(d, t):
+    """The denari of `d` past the cards `t` of their sides, in all."""
+    k = 0
+    for i in range(len(d)):
+        if d[i] > t[i]:
+            k += d[i] - t[i]
+    return k
 
 
 def _ints(xs, lo, hi):
@@ -371,6 +382,7 @@ class Screen(keys.Screen):
         if f in ("t", "d", "sc"):
             hi = TOTAL.get(f, sheet.MAX_SCOPE)
             vals = v[f]
+            was = vals[:] if f == "d" else None
             i = self.cur
             j = -1
             if f in TOTAL and n > 2:
@@ -390,6 +402,14 @@ class Screen(keys.Screen):
                         vals[1 - i] = left - vals[i]
                     elif i < n - 1:
                         vals[n - 1] = left - sum(vals[: n - 1])
+            if was and _past(vals, v["t"]) > _past(was, v["t"]):
+                # a denaro no side has a card for (a side at its cards
+                # raised, or lowered where every other side is at its
+                # cards): the key does nothing, and says why
+                vals[:] = was
+                self._chose(f)
+                self.err = tr(lang.SK_MORE)
+                return
         elif f == "np":
             vals = v[f]
             j = NAPOLA_RUNS.index(vals[self.cur]) if vals[self.cur] in NAPOLA_RUNS else 0
