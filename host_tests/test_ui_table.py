@@ -296,6 +296,15 @@ def test_the_hints_card_kept_is_named_as_its_face_shows_it(tmp_path):
         a.settings["faces"] = faces
         got.append(s._why())
     assert got == ["Keeps CS|for later", "Keeps QS|for later"]
+    # the suit's letter is the suit drawn: the 6 of coppe is a 6 of hearts
+    # with French faces, the Re di bastoni the King of clubs
+    got = []
+    for faces in (0, 1):
+        a.settings["faces"] = faces
+        for c in (15, 39):
+            s.hint = (g.hand(0)[0], (), (H.HOLDS, c))
+            got.append(s._why().split("|")[0])
+    assert got == ["Keeps 6C", "Keeps RB", "Keeps 6H", "Keeps KC"]
 
 
 def test_hint_codes_name_the_language_strings():

@@ -122,14 +122,18 @@ GLYPHS8 = const(
 _RANKS_IT = const(b"A234567FCR")
 _RANKS_FR = const(b"A234567JQK")
 _SUIT_LETTERS = const(b"DCSB")  # denari, coppe, spade, bastoni, as the rule cases write them
+_SUIT_LETTERS_FR = const(b"DHSC")  # the same suits drawn French: diamonds, hearts, spades, clubs
 
 
 def card_text(c, french=False):
-    """Card `c` (0..39) as its face shows its rank ("A".."7", then F C R,
-    or J Q K with French faces) and its suit's letter: "7D", "CB"."""
+    """Card `c` (0..39) as its face shows it: its rank ("A".."7", then F C
+    R, or J Q K with French faces) and its suit's letter (D C S B, or D H
+    S C with French faces: the suit drawn): "7D", "CB"; "7D", "KC"."""
     r = c % 10
     su = c // 10
-    return ((_RANKS_FR if french else _RANKS_IT)[r : r + 1] + _SUIT_LETTERS[su : su + 1]).decode()
+    if french:
+        return (_RANKS_FR[r : r + 1] + _SUIT_LETTERS_FR[su : su + 1]).decode()
+    return (_RANKS_IT[r : r + 1] + _SUIT_LETTERS[su : su + 1]).decode()
 
 
 CARD_W = const(9)  # pixels at scale 1
