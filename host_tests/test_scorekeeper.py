@@ -607,6 +607,21 @@ def test_no_key_gives_a_denaro_to_a_side_with_no_card_for_it(tmp_path):
     assert k.screen.v["d"] == [5, 2, 3] and "Denari >" not in k.text()
     k.press("up")  # one more, from the last side
     assert k.screen.v["d"] == [5, 3, 2]
+    k.press("right up up")  # the last side: at 3 of its 3 cards, said too (a new user's)
+    assert k.screen.v["d"] == [5, 2, 3] and k.text().split("\n")[-1] == "Denari > cards"
+    k.press("left")  # the band said why the key did nothing: gone at the next key
+    assert "Denari >" not in k.text()
+    # the last side lowered, then a side before it: its denaro goes to a
+    # side with a card for it, not the rest refilled into the last side
+    # past its cards (a new user's: it said "Denari > cards" there)
+    k.press("right down down down left left down")
+    assert k.screen.v["d"] == [4, 2, 1] and "Denari >" not in k.text()
+    k.press("right down")  # BO's to CY too
+    assert k.screen.v["d"] == [4, 1, 2]
+    k.press("up")  # back from CY
+    assert k.screen.v["d"] == [4, 2, 1]
+    k.press("up")  # CY gets what is left again, within its cards
+    assert k.screen.v["d"] == [4, 3, 3]
     # two sides: 37 / 3 cards, 7 / 3 denari, DOWN on the first
     (tmp_path / "two").mkdir()
     k = new_sheet(tmp_path / "two")

@@ -24,9 +24,13 @@ left, from a side between (typed after it), else from one before, and its
 one fewer goes to the last side (a denaro, where the last side has no card
 to hold it, to a side between that has, else to one before). The last side
 can still be lowered, and raised past what the others leave it takes from
-the nearest side before it with any. A key that would leave a side more
-denari than cards (UP at its cards, DOWN where no other side has a card
-for the denaro) does nothing and says so ("Denari > cards"); A
+the nearest side before it with any. No key leaves a side more denari
+than cards: where the last side, lowered, would get back more than its
+cards, a side's one denaro fewer goes to the first side with a card for
+it, the last side first (its one more comes from the first with any); a
+key with no such side (UP at a side's cards, DOWN where every other side
+is at its cards) does nothing, and the band says so ("Denari > cards")
+until the next key. A
 objects when the counts do not add up, the cursor then on the side to fix
 (by the cards: on the card named twice, or on the first card of the side
 whose cards do not fit its counts).
@@ -137,6 +141,18 @@ def _past(d, t):
         if d[i] > t[i]:
             k += d[i] - t[i]
     return k
+
+
+def _room(d, t, i, k):
+    """The side that takes side `i`'s one fewer denaro (k = -1: the first
+    with a card for it) or gives its one more (k = 1: the first with any),
+    of the last side, then those between (the last first), then those
+    before `i` (the nearest first); -1 when none."""
+    n = len(d)
+    for j in [n - 1] + list(range(n - 2, i, -1)) + list(range(i - 1, -1, -1)):
+        if j != i and (d[j] < t[j] if k < 0 else d[j] > 0):
+            return j
+    return -1
 
 
 def _ints(xs, lo, hi):
@@ -385,6 +401,9 @@ class Screen(keys.Screen):
             was = vals[:] if f == "d" else None
             i = self.cur
             j = -1
+            if was and d > 0 and vals[i] >= v["t"][i]:
+                self._refuse(f)  # a side at its cards: none for one more denaro
+                return
             if f in TOTAL and n > 2:
                 # the last side gets what is left (never below 0); itself at
                 # most what the others leave
@@ -403,13 +422,20 @@ class Screen(keys.Screen):
                     elif i < n - 1:
                         vals[n - 1] = left - sum(vals[: n - 1])
             if was and _past(vals, v["t"]) > _past(was, v["t"]):
-                # a denaro no side has a card for (a side at its cards
-                # raised, or lowered where every other side is at its
-                # cards): the key does nothing, and says why
+                # the rest given to the last side past its cards (lowered
+                # before): the one denaro moves instead, to (or from) the
+                # nearest side with room for it (with any), the last side
+                # first; where no side has a card for it the key does
+                # nothing, and says why
                 vals[:] = was
-                self._chose(f)
-                self.err = tr(lang.SK_MORE)
-                return
+                if d < 0 and not vals[i]:
+                    return
+                j = _room(vals, v["t"], i, d)
+                if j < 0:
+                    self._refuse(f)
+                    return
+                vals[i] += d
+                vals[j] -= d
         elif f == "np":
             vals = v[f]
             j = NAPOLA_RUNS.index(vals[self.cur]) if vals[self.cur] in NAPOLA_RUNS else 0
@@ -422,6 +448,13 @@ class Screen(keys.Screen):
                 j = ch.index(v[f]) if v[f] in ch else 0
                 v[f] = ch[(j + d) % len(ch)]
         self._chose(f)
+
+    def _refuse(self, f):
+        # a key that would give a side more denari than cards: nothing
+        # changes, and the band says why until the next key
+        self._chose(f)
+        self.err = tr(lang.SK_MORE)
+        self.told = True
 
     def _between(self, f, i, d, hi):
         """With three sides or more, the side that gives side `i` its one
