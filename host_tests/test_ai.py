@@ -194,6 +194,39 @@ def _declaring_deals(rules, want):
             g.play(card, taken)
 
 
+def test_cirullas_search_mid_round_spreads_over_deals(monkeypatch):
+    # a Cirulla decision mid-round rested on one or two sampled deals: a
+    # third of the budget for one candidate on one deal let the search run
+    # to the round's end on the first; at a sixth (MIDW) it is shallower,
+    # on five deals or more (docs/ai-results.md, thirty-eighth pass)
+    rules = _rules("cirulla", 2)
+    assert hard.MIDW[hard.family(rules)] == 6
+    calls = [0]
+    real = hard._search
+
+    def counted(d, alpha, beta):
+        calls[0] += d == 1  # a candidate searched on one deal
+        return real(d, alpha, beta)
+
+    monkeypatch.setattr(hard, "_search", counted)
+
+    def fewest():
+        least = 99
+        for st in _positions(rules, 6, 80):
+            core.setup(rules)
+            n = E.gen_moves(st, rules, E.Moves())
+            if core.last_deal(st) or n < 2:
+                continue  # (the last deal's search; no choice)
+            calls[0] = 0
+            hard.choose(st, rules, st[E.TURN], Rng(5))
+            least = min(least, calls[0] // min(n, hard.ROOTMAX))
+        return least
+
+    assert fewest() >= 5
+    monkeypatch.setattr(hard, "MIDW", bytearray((3,) * len(hard.MIDW)))
+    assert fewest() <= 2
+
+
 @pytest.mark.parametrize("players", [2, 4])
 def test_hard_deals_a_declared_cirulla_hand_as_shown(players):
     # a Cirulla hand that declares is shown (Parlett p.138): the hard

@@ -226,6 +226,16 @@ PARTNER = bytearray((1, 1, 1, 1, 1, 0, 0, 1, 0, 1, 0, 0))
 # worse than the medium player's exact odds, so mid-round it plays the
 # medium player's move and searches only the end of the round.
 LINES = bytearray((0, 0, 40, 40, 0, 0, 0))
+# Mid-round with two or three players: the search's depth, at most LINES
+# lines of the seat's own play and an estimated work of at most
+# nodes // MIDW[f] for one candidate on one deal (_depth). In Cirulla a
+# sixth, not a third: a position with five candidates had spent the whole
+# budget on one deal searched to the round's end; shallower, on more
+# deals, +0.027 +- 0.018 over 12000 paired deals (seeds 1 to 12, nine above
+# 0; +0.022 +- 0.022 over seeds 5 to 12, run after the choice), where a
+# ninth gave +0.022 +- 0.026 over seeds 1 to 8 and in 2-player Scopa
+# +0.003 (docs/ai-results.md, thirty-seventh and thirty-eighth passes).
+MIDW = bytearray((3, 3, 3, 6, 3, 3, 3, 3, 3, 3, 3, 3))
 
 # Nodes per millisecond of budget, by platform (measured in 2-player Scopa
 # and the Scopone games, docs/ai-results.md).
@@ -574,7 +584,7 @@ def decide(st, rules, seat, rng, nodes=None, mv=None, mates=1):
             # seat's side only where the odds price it: RISK, measured so)
             _maxd = PAIRD[fam] if mates or RISK[fam] else PAIRD[fam] - 1
         else:
-            _maxd = _depth(st, lim, nodes // 3)
+            _maxd = _depth(st, lim, nodes // MIDW[fam])
         if _maxd > MAXD:
             _maxd = MAXD
     _model_all = _model == 2 or (mates and not RISK[fam])  # (no odds at the leaves: RISK)
