@@ -496,6 +496,26 @@ def test_a_risky_lay_says_why_when_a_safer_lay_is_there():
             hint.why(st, rules, 0, card, taken)
 
 
+def test_the_hint_leaves_the_menus_card_names_unloaded():
+    # scopa.cards is the menu's (app._MENU_ONLY: a game does not keep it);
+    # the hint had imported it to name the card it keeps, which cost a
+    # game with hints some 5 KiB of heap (tools/bench_app.py)
+    import os
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from ai import hint\n"
+        "print(hint.REASONS[hint.HOLDS] % 'x', 'scopa.cards' in sys.modules)\n"
+    )
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(map(str, (mpy.SHIM, mpy.FIRMWARE))))
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60
+    )
+    assert out.stdout.split() == ["keeps", "the", "x", "for", "later", "False"], out
+
+
 def test_a_forced_lay_and_an_all_seen_table_say_so():
     # the last card of the hand, a lay: the only move (not "least risky")
     rules = Rules("scopa")

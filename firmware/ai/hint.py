@@ -10,7 +10,7 @@ screens name in the player's language.
 from micropython import const
 
 from ai import core, hard
-from scopa import cards, engine
+from scopa import engine
 from scopa.rules import CIRULLA
 
 _w = bytearray(engine.SIZE)
@@ -256,8 +256,8 @@ def reason(st, rules, seat, card, taken):
     illegal move."""
     code, n = why(st, rules, seat, card, taken)
     t = REASONS[code]
-    if code == HOLDS:
-        return t % cards.name(n)
+    if code == HOLDS:  # the card, as scopa.cards.name writes it (not imported in a game)
+        return t % ("%d%s" % (n % 10 + 1, "DCSB"[n // 10]))
     return t % n if "%" in t else t
 
 
