@@ -618,10 +618,20 @@ def test_no_key_gives_a_denaro_to_a_side_with_no_card_for_it(tmp_path):
     assert k.screen.v["d"] == [4, 2, 1] and "Denari >" not in k.text()
     k.press("right down")  # BO's to CY too
     assert k.screen.v["d"] == [4, 1, 2]
-    k.press("up")  # back from CY
-    assert k.screen.v["d"] == [4, 2, 1]
+    k.press("up")  # its one more from what is left (CY would get 4 of 3 cards)
+    assert k.screen.v["d"] == [4, 2, 2]
     k.press("up")  # CY gets what is left again, within its cards
     assert k.screen.v["d"] == [4, 3, 3]
+    # nothing left on the last side or BO: ADA's one more from what is
+    # left, not refused (a reviewer's: "Denari > cards" on 34 cards)
+    k.press("right down down down left down down down")  # BO's to CY, then CY's gone
+    assert k.screen.v["d"] == [4, 0, 3]
+    k.press("right down down down left left")
+    assert k.screen.v["d"] == [4, 0, 0] and k.screen.cur == 0
+    k.press("up")
+    assert k.screen.v["d"] == [5, 0, 0] and "Denari >" not in k.text()
+    k.press("right up")  # BO's, the same (it came from ADA)
+    assert k.screen.v["d"] == [5, 1, 0]
     # two sides: 37 / 3 cards, 7 / 3 denari, DOWN on the first
     (tmp_path / "two").mkdir()
     k = new_sheet(tmp_path / "two")

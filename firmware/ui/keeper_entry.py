@@ -26,11 +26,11 @@ to hold it, to a side between that has, else to one before). The last side
 can still be lowered, and raised past what the others leave it takes from
 the nearest side before it with any. No key leaves a side more denari
 than cards: where the last side, lowered, would get back more than its
-cards, a side's one denaro fewer goes to the first side with a card for
-it, the last side first (its one more comes from the first with any); a
-key with no such side (UP at a side's cards, DOWN where every other side
-is at its cards) does nothing, and the band says so ("Denari > cards")
-until the next key. A
+cards, the one denaro alone moves (a side's one more from what is left,
+its one fewer to the first side with a card for it, the last side
+first); UP at a side's cards, or DOWN where every other side is at its
+cards, does nothing, and the band says so ("Denari > cards") until the
+next key. A
 objects when the counts do not add up, the cursor then on the side to fix
 (by the cards: on the card named twice, or on the first card of the side
 whose cards do not fit its counts).
@@ -143,14 +143,14 @@ def _past(d, t):
     return k
 
 
-def _room(d, t, i, k):
-    """The side that takes side `i`'s one fewer denaro (k = -1: the first
-    with a card for it) or gives its one more (k = 1: the first with any),
-    of the last side, then those between (the last first), then those
-    before `i` (the nearest first); -1 when none."""
+def _room(d, t, i):
+    """The side that takes side `i`'s one fewer denaro: the first with a
+    card for it (`d` the denari, `t` the cards) of the last side, then
+    those between (the last first), then those before `i` (the nearest
+    first); -1 when none."""
     n = len(d)
     for j in [n - 1] + list(range(n - 2, i, -1)) + list(range(i - 1, -1, -1)):
-        if j != i and (d[j] < t[j] if k < 0 else d[j] > 0):
+        if j != i and d[j] < t[j]:
             return j
     return -1
 
@@ -191,7 +191,7 @@ class Screen(keys.Screen):
         self.cur = 0  # the side (count steps) or the cell side * 4 + suit (primiera cards)
         self.cards = False  # typing the primiera's cards
         self.err = ""
-        self.told = False  # err only says why a value changed: gone at the next key
+        self.told = False  # err only explains the last key (a change, a refusal): gone at the next
         self.top = 0  # first category row shown on the review
         self.rev = None
         self.given = []  # steps whose value the player chose (no default then)
@@ -401,8 +401,8 @@ class Screen(keys.Screen):
             was = vals[:] if f == "d" else None
             i = self.cur
             j = -1
-            if was and d > 0 and vals[i] >= v["t"][i]:
-                self._refuse(f)  # a side at its cards: none for one more denaro
+            if f == "d" and d > 0 and vals[i] >= v["t"][i]:
+                self._refuse()  # a side at its cards: none for one more denaro
                 return
             if f in TOTAL and n > 2:
                 # the last side gets what is left (never below 0); itself at
@@ -421,21 +421,22 @@ class Screen(keys.Screen):
                         vals[1 - i] = left - vals[i]
                     elif i < n - 1:
                         vals[n - 1] = left - sum(vals[: n - 1])
-            if was and _past(vals, v["t"]) > _past(was, v["t"]):
-                # the rest given to the last side past its cards (lowered
-                # before): the one denaro moves instead, to (or from) the
-                # nearest side with room for it (with any), the last side
-                # first; where no side has a card for it the key does
-                # nothing, and says why
+            if was is not None and _past(vals, v["t"]) > _past(was, v["t"]):
+                # the rest given back to the last side past its cards (it
+                # was lowered): the one denaro alone moves instead, its one
+                # more from what is left, its one fewer to the first side
+                # with a card for it (the last side first); with none the
+                # key does nothing, and says why
                 vals[:] = was
-                if d < 0 and not vals[i]:
-                    return
-                j = _room(vals, v["t"], i, d)
-                if j < 0:
-                    self._refuse(f)
-                    return
-                vals[i] += d
-                vals[j] -= d
+                if d > 0:
+                    vals[i] += 1  # (the last side's refill only passes its cards on a short sum)
+                elif vals[i]:
+                    j = _room(vals, v["t"], i)
+                    if j < 0:
+                        self._refuse()
+                        return
+                    vals[i] -= 1
+                    vals[j] += 1
         elif f == "np":
             vals = v[f]
             j = NAPOLA_RUNS.index(vals[self.cur]) if vals[self.cur] in NAPOLA_RUNS else 0
@@ -449,10 +450,10 @@ class Screen(keys.Screen):
                 v[f] = ch[(j + d) % len(ch)]
         self._chose(f)
 
-    def _refuse(self, f):
+    def _refuse(self):
         # a key that would give a side more denari than cards: nothing
-        # changes, and the band says why until the next key
-        self._chose(f)
+        # changes (nor is the value the keeper's own for it: _chose), and
+        # the band says why until the next key
         self.err = tr(lang.SK_MORE)
         self.told = True
 
