@@ -305,6 +305,11 @@ def test_the_hints_card_kept_is_named_as_its_face_shows_it(tmp_path):
             s.hint = (g.hand(0)[0], (), (H.HOLDS, c))
             got.append(s._why().split("|")[0])
     assert got == ["Keeps 6C", "Keeps RB", "Keeps 6H", "Keeps KC"]
+    # Cirulla's matta (7C) declared a 5 is drawn a 5: named so
+    g.st[E.MATTA] = 5
+    a.settings["faces"] = 0
+    s.hint = (g.hand(0)[0], (), (H.HOLDS, 16))
+    assert s._why() == "Keeps 5C|for later"
 
 
 def test_hint_codes_name_the_language_strings():

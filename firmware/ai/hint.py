@@ -70,7 +70,8 @@ REASONS = (
 def why(st, rules, seat, card, taken):
     """Why `card` taking `taken` is a good move for `seat`, the seat to
     play in `st`: ``(code, n)``, a code above and the number it shows (0
-    when none). Raises scopa.engine.IllegalMove for an illegal move."""
+    when none; for HOLDS the card kept, 0..39). Raises
+    scopa.engine.IllegalMove for an illegal move."""
     core.setup(rules)
     core.view(st, seat)
     r = _unseen(st)
@@ -256,8 +257,8 @@ def reason(st, rules, seat, card, taken):
     illegal move."""
     code, n = why(st, rules, seat, card, taken)
     t = REASONS[code]
-    if code == HOLDS:  # the card, as scopa.cards.name writes it (not imported in a game)
-        return t % ("%d%s" % (n % 10 + 1, "DCSB"[n // 10]))
+    if code == HOLDS:  # the card as scopa.cards.name writes it (a declared matta its rank)
+        return t % ("%d%s" % (engine.value(st, n), "DCSB"[n // 10]))
     return t % n if "%" in t else t
 
 

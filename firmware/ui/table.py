@@ -399,8 +399,9 @@ class Screen(keys.Screen):
             return ""
         code, n = why
         t = tr(lang.WHY_SCOPA + code)
-        if code == _HOLDS:
-            return t % gfx.card_text(n, self.app.french())  # the card kept: "Keeps 7D"
+        if code == _HOLDS:  # the card kept, as drawn (a declared matta its rank): "Keeps 7D"
+            c = n - n % 10 + engine.value(self.app.game.st, n) - 1
+            return t % gfx.card_text(c, self.app.french())
         if "%" in t:
             t = t % (lang.rank(n, self.app.french()) if "%s" in t else n)
         return t
