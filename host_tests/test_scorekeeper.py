@@ -632,6 +632,8 @@ def test_no_key_gives_a_denaro_to_a_side_with_no_card_for_it(tmp_path):
     assert k.screen.v["d"] == [5, 0, 0] and "Denari >" not in k.text()
     k.press("right up")  # BO's, the same (it came from ADA)
     assert k.screen.v["d"] == [5, 1, 0]
+    k.press("down down")  # BO's to CY, then at 0 nothing
+    assert k.screen.v["d"] == [5, 0, 1]
     # two sides: 37 / 3 cards, 7 / 3 denari, DOWN on the first
     (tmp_path / "two").mkdir()
     k = new_sheet(tmp_path / "two")
@@ -641,6 +643,20 @@ def test_no_key_gives_a_denaro_to_a_side_with_no_card_for_it(tmp_path):
     assert k.screen.v["d"] == [7, 3] and k.text().split("\n")[-1] == "Denari > cards"
     k.press("up")
     assert k.screen.v["d"] == [8, 2]
+
+
+def test_down_on_a_side_at_0_keeps_the_last_side_as_lowered(tmp_path):
+    # a new user's: cards 23 / 12 / 5, denari 5 / 0 / 5, the last side
+    # lowered to 2; DOWN on the second, at 0, refilled the last to 5
+    k = new_sheet(tmp_path, players=1, names=["ADA", "BO", "CY"])
+    k.press("A" + " up" * 9 + " right down A")
+    assert k.screen.v["t"] == [23, 12, 5] and k.screen.step() == "d"
+    k.press("right down down down right down down down")
+    assert k.screen.v["d"] == [5, 0, 2]
+    k.press("left down")
+    assert k.screen.v["d"] == [5, 0, 2]
+    k.press("up")  # a key that can be done does as before
+    assert k.screen.v["d"] == [5, 1, 4]
 
 
 def test_a_choice_the_counts_leave_open_waits_for_the_keeper(tmp_path):

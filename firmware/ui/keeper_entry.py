@@ -404,6 +404,8 @@ class Screen(keys.Screen):
             if f == "d" and d > 0 and vals[i] >= v["t"][i]:
                 self._refuse()  # a side at its cards: none for one more denaro
                 return
+            if d < 0 and not vals[i]:
+                return  # at 0: nothing changes (the last side kept as lowered)
             if f in TOTAL and n > 2:
                 # the last side gets what is left (never below 0); itself at
                 # most what the others leave
