@@ -432,7 +432,7 @@ class Screen(keys.Screen):
                 vals[:] = was
                 if d > 0:
                     vals[i] += 1  # (the last side's refill only passes its cards on a short sum)
-                elif vals[i]:
+                else:  # (vals[i] > 0: DOWN at 0 returned above)
                     j = _room(vals, v["t"], i)
                     if j < 0:
                         self._refuse()
