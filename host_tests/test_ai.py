@@ -16,7 +16,7 @@ from scopa import scoring
 from scopa.game import Game
 from scopa.rng import Rng
 from scopa.rules import CIRULLA, GAMES, Rules
-from selfplay import FAMILIES, applicable
+from selfplay import FAMILIES, applicable, random_rules
 
 OPTIONS = [
     {},
@@ -598,6 +598,68 @@ def test_the_hints_safe_from_scopa_is_the_engines():
     st = _state(rules, [38, 2], [16, 19], piles=((0, 10, 20, 30),))
     st[E.MATTA] = 1
     assert hint.why(st, rules, 0, 38, ()) == (hint.LEAVES, 20)
+
+
+def test_the_searchs_sweep_mask_is_the_engines():
+    # ai.core.sweep_mask (the search's and the medium player's odds): bit v
+    # set when a card of rank v played now takes the whole table for a
+    # scopa, as scopa.engine plays it. The cases it priced otherwise: with
+    # Ace = scopa off, an Ace still takes Cirulla's 7D + 4S + 3B (14) to
+    # fifteen, a scopa; so does it a lone Ace with Ace on ace taking all
+    rules = Rules("cirulla", ace_sweep_scopa=False)
+    core.setup(rules)
+    st = _state(rules, [12, 38], [6, 23, 32])
+    assert core.sweep_mask(st) == 1 << 1
+    rules = Rules("scopa_d_assi", ace_on_ace="all")
+    core.setup(rules)
+    st = _state(rules, [12, 38], [20])
+    assert core.sweep_mask(st) == 1 << 1
+    # the matta on the table stands as the rank a declaration gave it: an
+    # Ace with the 3S makes 4, swept by a 4 (not 10 with the 7 it is drawn)
+    rules = Rules("cirulla")
+    core.setup(rules)
+    st = _state(rules, [12, 38], [16, 22])
+    st[E.MATTA] = 1
+    assert core.sweep_mask(st) == 1 << 4
+    for s in range(2):
+        assert core.threat(st, s) == core._threat(st, s)
+    st[E.MATTA] = 0
+    assert core.sweep_mask(st) == 1 << 1 | 1 << 5 | 1 << 10
+    # every rank on every position of random games with random house rules
+    rng = Rng(5)
+    w = bytearray(E.SIZE)
+    w2 = bytearray(E.SIZE)
+    mv = E.Moves(512)
+    checked = 0
+    for k in range(40):
+        rules = random_rules(rng, GAMES[k % len(GAMES)])
+        g = Game(rules, k + 1)
+        st = g.st
+        while True:
+            seat = st[E.TURN]
+            if st[E.NTAB] and st[E.INHAND] >= 2:
+                core.setup(rules)
+                m = core.sweep_mask(st)
+                assert m == core._sweep_mask(st)
+                ranks = 0
+                for c in range(40):
+                    v = E.value(st, c)
+                    if st[c] == E.TABLE or st[c] >= E.PILE or ranks >> v & 1:
+                        continue  # a card of each rank off the table and the piles, played now
+                    ranks |= 1 << v
+                    w[:] = st
+                    w[c] = E.HAND + seat
+                    E.gen_card_moves(w, rules, c, mv)
+                    scopa = False
+                    for o in mv.offsets():
+                        w2[:] = w
+                        scopa = scopa or bool(E.apply(w2, rules, mv.buf, o) & E.SCOPA)
+                    table = list(st[E.TAB : E.TAB + st[E.NTAB]])
+                    assert scopa == bool(m >> v & 1), (rules.code(), table, v)
+                    checked += 1
+            if g.play_index(rng.below(E.gen_moves(st, rules, g.mv))) & E.ROUND_OVER:
+                break
+    assert checked > 3000
 
 
 def test_players_take_the_settebello_and_avoid_leaving_a_scopa():

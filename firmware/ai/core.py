@@ -37,6 +37,8 @@ _SCOPE = const(125)
 _INHAND = const(128)
 _OVER = const(129)
 _PLY = const(131)
+_MATTA = const(132)
+_MATTA_CARD = const(16)  # Cirulla's matta (7C), of rank st[_MATTA] once declared
 _DECK = const(40)
 _SIZE = const(133)
 
@@ -357,14 +359,20 @@ def p_holds(k, u, h):
 
 def sweep_mask(st):
     """Bit v set (v 1..10) when a card of value v played now takes the whole
-    table as a scopa. 0 for an empty table. Ignores sum_choice fewest."""
+    table as a scopa, as scopa.engine plays it (Cirulla's matta on the
+    table at the rank a declaration gave it; the Ace's take-all a scopa
+    with Ace = scopa, or where an ordinary capture takes the same cards:
+    a lone Ace, or Cirulla's table of 14 taken to fifteen). 0 for an
+    empty table. Ignores sum_choice fewest."""
     n = st[_NTAB]
     if n == 0:
         return 0
     s = 0
     vm = 0
+    mt = st[_MATTA]
     for i in range(n):
-        v = st[_TAB + i] % 10 + 1
+        c = st[_TAB + i]
+        v = mt if c == _MATTA_CARD and mt else c % 10 + 1
         s += v
         vm |= 1 << v
     m = 0
@@ -378,7 +386,7 @@ def sweep_mask(st):
     elif 5 <= s <= 14:
         m = 1 << (15 - s)
     if _ace and (_aceall or not vm & 2):
-        if _acescopa:
+        if _acescopa or s == 1 or (s == 14 and game == CIRULLA):
             m |= 2
         else:
             m &= ~2
@@ -397,11 +405,12 @@ def threat(st, side):
     if n == 0:
         return 0
     m = sweep_mask(st)
+    mt = st[_MATTA]
     for v in range(11):
         _tw[v] = 0
     for i in range(n):
         c = st[_TAB + i]
-        v = c % 10 + 1
+        v = mt if c == _MATTA_CARD and mt else c % 10 + 1
         w = WORTH[c]
         if w > _tw[v]:
             _tw[v] = w
@@ -410,7 +419,7 @@ def threat(st, side):
     best = 0
     for c in range(40):
         if st[c] == h:
-            v = c % 10 + 1
+            v = mt if c == _MATTA_CARD and mt else c % 10 + 1
             if (m >> v) & 1:
                 best = THREAT + 100
                 break

@@ -242,8 +242,12 @@ def sweep_mask(st: ptr8) -> int:
     val = ptr8(_VAL)
     s = 0
     vm = 0
+    mt = st[132]  # the matta's declared rank (Cirulla), 0 while a 7
     for i in range(n):
-        v = val[st[80 + i]]
+        c = st[80 + i]
+        v = val[c]
+        if c == 16 and mt:
+            v = mt
         s += v
         vm |= 1 << v
     m = 0
@@ -258,7 +262,7 @@ def sweep_mask(st: ptr8) -> int:
     elif 5 <= s and s <= 14:
         m = 1 << (15 - s)
     if o[10] and (o[11] or not vm & 2):
-        if o[12]:
+        if o[12] or s == 1 or (g == 2 and s == 14):
             m |= 2
         else:
             m &= 0x7FFD
@@ -281,11 +285,14 @@ def threat(st: ptr8, side: int) -> int:
     tw = ptr8(_tw)
     s = 0
     vm = 0
+    mt = st[132]
     for v in range(11):
         tw[v] = 0
     for i in range(n):
         c = st[80 + i]
         v = val[c]
+        if c == 16 and mt:
+            v = mt
         s += v
         vm |= 1 << v
         if wt[c] > tw[v]:
@@ -305,7 +312,7 @@ def threat(st: ptr8, side: int) -> int:
     elif 5 <= s and s <= 14:
         m = 1 << (15 - s)
     if o[10] and (o[11] or not vm & 2):
-        if o[12]:
+        if o[12] or s == 1 or (g == 2 and s == 14):
             m |= 2
         else:
             m &= 0x7FFD
@@ -315,6 +322,8 @@ def threat(st: ptr8, side: int) -> int:
     for c in range(40):
         if st[c] == h:
             v = val[c]
+            if c == 16 and mt:
+                v = mt
             if (m >> v) & 1:
                 best = 170  # THREAT + 100
                 break
