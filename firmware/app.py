@@ -45,7 +45,7 @@ CONFIG = "board.json"
 
 TICK_MS = const(10)  # main loop period when nothing happens
 FRAME_MS = const(30)  # at most one redraw per FRAME_MS
-_SAVE_MS = const(1000)  # a changed setting is saved when no other change follows for this long
+_SAVE_MS = const(1000)  # a setting or the round typed is saved at most this long after a change
 
 _PLAY = ("table", "summary")  # the screens of a game in progress
 
@@ -248,9 +248,9 @@ class App:
         self._fns = None
         self._last = 0  # the board's ticks at the last step
         self._short = 0  # steps in a row that ran out of memory
-        self._changed = -1  # self.now at the last setting changed and not saved, else -1
+        self._changed = -1  # self.now at the first setting changed and not saved, else -1
         self._round = None  # the scorekeeper's round being typed (keep_round)
-        self._round_at = -1  # self.now at its last change not saved, else -1
+        self._round_at = -1  # self.now at its first change not saved, else -1
         self.settings, self.note = _config().load_settings(folder)
         if self.note:
             # a damaged settings.sav: the copy in use saved again (the damaged
@@ -283,9 +283,10 @@ class App:
     def set_setting(self, key, value):
         """Set setting `key` (int), or New game choice `key` of
         settings["cfg"]; a language or contrast takes effect at once.
-        Saved _SAVE_MS after the last change (step), so that a power cut
-        loses none that was shown for a second, and keys held to run
-        through the choices write once; or at once by save_settings."""
+        Saved _SAVE_MS after the first change not yet saved (step), so
+        that a power cut loses at most the last second's changes, and keys
+        held to run through the choices write once a second, not at every
+        key; or at once by save_settings."""
         s = self.settings
         if key not in s:
             s = s["cfg"]
@@ -306,20 +307,23 @@ class App:
                     self.dirty = True
                 return
         s[key] = value
-        self._changed = self.now
+        if self._changed < 0:  # (not pushed back by the next change: _SAVE_MS at most)
+            self._changed = self.now
         if key == "contrast":
             self.apply_contrast()
 
     def keep_round(self, draft):
         """The scorekeeper's round being typed, `draft` (a dict, from
-        ui.keeper_entry), saved _SAVE_MS after its last change (step,
-        sheet.keep_draft), so that a power cut loses at most that second's
-        keys; None (the round confirmed or left): removed from flash now."""
+        ui.keeper_entry), saved _SAVE_MS after its first change not yet
+        saved (step, sheet.keep_draft), so that a power cut loses at most
+        the last second's keys, however fast they come (one write a second
+        while they do); None (the round confirmed or left): removed from
+        flash now."""
         self._round = draft
         if draft is None:
             self._round_at = -1
             self.commit_sheet(None, "draft")
-        else:
+        elif self._round_at < 0:
             self._round_at = self.now
 
     def flush(self, play=True):

@@ -1054,6 +1054,23 @@ def test_a_setting_is_saved_a_second_after_it_changes(tmp_path, monkeypatch):
     lang.load("en")
 
 
+def test_a_setting_changed_without_a_pause_is_saved_every_second(tmp_path, monkeypatch):
+    # a new user's find: a setting run through its choices a key every half
+    # second, then the power cut: the save waited for a second with no
+    # change, so none was written. Now the first change not saved is
+    # written a second later however fast the next come
+    names = _saves(monkeypatch)
+    a, b = run(F.keys("DDA"), tmp_path, 60)
+    assert type(a.screen).__name__ == "Settings"
+    for _ in range(3):
+        b.buttons.push(F.keys("R"))
+        a.loop(50)  # a key every half second, the cut half a second after the last
+    assert a.settings["lang"] == 3 and names == [app.SETTINGS]
+    a2, b2 = run(F.keys(""), tmp_path, 5)  # the power cut: a new start
+    assert a2.settings["lang"] in (2, 3)  # (the last second's change may be lost)
+    lang.load("en")
+
+
 def _saves(monkeypatch, fail=0):
     """The names store.save is asked to write, in order; its first `fail`
     calls raise MemoryError (before anything is written, as store.save)."""

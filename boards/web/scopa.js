@@ -383,8 +383,8 @@ select.addEventListener("change", () => {
 
 // --- hidden: what waits is written ---------------------------------------------------
 
-// The app saves a changed setting or the round being typed a second after
-// the last change (app._SAVE_MS): a reload, a tab closed or a phone's
+// The app saves a changed setting or the round being typed at most a second
+// after the change (app._SAVE_MS): a reload, a tab closed or a phone's
 // switch to another app (after which the page may be killed unsaid)
 // within that second lost it. Hidden, the app writes it now (board.flush)
 // and the flash is kept at once; shown again, the app plays on. Only a

@@ -47,7 +47,7 @@ arg: ``(sheet, i)`` enters a new round (i = -1) or edits round i;
 ``(sheet, i, True)`` shows round i's review first (from the history),
 where A edits it; ``(sheet, i, False, draft)`` goes on with a round
 typed before a power cut (`draft`, App.keep_round: every key's state is
-kept, saved a second after the last).
+kept, saved at most a second after it).
 """
 
 import lang
