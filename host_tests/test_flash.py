@@ -707,12 +707,13 @@ def test_an_empty_value_is_a_usage_error(
     assert line.startswith("flash: error: --write-package-json is empty")
 
 
-def test_a_stage_inside_the_firmware_folder_is_refused(
+def test_a_stage_inside_the_firmware_or_boards_folder_is_refused(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
 ):
     """The firmware folder (--firmware-dir, SCOPA_FIRMWARE_DIR, firmware/)
-    goes to the board whole: a stage in it, or it, is refused (exit 2, one
-    line), and nothing is made in it."""
+    goes to the board whole, and every folder of the boards folder is a
+    board: a stage in either, or the firmware folder, is refused (exit 2,
+    one line), and nothing is made in it."""
     import serial.tools.list_ports
 
     monkeypatch.setattr(serial.tools.list_ports, "comports", lambda: [])
@@ -743,6 +744,16 @@ def test_a_stage_inside_the_firmware_folder_is_refused(
     with pytest.raises(flash.FlashError, match="inside the firmware folder"):
         flash.build_stage(fw / "stg", fw, board, "9.9.9", None, None, None)
     assert flash.firmware_files(fw) == files and not (fw / "stg").exists()
+    # a new user's find: in the boards folder a stage became a board of its
+    # own ("pass one of: ..., x"), flashed with no manifest, no libraries
+    boards = tmp_path / "boards"
+    before = sorted(os.listdir(boards))
+    line = one_line_usage_error([*argv, "--stage", str(boards / "x")], capsys)
+    assert line == (
+        f"flash: error: --stage {boards / 'x'} is inside the boards folder {boards}, "
+        "whose every folder is taken for a board; name a folder outside it"
+    )
+    assert sorted(os.listdir(boards)) == before
     # beside it: staged, and a plain dry run still plans the firmware's files only
     assert flash.main([*argv, "--stage", "stg"]) == 0
     capsys.readouterr()

@@ -68,8 +68,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         "--stage",
         metavar="DIR",
         help="build the staging folder in DIR and keep it (default: a temporary one). DIR: "
-        "new, empty, or one flash made, outside the firmware folder; the next run removes "
-        "only the files flash wrote there, and refuses a DIR that holds anything else",
+        "new, empty, or one flash made, outside the firmware and boards folders; the next run "
+        "removes only the files flash wrote there, and refuses a DIR that holds anything else",
     )
     p.add_argument("--timeout", type=float, default=10.0, help=hidden)
     p.add_argument("--host-board", action="store_true", help=hidden)
@@ -106,8 +106,9 @@ def check_paths(args: argparse.Namespace) -> None:
     """Look at the folder of --stage and the file of --write-package-json
     before anything runs. Raises FlashError naming the option."""
     fw_dir = firmware_dir(args)
+    boards_dir = Path(args.boards_dir or os.environ.get("SCOPA_BOARDS_DIR") or BOARDS)
     checks = [
-        ("--stage", args.stage, lambda path: check_stage_root(path, fw_dir)),
+        ("--stage", args.stage, lambda path: check_stage_root(path, fw_dir, boards_dir)),
         ("--write-package-json", args.write_package_json, check_output_file),
     ]
     for option, value, check in checks:

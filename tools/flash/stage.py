@@ -133,27 +133,35 @@ def stage_firmware(stager: Stager, fw_dir: Path) -> None:
         stager.add(device, fw_dir / rel, f"firmware/{rel}")
 
 
-def check_stage_root(root: Path, fw_dir: Path | None = None) -> None:
+def check_stage_root(
+    root: Path, fw_dir: Path | None = None, boards_dir: Path | None = None
+) -> None:
     """Refuse `root` as a staging folder unless it is new, empty, or one that
     build_stage made (it holds STAMP) holding nothing but what STAMP lists,
     and unless it is outside the firmware folder `fw_dir` (whose files go to
-    the board). Raises FlashError (what: why, todo: what to do)."""
-    _own_files(root, fw_dir)
+    the board) and the boards folder `boards_dir` (whose every folder is
+    taken for a board). Raises FlashError (what: why, todo: what to do)."""
+    _own_files(root, fw_dir, boards_dir)
 
 
-def _own_files(root: Path, fw_dir: Path | None) -> tuple[list[Path], list[Path]]:
+def _own_files(
+    root: Path, fw_dir: Path | None, boards_dir: Path | None = None
+) -> tuple[list[Path], list[Path]]:
     """check_stage_root; returns the files and folders in `root` that
     build_stage wrote (folders deepest first): all there is besides STAMP."""
     todo = "name an empty or new folder"
     try:
-        if fw_dir is not None:
-            fw, where = fw_dir.resolve(), root.resolve()
+        for folder, what in (
+            (fw_dir, "the firmware folder {}, whose files go to the board"),
+            (boards_dir, "the boards folder {}, whose every folder is taken for a board"),
+        ):
+            if folder is None:
+                continue
+            fw, where = folder.resolve(), root.resolve()
             if where == fw or fw in where.parents:
                 inside = "is" if where == fw else "is inside"
-                raise FlashError(
-                    f"{root} {inside} the firmware folder {fw_dir}, whose files go to the board",
-                    "name a folder outside it",
-                )
+                what = f"{root} {inside} {what.format(folder)}"
+                raise FlashError(what, "name a folder outside it")
         if not os.path.lexists(root):
             _check_parents(root, todo)
             return [], []
