@@ -1807,6 +1807,17 @@ def test_a_read_only_flash_folder_says_what_the_simulator_needs(
     )
 
 
+def test_a_flash_folder_that_cannot_be_made_says_so(tmp_path, capsys):
+    # a new user's find: --flash /proc/x said "/proc/x: No such file or
+    # directory" alone, not that the simulator had tried to make it
+    flash = tmp_path / "file" / "flash"
+    (tmp_path / "file").write_text("")
+    assert sim.main(["--keys", "A", "--flash", str(flash)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"scopa-sim: --flash {flash}: no such folder, and it cannot be made (")
+    assert not flash.exists()
+
+
 def test_a_stale_flash_lock_is_taken_over_and_an_error_leaves_none(tmp_path, capsys):
     # a lock file whose simulator is gone (killed): taken over without a word
     flash = tmp_path / "flash"

@@ -1169,6 +1169,9 @@ def main(argv=None):
     except OSError as e:  # --flash or --png-dir where nothing can be written
         where = f"{e.filename}: " if e.filename else ""
         why = e.strerror
+        if a.flash and not Path(a.flash).is_dir():  # (a new user's: "/proc/x: No such file")
+            where = f"--flash {a.flash}: "
+            why = f"no such folder, and it cannot be made ({e.strerror}); give a folder that can be"
         if e.errno in (errno.EROFS, errno.EACCES, errno.EPERM) and a.flash and e.filename:
             flash, what = Path(a.flash).resolve(), Path(e.filename).resolve()
             if what == flash or flash in what.parents:
