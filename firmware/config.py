@@ -6,7 +6,9 @@ needed; its memory policy, app._FREE).
 Settings (saved as store record consts.SETTINGS): language, faces (0
 Italian, 1 French), contrast and sleep (indices of consts.CONTRASTS and
 consts.SLEEPS), pass-and-play, sheet (1: the scorekeeper was left on its
-sheet, which a restart opens) and the last New game choices (cfg).
+sheet, which a restart opens), the last New game choices (cfg) and the
+last New sheet choices of the scorekeeper (kset: ui.keeper_setup's rows
+and typed names, ints; read by that screen, which checks them).
 
 It returns what it reads or makes; the app keeps it and saves it. Reading
 the saves (called by the app) it writes only their recovery: a damaged
@@ -61,6 +63,7 @@ def default_settings():
         "keeper": 0,
         "sheet": 0,  # 1: the scorekeeper's sheet was left shown (a restart opens it)
         "pass": 0,
+        "kset": {},
         "cfg": {
             "game": 0,
             "players": 2,
@@ -232,6 +235,10 @@ def load_settings(folder=""):
                     v = obj[k].get(j)
                     if isinstance(v, int):
                         s["cfg"][j] = v
+            elif k == "kset" and isinstance(obj.get(k), dict):
+                for j, v in obj[k].items():
+                    if isinstance(j, str) and len(j) < 12 and isinstance(v, int) and len(s[k]) < 16:
+                        s[k][j] = v
             elif isinstance(obj.get(k), int) and isinstance(s[k], int):
                 s[k] = obj[k]
     if not 0 <= s["cfg"]["game"] < len(GAME_KEYS):

@@ -249,6 +249,38 @@ E3 = {"t": [20, 20], "d": [5, 5], "s": 0, "p": -1, "sc": [0, 0]}  # 1 - 0
 # --- set-up --------------------------------------------------------------------
 
 
+def test_new_sheets_choices_are_kept_when_the_app_stops(tmp_path):
+    # a new user's find: New sheet set up (Cirulla, 3 players, a name
+    # typed), then a quit or a power cut: the restart opened New sheet
+    # again, on its defaults. They are kept as New game's are
+    k = Keeper(tmp_path).open()
+    s = k.screen
+    s.sel = s.keys.index("game")
+    k.press("right right")  # Cirulla
+    s.sel = s.keys.index("players")
+    k.press("right")  # 3
+    s.sel = s.keys.index(0)
+    k.press("A up up A")  # P1 typed over: R1
+    assert (s.cfg["game"], s.players(), s.names) == (2, 3, ["R1", "P2", "P3"])
+    k.app.loop(110)  # a second: saved
+    k2 = Keeper(tmp_path)  # the power back
+    k2.app.loop(2)
+    s2 = k2.screen
+    assert k2.app.screen_mod == "keeper_setup"
+    assert (s2.cfg["game"], s2.players(), s2.names) == (2, 3, ["R1", "P2", "P3"])
+    assert k2.text().split("\n")[-1] == "Start"
+    k2.press("A")
+    assert k2.sheet.names == ["R1", "P2", "P3"] and k2.sheet.rules.game == 5  # Cirulla
+    # a damaged or foreign "kset" leaves each of its values at the default
+    k2.app.settings["kset"] = {"game": 9, "players": -1, "target": "x", "t0": 10**9, "t1": 2}
+    sh = k2.sheet
+    k2.app.go("keeper_setup", "Screen", None)
+    k2.app.loop(2)
+    s3 = k2.screen
+    assert (s3.cfg["game"], s3.players(), s3.names) == (0, 2, ["P1", "B"])  # (t1: side 2)
+    k2.app.go("scorekeeper", "Screen", sh)
+
+
 def test_first_open_sets_up_a_sheet(tmp_path, capsys):
     k = Keeper(tmp_path).open()
     assert k.app.screen_mod == "keeper_setup"

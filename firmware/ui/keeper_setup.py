@@ -10,7 +10,9 @@ when every copy of its sheet was lost (App.keep_round's draft, still on
 flash) is the one started from, and Start types that new round on as the
 new sheet's first when it has as many sides, names or rules changed or
 not (the steps the new rules ask for that were not typed yet open on
-their defaults; an edit of an old round is not carried).
+their defaults; an edit of an old round is not carried); with no such
+round, the last choices made here (the setting "kset", kept as New
+game's are: a restart on this screen opens them as they were left).
 
 `Menu` is the scorekeeper's menu (B on the totals): history, undo the
 last round, a new sheet, back to the start menu.
@@ -128,10 +130,51 @@ class Screen(List):
         teams = r.players > r.sides
         self.typed = [x if x != _default(i, teams) else "" for i, x in enumerate(self.names)]
         self.typed += [""] * 3
+        if arg is None:
+            self._kept(app.settings.get("kset"))
         self.editing = -1  # the side whose name is being typed
         self.chars = []
         self.pos = 0
         List.__init__(self, app, arg)
+
+    def _kept(self, k):
+        # the last choices made here (setting "kset": _keep), each checked:
+        # a value out of its range, or of the wrong type, left at its default
+        if not isinstance(k, dict):
+            return
+        cfg = self.cfg
+        for key in cfg:
+            v = k.get(key)
+            if isinstance(v, int) and v >= 0:
+                cfg[key] = v
+        if not cfg["game"] < len(GAMES):
+            cfg["game"] = 0
+        if not cfg["players"] < len(PLAYERS[cfg["game"]]):
+            cfg["players"] = 0
+        if not cfg["target"] < len(TARGETS):
+            cfg["target"] = 0
+        self.want = self.players()
+        for i in range(3):
+            v = k.get("t%d" % i)
+            name = ""
+            while isinstance(v, int) and 0 < v < 50653 and len(name) < NAME_LEN:  # 37 ** 3
+                name = CHARS[v % 37 : v % 37 + 1] + name  # (slices: ui.gfx)
+                v //= 37
+            name = name.strip()
+            if name and name not in self.typed:
+                self.typed[i] = name
+
+    def _keep(self):
+        # the choices as setting "kset" (ints: a typed name as its letters'
+        # places in CHARS, base 37), saved by the app a second later
+        k = dict(self.cfg)
+        for i in range(3):
+            v = 0
+            name = self.typed[i]
+            for j in range(min(len(name), NAME_LEN)):
+                v = v * 37 + max(CHARS.find(name[j : j + 1]), 0)
+            k["t%d" % i] = v
+        self.app.set_setting("kset", k)
 
     def players(self):
         return PLAYERS[self.cfg["game"]][self.cfg["players"]]
@@ -206,6 +249,7 @@ class Screen(List):
                     row = self.rows[j]
                     row[1] = _choices(self.names, kj)
                     row[2] = 0
+            self._keep()
             return
         if k == "game":
             self.cfg["game"] = v
@@ -223,6 +267,7 @@ class Screen(List):
                 self.want = self.players()
         self.build()
         self.sel = self.keys.index(k)
+        self._keep()
 
     def rules(self):
         cfg = self.cfg
@@ -307,6 +352,7 @@ class Screen(List):
                         # another side's name: it gives it up for a free preset
                         self.names[j] = self.typed[j] = ""
                 self.names[self.editing] = self.typed[self.editing] = name
+                self._keep()
             self._done()
         elif k == keys.B:
             self._done()
