@@ -145,7 +145,7 @@ class Screen(List):
         cfg = self.cfg
         for key in cfg:
             v = k.get(key)
-            if isinstance(v, int) and v >= 0:
+            if isinstance(v, int) and 0 <= v < 8:  # (every row has fewer choices: build)
                 cfg[key] = v
         if not cfg["game"] < len(GAMES):
             cfg["game"] = 0
