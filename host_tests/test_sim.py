@@ -1816,6 +1816,11 @@ def test_a_flash_folder_that_cannot_be_made_says_so(tmp_path, capsys):
     err = capsys.readouterr().err
     assert err.startswith(f"scopa-sim: --flash {flash}: no such folder, and it cannot be made (")
     assert not flash.exists()
+    # (a reviewer's: a --png-dir that cannot be made is not the flash's fault)
+    shots = tmp_path / "file" / "shots"
+    new = tmp_path / "new"
+    assert sim.main(["--keys", "A", "--png-dir", str(shots), "--flash", str(new)]) == 2
+    assert capsys.readouterr().err == f"scopa-sim: {shots}: Not a directory\n"
 
 
 def test_a_stale_flash_lock_is_taken_over_and_an_error_leaves_none(tmp_path, capsys):

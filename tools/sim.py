@@ -1169,11 +1169,13 @@ def main(argv=None):
     except OSError as e:  # --flash or --png-dir where nothing can be written
         where = f"{e.filename}: " if e.filename else ""
         why = e.strerror
-        if a.flash and not Path(a.flash).is_dir():  # (a new user's: "/proc/x: No such file")
+        flash = Path(a.flash).resolve() if a.flash else None
+        what = Path(e.filename).resolve() if flash and e.filename else None
+        if what and not flash.is_dir() and (what == flash or what in flash.parents):
+            # (a new user's find: "/proc/x: No such file or directory" alone)
             where = f"--flash {a.flash}: "
             why = f"no such folder, and it cannot be made ({e.strerror}); give a folder that can be"
-        if e.errno in (errno.EROFS, errno.EACCES, errno.EPERM) and a.flash and e.filename:
-            flash, what = Path(a.flash).resolve(), Path(e.filename).resolve()
+        elif what and e.errno in (errno.EROFS, errno.EACCES, errno.EPERM):
             if what == flash or flash in what.parents:
                 # (a read-only flash on a board plays on, "Not saved!"; this
                 # folder also holds the board's files and the simulator's lock)
