@@ -625,41 +625,45 @@ def test_the_searchs_sweep_mask_is_the_engines():
         assert core.threat(st, s) == core._threat(st, s)
     st[E.MATTA] = 0
     assert core.sweep_mask(st) == 1 << 1 | 1 << 5 | 1 << 10
-    # every rank on every position of random games with random house rules
+    # every rank on random tables of every game with random house rules,
+    # the matta at random ranks: each case above met many times
     rng = Rng(5)
     w = bytearray(E.SIZE)
     w2 = bytearray(E.SIZE)
     mv = E.Moves(512)
-    checked = 0
-    for k in range(40):
+    met = [0, 0, 0]  # a declared matta on the table; Cirulla's 14; a lone Ace
+    for k in range(3000):
         rules = random_rules(rng, GAMES[k % len(GAMES)])
-        g = Game(rules, k + 1)
-        st = g.st
-        while True:
-            seat = st[E.TURN]
-            if st[E.NTAB] and st[E.INHAND] >= 2:
-                core.setup(rules)
-                m = core.sweep_mask(st)
-                assert m == core._sweep_mask(st)
-                ranks = 0
-                for c in range(40):
-                    v = E.value(st, c)
-                    if st[c] == E.TABLE or st[c] >= E.PILE or ranks >> v & 1:
-                        continue  # a card of each rank off the table and the piles, played now
-                    ranks |= 1 << v
-                    w[:] = st
-                    w[c] = E.HAND + seat
-                    E.gen_card_moves(w, rules, c, mv)
-                    scopa = False
-                    for o in mv.offsets():
-                        w2[:] = w
-                        scopa = scopa or bool(E.apply(w2, rules, mv.buf, o) & E.SCOPA)
-                    table = list(st[E.TAB : E.TAB + st[E.NTAB]])
-                    assert scopa == bool(m >> v & 1), (rules.code(), table, v)
-                    checked += 1
-            if g.play_index(rng.below(E.gen_moves(st, rules, g.mv))) & E.ROUND_OVER:
-                break
-    assert checked > 3000
+        core.setup(rules)
+        cards = list(range(40))
+        rng.shuffle(cards)
+        table = cards[: 1 + rng.below(4)]
+        st = _state(rules, cards[5:8], table)
+        if rules.game == CIRULLA:
+            st[E.MATTA] = rng.below(11)
+        vals = [E.value(st, c) for c in table]
+        if st[16] == E.TABLE and st[E.MATTA] not in (0, 7):
+            met[0] += 1
+        if rules.game == CIRULLA and sum(vals) == 14 and not rules.ace_sweep_scopa:
+            met[1] += rules.ace_on_ace_all or 1 not in vals
+        if rules.ace_takes_all and rules.ace_on_ace_all and vals == [1]:
+            met[2] += 1
+        m = core.sweep_mask(st)
+        assert m == core._sweep_mask(st)
+        for v in range(1, 11):
+            # a card of rank v off the table, played now by the seat to play
+            c = next((c for c in range(40) if st[c] != E.TABLE and E.value(st, c) == v), -1)
+            if c < 0:
+                continue
+            w[:] = st
+            w[c] = E.HAND
+            E.gen_card_moves(w, rules, c, mv)
+            scopa = False
+            for o in mv.offsets():
+                w2[:] = w
+                scopa = scopa or bool(E.apply(w2, rules, mv.buf, o) & E.SCOPA)
+            assert scopa == bool(m >> v & 1), (rules.code(), table, st[E.MATTA], v)
+    assert min(met) >= 5, met
 
 
 def test_players_take_the_settebello_and_avoid_leaving_a_scopa():
