@@ -1337,7 +1337,7 @@ def test_a_round_typed_on_a_sheet_lost_is_typed_on_a_new_one(tmp_path):
 
 
 def _lose(k, tmp_path):
-    # keeper k's round being typed kept (a second after its last key), then
+    # keeper k's round being typed kept (a second after its first key), then
     # every copy of the sheet damaged, and the device switched on again
     k.app.loop(110)
     for suffix in ("", ".bak"):

@@ -564,7 +564,7 @@ def set_hidden(page, hidden):
 @pytest.mark.slow
 def test_what_waits_for_a_timed_save_is_written_when_the_page_is_hidden(site, browser):
     # the app saves a changed setting (or the round being typed) a second
-    # after the last change: a reload or a closed tab within that second
+    # after its first change: a reload or a closed tab within that second
     # lost it, where the simulator writes it on a quit (a tester's find)
     import menu_keys
 
