@@ -77,9 +77,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     try:
         check_values(args)
         if not args.board and not args.write_package_json:
-            known = ", ".join(
-                known_boards(Path(args.boards_dir or os.environ.get("SCOPA_BOARDS_DIR") or BOARDS))
-            )
+            known = ", ".join(known_boards(boards_dir(args)))
             p.error(f"--board is required (boards: {known or 'none'})")
         check_paths(args)
     except FlashError as e:  # one line, without the usage: it is about the value
@@ -106,9 +104,9 @@ def check_paths(args: argparse.Namespace) -> None:
     """Look at the folder of --stage and the file of --write-package-json
     before anything runs. Raises FlashError naming the option."""
     fw_dir = firmware_dir(args)
-    boards_dir = Path(args.boards_dir or os.environ.get("SCOPA_BOARDS_DIR") or BOARDS)
+    boards = boards_dir(args)
     checks = [
-        ("--stage", args.stage, lambda path: check_stage_root(path, fw_dir, boards_dir)),
+        ("--stage", args.stage, lambda path: check_stage_root(path, fw_dir, boards)),
         ("--write-package-json", args.write_package_json, check_output_file),
     ]
     for option, value, check in checks:
@@ -123,6 +121,11 @@ def check_paths(args: argparse.Namespace) -> None:
 def firmware_dir(args: argparse.Namespace) -> Path:
     """The firmware folder the tool stages: --firmware-dir, SCOPA_FIRMWARE_DIR or firmware/."""
     return Path(args.firmware_dir or os.environ.get("SCOPA_FIRMWARE_DIR") or FIRMWARE)
+
+
+def boards_dir(args: argparse.Namespace) -> Path:
+    """The boards folder: --boards-dir, SCOPA_BOARDS_DIR or boards/."""
+    return Path(args.boards_dir or os.environ.get("SCOPA_BOARDS_DIR") or BOARDS)
 
 
 def _interrupt(signum: int, frame: object) -> None:
