@@ -474,7 +474,8 @@ class Screen(keys.Screen):
         vals = self.v[f]
         t = self.v["t"]
         n = self.n
-        if d > 0 and vals[i] < hi or d < 0 and (f != "d" or vals[n - 1] < t[n - 1] or not vals[i]):
+        # (vals[i] > 0 on DOWN: change returns at 0)
+        if d > 0 and vals[i] < hi or d < 0 and (f != "d" or vals[n - 1] < t[n - 1]):
             return -1
         for j in list(range(n - 2, i, -1)) + list(range(i - 1, -1, -1)):
             if vals[j] > 0 if d > 0 else vals[j] < t[j]:
