@@ -1823,6 +1823,27 @@ def test_a_flash_folder_that_cannot_be_made_says_so(tmp_path, capsys):
     assert capsys.readouterr().err == f"scopa-sim: {shots}: Not a directory\n"
 
 
+def test_a_flash_folder_where_no_file_can_be_made_says_so(tmp_path, capsys, monkeypatch):
+    # a new user's find: --flash /proc (a folder, but no file can be made in
+    # it) said "/proc/sim.lock: No such file or directory" alone
+    import errno
+
+    flash = tmp_path / "flash"
+    flash.mkdir()
+    lock = flash / "sim.lock"
+
+    def take(self, _flash):
+        raise FileNotFoundError(errno.ENOENT, "No such file or directory", str(lock))
+
+    monkeypatch.setattr(sim.FlashLock, "_take", take)
+    assert sim.main(["--keys", "A", "--flash", str(flash)]) == 2
+    assert capsys.readouterr().err == (
+        f"scopa-sim: {lock}: cannot be made (No such file or directory): the simulator "
+        "writes its flash folder (board.py, its lock, the saves); give --flash a folder "
+        "it can write\n"
+    )
+
+
 def test_a_stale_flash_lock_is_taken_over_and_an_error_leaves_none(tmp_path, capsys):
     # a lock file whose simulator is gone (killed): taken over without a word
     flash = tmp_path / "flash"

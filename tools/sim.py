@@ -1175,7 +1175,11 @@ def main(argv=None):
             # (a new user's find: "/proc/x: No such file or directory" alone)
             where = f"--flash {a.flash}: "
             why = f"no such folder, and it cannot be made ({e.strerror}); give a folder that can be"
-        elif what and e.errno in (errno.EROFS, errno.EACCES, errno.EPERM):
+        elif what and e.errno in (errno.EROFS, errno.EACCES, errno.EPERM, errno.ENOENT):
+            if e.errno == errno.ENOENT and flash in what.parents:
+                # (a folder where no file can be made, as /proc: a new
+                # user's find, "/proc/sim.lock: No such file or directory")
+                why = f"cannot be made ({e.strerror})"
             if what == flash or flash in what.parents:
                 # (a read-only flash on a board plays on, "Not saved!"; this
                 # folder also holds the board's files and the simulator's lock)
