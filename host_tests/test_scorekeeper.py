@@ -812,10 +812,22 @@ def test_objections(tmp_path):
     k.press("B down down A")  # P2 0 coins, P3 6
     assert k.screen.v["d"] == [4, 0, 6] and k.screen.step() == "s"
     assert k.screen.v["s"] == E.UNSET  # two sides took denari: no default
-    k.press("up up A")  # P1, P2
-    assert k.screen.v["s"] == 1 and k.text().split("\n")[-1] == "Has no denari"
+    # P2 took none: the picks pass it by (they offered it, for A to refuse)
+    k.press("right")  # the side on that hand that can have it: P3
+    assert k.screen.v["s"] == 2
+    k.press("left")
+    assert k.screen.v["s"] == 0
+    k.press("up")
+    assert k.screen.v["s"] == 2
+    k.press("B")  # back to the denari, on P2 (the last side typed)
+    assert k.screen.step() == "d" and k.screen.cur == 1
+    k.press("up A")  # P1 4 coins, P2 1, P3 5: P2 offered again
+    assert k.screen.v["d"] == [4, 1, 5] and k.screen.step() == "s"
+    assert k.screen.v["s"] == 2  # the pick kept
+    k.press("left")
+    assert k.screen.v["s"] == 1
     k.press("up A")
-    assert k.screen.step() == "p" and k.screen.v["p"] == E.UNSET
+    assert k.screen.v["s"] == 2 and k.screen.step() == "p" and k.screen.v["p"] == E.UNSET
     # the primiera by the cards: the same card for two sides
     k.press("down A")  # the last choice: by the cards
     assert k.screen.cards
@@ -963,16 +975,14 @@ def test_an_objection_after_low_memory_is_said_not_raised(tmp_path, capsys):
     # the app's low-memory drops forgot the sheet module: the screens'
     # `except sheet.EntryError` then named another class than the one the
     # sheet raised, and the objection stopped the app
-    k = new_sheet(tmp_path, names=["ADA", "BO"])
+    k = new_sheet(tmp_path, players=1, names=["ADA", "BO", "CY"])
     k.app._low_memory()
     assert "app: low memory" in capsys.readouterr().out
     k.app.go("scorekeeper")  # the sheet read again from flash
     k.app._switch()
-    assert k.sheet.names == ["ADA", "BO"]
-    k.press(["A", "A"] + ["down"] * 5 + ["A"])  # a round: cards 20-20, denari 0-10
-    assert k.screen.step() == "s" and k.screen.v["d"] == [0, 10]
-    k.press("up A")  # the settebello to ADA, who took no denari
-    assert k.screen.step() == "s" and k.text().split("\n")[-1] == "Has no denari"
+    assert k.sheet.names == ["ADA", "BO", "CY"]
+    k.press("A right right up down A")  # cards 14-12-13: the sheet's EntryError
+    assert k.screen.step() == "t" and k.text().split("\n")[-1] == "Sum 39, not 40"
 
 
 def test_history_of_a_new_sheet_says_there_are_no_rounds(tmp_path):

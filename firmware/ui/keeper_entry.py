@@ -37,7 +37,8 @@ whose cards do not fit its counts).
 The settebello's and the primiera's steps open on a side only when the
 counts leave no other; else nothing is chosen ("Pick with < >"): LEFT /
 RIGHT pick the side on that hand, UP / DOWN the first / last choice, and
-A objects until a pick. An edited round's steps open on its old values,
+A objects until a pick. The settebello's and re bello's choices are the
+sides that took a denaro. An edited round's steps open on its old values,
 except one that the counts typed since rule out (denari past a side's
 cards, the settebello, re bello, primiera, piccola or grande where the
 denari or cards taken cannot have it: what sheet.Sheet.check_typed objects
@@ -385,7 +386,10 @@ class Screen(keys.Screen):
         f = self.step()
         n = self.n
         if f in ("s", "rb"):  # every card is taken: someone holds it
-            return list(range(n))
+            # (a denaro: a side that took none is not offered)
+            d = self.v["d"]
+            ch = [i for i in range(n) if d[i]]
+            return ch if ch else list(range(n))
         if f == "p":
             return list(range(n + 2))  # the sides, nobody, by the cards
         return list(range(n)) + [-1]  # the grande: split, nobody's
@@ -765,8 +769,9 @@ class Screen(keys.Screen):
                 self.cur = (self.cur + (1 if k == keys.RIGHT else -1)) % self.n
             elif not 0 <= self.v[f] < self.n and (self.v[f] == UNSET or f != "p"):
                 # the first pick, or from the grande's (or an old re bello's)
-                # "nobody": the side on that hand
-                self.v[f] = 0 if k == keys.LEFT else self.n - 1
+                # "nobody": the side on that hand (that can have it)
+                ch = [c for c in self.choices() if 0 <= c < self.n]
+                self.v[f] = ch[0] if k == keys.LEFT else ch[-1]
                 self._chose(f)
             else:
                 self.change(1 if k == keys.RIGHT else -1)
