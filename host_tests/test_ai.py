@@ -489,6 +489,10 @@ def test_a_risky_lay_says_why_when_a_safer_lay_is_there():
     # (the card itself: a rank's plural name said "Keeps 7s" of one card)
     assert hint.why(st, rules, 0, 11, ()) == (hint.HOLDS, 28)
     assert hint.reason(st, rules, 0, 11, ()) == "keeps the 9S for later"
+    # the 1D on the 3C makes 4, and it is the only lay: the 3S must take the
+    # 3C. Not "the least risky lay" of one, but the 3S kept
+    st = _state(rules, [0, 22], [12])
+    assert hint.why(st, rules, 0, 0, ()) == (hint.HOLDS, 22)
     # an illegal move is refused, as the docstring says: a card not held,
     # a lay where the card must take
     for card, taken in ((5, ()), (28, (11,))):

@@ -40,7 +40,7 @@ LEAST_RISK = const(10)
 HARD_TO_TAKE = const(11)
 KEEPS_ACE = const(12)  # an Ace in hand would take the table (ace_takes_all)
 SETS_UP = const(13)  # a lay that a card in hand takes next (riskier than another, or safe)
-HOLDS = const(14)  # n: the card (0..39) a safer lay would have given up
+HOLDS = const(14)  # n: the card (0..39) a safer lay, or a presa where no other lay is, gives up
 ONLY = const(15)  # the seat's one legal move (a lay, or a plain presa)
 ONLY_SAFE = const(16)  # the same, and no unseen card sweeps the table left
 
@@ -220,22 +220,32 @@ def _risky(st, rules, seat, card, mv, lay, danger):
     # a lay (at offset `lay` of `mv`, the seat's moves) that leaves a sweep
     # (`danger`): the least risky of the lays, or why not: a card in hand
     # takes the laid card next (SETS_UP), or the safer lay's card is kept
-    # (HOLDS, that card)
+    # (HOLDS, that card). Where no other lay is (each other card bound to
+    # take), not "the least risky lay" of one: the presa's card kept.
     b = mv.buf
     o = 0
     low = danger
     safer = -1
+    lays = 0
+    kept = -1
     for _ in range(mv.n):
-        if b[o + 1] == 0 and b[o] != card:
-            _w[:] = st
-            engine.apply(_w, rules, b, o)
-            d = _danger(_sweeps(_w, rules))
-            if d < low:
-                low = d
-                safer = b[o]
+        if b[o] != card:
+            if b[o + 1]:
+                if kept < 0:
+                    kept = b[o]
+            else:
+                lays += 1
+                _w[:] = st
+                engine.apply(_w, rules, b, o)
+                d = _danger(_sweeps(_w, rules))
+                if d < low:
+                    low = d
+                    safer = b[o]
         o += 2 + b[o + 1]
     if safer < 0:
-        return LEAST_RISK, 0
+        if lays or kept < 0:
+            return LEAST_RISK, 0
+        safer = kept
     _w[:] = st
     engine.apply(_w, rules, b, lay)  # (another lay: the hand keeps a card, none is dealt)
     for c in range(40):
