@@ -18,7 +18,7 @@ beside the record it follows (store.load, store.give_up, store.rotate).
 
 from micropython import const
 
-from consts import EASY, GAME, HUMAN, JOURNAL, MEDIUM, SETTINGS
+from consts import CONTRASTS, EASY, GAME, HUMAN, JOURNAL, MEDIUM, SETTINGS, SLEEPS
 from scopa.rules import GAMES as GAME_KEYS  # cfg["game"] indexes the presets
 
 GAME_NAMES = (
@@ -218,31 +218,49 @@ def make_levels(cfg, players, sides, human_ok):
 def load_settings(folder=""):
     """The saved settings in `folder`: ``(settings, note)``, settings a
     dict as default_settings (keys it does not know, or values of the
-    wrong type, are left at their defaults), note "" or the line that says
-    a damaged file was replaced by its backup (lang.SAVE_RESTORED), or lost
-    (lang.SETTINGS_LOST: the defaults are used; the saved game is another
-    file). Loads the language. Raises MemoryError when the heap is short
-    (the copies left as they are: short of memory is not damage)."""
+    wrong type or out of range, are left at their defaults), note "" or
+    the line that says a damaged file was replaced by its backup
+    (lang.SAVE_RESTORED), or lost (lang.SETTINGS_LOST: the defaults are
+    used; the saved game is another file). A record that reads but holds
+    no dict is damaged. Loads the language. Raises MemoryError when the
+    heap is short (the copies left as they are: short of memory is not
+    damage)."""
     import lang
     import store
 
-    obj, status, why = store.load(SETTINGS, folder, spare=True)
+    obj, status, why = store.load(SETTINGS, folder, _is_settings, spare=True)
     s = default_settings()
-    if isinstance(obj, dict):
+    # how many values each setting has (0 .. n - 1); one out of range (a
+    # file written by hand) is left at its default, as the menus show it
+    n = {"lang": len(lang.NAMES), "contrast": len(CONTRASTS), "sleep": len(SLEEPS)}
+    cn = {
+        "game": len(GAME_KEYS),
+        "players": 7,  # (a number of players, made valid for the game by players())
+        "seat": 6,
+        "partner": HUMAN + 1,
+        "opp": HUMAN + 1,
+        "target": len(TARGETS),
+        "napola": 3,
+        "rebello": len(RE_BELLO),
+        "deal": len(DEALS),
+        "ctarget": len(CIRULLA_TARGETS),
+        "piccola": len(PICCOLA_CAPS),
+    }
+    if obj is not None:
         for k in s:
             if k == "cfg" and isinstance(obj.get(k), dict):
                 for j in s["cfg"]:
                     v = obj[k].get(j)
-                    if isinstance(v, int):
+                    if isinstance(v, int) and 0 <= v < cn.get(j, 2):
                         s["cfg"][j] = v
             elif k == "kset" and isinstance(obj.get(k), dict):
                 for j, v in obj[k].items():
                     if isinstance(j, str) and len(j) < 12 and isinstance(v, int) and len(s[k]) < 16:
                         s[k][j] = v
-            elif isinstance(obj.get(k), int) and isinstance(s[k], int):
-                s[k] = obj[k]
-    if not 0 <= s["cfg"]["game"] < len(GAME_KEYS):
-        s["cfg"]["game"] = 0
+            elif isinstance(s[k], int):
+                v = obj.get(k)
+                if isinstance(v, int) and 0 <= v < n.get(k, 2):
+                    s[k] = v
     if s["cfg"]["game"] in DEALS:  # the deal's index as DEALS orders it now
         s["cfg"]["deal"] = DEALS.index(s["cfg"]["game"])
     if why:
@@ -261,6 +279,13 @@ def load_settings(folder=""):
         # the settings' own line: the saved game, if any, is another file
         note = lang.tr(lang.SAVE_RESTORED if status == store.BAK else lang.SETTINGS_LOST)
     return s, note
+
+
+def _is_settings(obj):
+    # store.load's check: a record that reads but holds no settings is
+    # damage (another copy is tried, the file kept as .bad)
+    if not isinstance(obj, dict):
+        raise ValueError("not a record")
 
 
 def new_game(settings, seed):

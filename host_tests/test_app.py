@@ -986,6 +986,30 @@ def test_settings_of_the_wrong_shape_load_as_defaults(tmp_path):
     lang.load("en")
 
 
+def test_settings_that_are_no_dict_or_out_of_range_are_not_taken(tmp_path):
+    # a new user's: a record whose checksum holds but that holds null (or a
+    # list) loaded as the defaults with no word, the file left as it was;
+    # a napola of 8 showed "Off" on New game while its rules scored it
+    import os
+
+    for body in (None, [1, 2, 3]):
+        store.save(app.SETTINGS, body, str(tmp_path))
+        s, note = config.load_settings(str(tmp_path))
+        assert s == config.default_settings() and note == lang.tr(lang.SETTINGS_LOST)
+        assert os.path.exists(os.path.join(str(tmp_path), app.SETTINGS + ".bad"))
+        os.remove(os.path.join(str(tmp_path), app.SETTINGS + ".bad"))
+    cfg = dict(config.default_settings()["cfg"], napola=8, rebello=3, seat=2, game=7)
+    bad = {"cfg": cfg, "lang": 9, "contrast": 1000, "sleep": 77, "pass": 7, "faces": 1}
+    store.save(app.SETTINGS, bad, str(tmp_path))
+    s, note = config.load_settings(str(tmp_path))
+    want = config.default_settings()
+    want["faces"] = 1
+    want["cfg"]["seat"] = 2
+    assert s == want and note == ""
+    assert not config.make_rules(dict(s["cfg"], game=config.SCOPA)).napola
+    lang.load("en")
+
+
 def test_settings_persist(tmp_path):
     # Settings, language: one to the right (Italiano), back
     a, b = run(F.keys("DDARB"), tmp_path, 300)
