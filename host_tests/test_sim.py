@@ -760,7 +760,9 @@ def test_script_end_quits_an_app_that_never_sleeps(demo_dir, tmp_path):
         (["--keys", "right foo"], "key script: unknown key 'foo'"),
         (["--keys", "hold:A"], "key script: bad number in 'hold:A'"),
         (["--script", "/nonexistent/keys.txt"], "--script: No such file or directory"),
-        (["--keys", "shot:x", "--scale", "0"], "--scale: at least 1"),
+        (["--keys", "shot:x", "--scale", "0"], "--scale: 1 to 16 PNG"),
+        # (a new user's --scale 1000: some 70 GB for one PNG)
+        (["--keys", "shot:x", "--scale", "17"], "--scale: 1 to 16 PNG"),
         (["--keys", "A", "--timeout", "0"], "--timeout: a number of seconds above 0"),
         (["--keys", "A", "--flash", str(sim.ROOT / "README.md")], "is a file, not a folder"),
         (["--keys", "A", "--png-dir", str(sim.ROOT / "README.md")], "is a file, not a folder"),
@@ -1729,11 +1731,14 @@ def test_one_simulator_at_a_time_on_a_flash_folder(demo_dir, tmp_path, capsys, w
         _read_until(master, "arrows: move".encode())
         assert lock.read_text().split() == [str(proc.pid)]
         board_json = (flash / "board.json").read_text()
+        shots = tmp_path / "w" / "x"  # (a new user's: left behind, empty)
         for board in ("sim-colour", "sim"):
-            assert sim.main(["--board", board, "--keys", "A", *args]) == 2
+            argv = ["--board", board, "--keys", "A", "--png-dir", str(shots), *args]
+            assert sim.main(argv) == 2
             assert capsys.readouterr().err == (
                 f"scopa-sim: {flash} is in use by another simulator (pid {proc.pid})\n"
             )
+            assert not (tmp_path / "w").exists()
         assert (flash / "board.json").read_text() == board_json  # (not made sim-colour's)
         assert lock.read_text().split() == [str(proc.pid)]
         os.write(master, b"\x1b[C")

@@ -153,6 +153,7 @@ shutil.rmtree(tmp, ignore_errors=True)
 """
 
 
+MAX_SCALE = 16  # --scale's most: a 240 x 135 screen as a 3840 x 2160 PNG
 LOCK_NAME = "sim.lock"  # in the flash folder while a simulator uses it
 
 
@@ -1039,6 +1040,16 @@ def heapsize_arg(text):
     return m.group(1) + m.group(2).upper()
 
 
+def _remove_empty(folder):
+    """Remove `folder` and the folders in it when they hold no file."""
+    try:
+        for sub in sorted(folder.rglob("*"), reverse=True):
+            sub.rmdir()  # (deepest first; a file stops it: OSError)
+        folder.rmdir()
+    except OSError:
+        pass
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(
         prog="scopa-sim",
@@ -1072,8 +1083,9 @@ def main(argv=None):
     )
     ap.add_argument("--timeout", type=float, default=None, help="seconds (headless: 120)")
     a = ap.parse_args(argv)
-    if a.scale < 1:
-        ap.error("--scale: at least 1 pixel per screen pixel")
+    if not 1 <= a.scale <= MAX_SCALE:
+        # (a new user's --scale 1000: some 70 GB for one PNG)
+        ap.error(f"--scale: 1 to {MAX_SCALE} PNG pixels per screen pixel")
     if a.timeout is not None and a.timeout <= 0:
         ap.error("--timeout: a number of seconds above 0")
     for opt, path in (("--flash", a.flash), ("--png-dir", a.png_dir)):
@@ -1111,14 +1123,19 @@ def main(argv=None):
         return 2
     lock = None
     made = False  # --flash named no folder: made
+    shots = None  # the PNG folder, when this run made it (removed if left empty)
     try:
         with _ExitOnSignals():
             if headless:  # where the shots go, before the play rather than after it
-                shots = a.png_dir or DEFAULT_PNG_DIR
-                shots.mkdir(parents=True, exist_ok=True)
-                if not os.access(shots, os.W_OK):
-                    raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(shots))
-            if a.flash is not None:  # taken first: a second simulator stops here
+                out = a.png_dir or DEFAULT_PNG_DIR
+                if not out.exists():  # (its first folder that is new)
+                    shots = out.absolute()
+                    while not shots.parent.exists():
+                        shots = shots.parent
+                out.mkdir(parents=True, exist_ok=True)
+                if not os.access(out, os.W_OK):
+                    raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(out))
+            if a.flash is not None:  # taken before the play: a second simulator stops here
                 made = not a.flash.exists()
                 lock = FlashLock(a.flash)
                 if made:  # (a name mistyped: a new device, not the one meant)
@@ -1192,6 +1209,8 @@ def main(argv=None):
     finally:
         if lock is not None:  # every way out: the flash folder free again
             lock.release()
+        if shots is not None:  # made for this run: gone again if no PNG went in
+            _remove_empty(shots)
     # (on a new line: the terminal's last row, the keys' help, has none)
     nl = "" if headless else "\n"
     if made and not headless:  # again: the note at the start was drawn over
