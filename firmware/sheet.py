@@ -52,7 +52,7 @@ TWICE = const(4)  # a card named for two sides (the primiera's, a denaro)
 CLASH = const(5)  # the denari named (settebello, re bello, napola, grande,
 # the primiera's) do not fit the denari taken, or one is named for two sides
 COUNT = const(6)  # primiera: a side's best cards do not fit its cards and denari
-SEVEN = const(7)  # primiera: the 7 of denari is not the settebello's side's (`side`)
+SEVEN = const(7)  # primiera: the 7D is not the settebello's side's (`side`; `got`: the side named)
 NO_SEVEN = const(8)  # primiera: the 7 of a suit is in no side's (all 40 are taken)
 ALL = const(9)  # primiera: nobody's, while one side (`side`) took every card
 FULL = const(10)  # the sheet holds MAX_ROUNDS rounds (Sheet.add)
@@ -146,7 +146,8 @@ class EntryError(ValueError):
     primiera step), kind (BAD, SUM...), side (the side concerned, or -1),
     got and want (for SUM; got: the card, 0..39, for TWICE; want: the
     most scope, scope_cap, for PLAYS; got: the sides' scope, want: the
-    most together, scope_total, for SWEEPS)."""
+    most together, scope_total, for SWEEPS; got: the side whose denari
+    card is wrong, for SEVEN)."""
 
     def __init__(self, msg, key="", kind=BAD, side=-1, got=0, want=0):
         super().__init__(msg)
@@ -356,7 +357,7 @@ class Sheet:
                 raise EntryError(msg, "p", COUNT, i)
             if (row[0] == _SETTEBELLO) != (s == i):
                 msg = "the settebello is %s's, and so the primiera's 7 of denari" % self.names[s]
-                raise EntryError(msg, "p", SEVEN, s)
+                raise EntryError(msg, "p", SEVEN, s, i)
         for suit in (1, 2, 3):
             seven = 10 * suit + 6
             if seven not in [pc[i][suit] for i in range(n)]:

@@ -781,6 +781,22 @@ def test_a_card_named_twice_puts_the_cursor_on_it(tmp_path):
     assert s.cur == 4 * 1 + 1
 
 
+def test_a_7d_of_the_wrong_side_puts_the_cursor_on_it(tmp_path):
+    # a new user's: "7D is BO's" left the cursor on the last cell typed, not
+    # on the denari card to fix (BO took the settebello, names the 5D)
+    k = new_sheet(tmp_path, names=["ADA", "BO"])
+    pc = [
+        [C.parse(x) for x in ("6D", "7C", "7S", "7B")],
+        [C.parse(x) for x in ("5D", "6C", "6S", "6B")],
+    ]
+    e = {"t": [20, 20], "d": [5, 5], "s": 1, "pc": pc, "sc": [0, 0]}
+    keys = entry_keys(e, k.sheet.fields(), 2, sh=k.sheet)
+    k.press(["A"] + keys[:-3])  # to the primiera's last card (not the scope, the confirm)
+    s = k.screen
+    assert s.step() == "p" and s.cards and k.text().split("\n")[0] == "7D is BO's"
+    assert s.cur == 4 * 1 + 0
+
+
 def test_objections(tmp_path):
     k = new_sheet(tmp_path, players=1)  # three players
     assert k.sheet.rules.sides == 3

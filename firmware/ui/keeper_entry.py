@@ -605,6 +605,8 @@ class Screen(keys.Screen):
                 # on the card named twice (its second side's), or on the
                 # first card of the side whose cards do not fit its counts
                 self.cur = 4 * x.side + (x.got // 10 if x.kind == sheet.TWICE else 0)
+            elif self.cards and x.kind == sheet.SEVEN:
+                self.cur = 4 * x.got  # on the denari card that is not, or is, the 7D
             if x.kind == sheet.SUM:
                 return tr(lang.SK_SUM) % (x.got, x.want)
             if x.kind == sheet.SEVEN:
