@@ -52,7 +52,7 @@ TWICE = const(4)  # a card named for two sides (the primiera's, a denaro)
 CLASH = const(5)  # the denari named (settebello, re bello, napola, grande,
 # the primiera's) do not fit the denari taken, or one is named for two sides
 COUNT = const(6)  # primiera: a side's best cards do not fit its cards and denari
-SEVEN = const(7)  # primiera: the 7D is not the settebello's side's (`side`; `got`: the side named)
+SEVEN = const(7)  # primiera: the 7D is not the settebello's side's (`side`; `got`: the side to fix)
 NO_SEVEN = const(8)  # primiera: the 7 of a suit is in no side's (all 40 are taken)
 ALL = const(9)  # primiera: nobody's, while one side (`side`) took every card
 FULL = const(10)  # the sheet holds MAX_ROUNDS rounds (Sheet.add)

@@ -34,12 +34,21 @@ def _only(v):
     return sides[0] if len(sides) == 1 else None
 
 
-def _pick(want, now, m):
-    """UP presses from `now` (None: nothing chosen, where UP picks the
-    first of the m choices) to choice `want`."""
-    if now is None:
-        return ["up"] * (1 + want)
-    return ["up"] * ((want - now) % m)
+def _pick(want, now, ch):
+    """UP presses from `now` (None, or a value not in the list `ch`:
+    nothing chosen, where UP picks the first choice) to choice `want`."""
+    if now is None or now not in ch:
+        return ["up"] * (1 + ch.index(want))
+    return ["up"] * ((ch.index(want) - ch.index(now)) % len(ch))
+
+
+def _holders(d, sh=None, rb=False):
+    """The settebello's (or with `rb` the re bello's) choices: the sides
+    that took a denaro (ui/keeper_entry.py), all where none did or the
+    sheet's re bello is not a denaro."""
+    if rb and sh is not None and not 0 <= sh.rules.re_bello < 10:
+        return list(range(len(d)))
+    return [i for i in range(len(d)) if d[i]] or list(range(len(d)))
 
 
 def _ud(n):
@@ -121,7 +130,7 @@ def entry_keys(e, fields, n, old=None, sh=None):
         return x is not None and not (0 <= x[f] < n and counts[x[f]] == 0)
 
     s0 = old["s"] if kept(old, "s", vals["d"]) else _only(vals["d"])
-    keys += _pick(e["s"], s0, n) + ["A"]
+    keys += _pick(e["s"], s0, _holders(vals["d"])) + ["A"]
 
     def prim(x):
         return n + 1 if "pc" in x else (x["p"] if x["p"] >= 0 else n)
@@ -136,7 +145,7 @@ def entry_keys(e, fields, n, old=None, sh=None):
         sure = [i for i in range(n) if vals["d"][i] and vals["t"][i] - vals["d"][i] > 20]
         if sure and sum(room) == 1:
             p0 = sure[0]
-    keys += _pick(prim(e), p0, n + 2) + ["A"]
+    keys += _pick(prim(e), p0, list(range(n + 2))) + ["A"]
     if "pc" in e:
         opc = old["pc"] if old is not None and "pc" in old else [[-1] * 4 for _ in range(n)]
         for i in range(n):
@@ -153,7 +162,7 @@ def entry_keys(e, fields, n, old=None, sh=None):
 
     if "rb" in fields:  # a side, as the settebello: someone holds it
         rb0 = old["rb"] if kept(old, "rb", vals["d"]) and old["rb"] >= 0 else _only(vals["d"])
-        keys += _pick(e["rb"], rb0, n) + ["A"]
+        keys += _pick(e["rb"], rb0, _holders(vals["d"], sh, True)) + ["A"]
     # a new round: all ten denari are a run of ten and hold the grande
     ten = [i for i in range(n) if vals["d"][i] == 10]
     if "np" in fields:
@@ -218,8 +227,13 @@ class Keeper:
 
     def add(self, e):
         sh = self.sheet
+        n = len(sh.rounds)
         self.press(["A"] + entry_keys(e, sh.fields(), sh.rules.sides, sh=sh))
         assert self.app.screen_mod == "scorekeeper", self.text()
+        got = self.sheet.rounds[n]  # the round as typed, the keys' choices (a reviewer's)
+        for f in ("s", "p", "rb", "gr"):
+            if f in e and f in got:
+                assert got[f] == e[f], (f, got, e)
         return self
 
 
@@ -795,6 +809,47 @@ def test_a_7d_of_the_wrong_side_puts_the_cursor_on_it(tmp_path):
     s = k.screen
     assert s.step() == "p" and s.cards and k.text().split("\n")[0] == "7D is BO's"
     assert s.cur == 4 * 1 + 0
+
+
+def test_the_settebellos_first_pick_is_the_edge_side_with_denari(tmp_path):
+    # LEFT / RIGHT pick the side on that hand that took a denaro; a side
+    # with none is passed by
+    k = new_sheet(tmp_path, players=1, names=["ADA", "BO", "CY"])
+    k.press("A A A" + " down" * 4 + " A A")  # cards 14-13-13, ADA no denari
+    s = k.screen
+    assert s.v["d"] == [0, 3, 7] and s.step() == "s" and s.v["s"] == E.UNSET
+    k.press("left")
+    assert s.v["s"] == 1
+    k.press("left")
+    assert s.v["s"] == 2
+    # an old round's side that took no denari (a draft of an older
+    # firmware): UP picks the first choice, as from nothing chosen
+    s.v["s"] = 0
+    k.press("up")
+    assert s.v["s"] == 1
+    (tmp_path / "2").mkdir()
+    k2 = new_sheet(tmp_path / "2", players=1, names=["ADA", "BO", "CY"])
+    k2.press("A A A right" + " up" * 3 + " A")  # CY no denari
+    s = k2.screen
+    assert s.v["d"] == [4, 6, 0] and s.step() == "s" and s.v["s"] == E.UNSET
+    k2.press("right")
+    assert s.v["s"] == 1
+    # a re bello that is not a denaro (a sheet's own rules) may be anyone's
+    s.v["d"] = [0, 6, 4]
+    s.steps = list(s.steps) + ["rb"]
+    s.k = s.steps.index("rb")
+    s.sh.rules.re_bello = 19
+    assert s.choices() == [0, 1, 2]
+    s.sh.rules.re_bello = 9
+    assert s.choices() == [1, 2]
+
+
+def test_a_3_sided_round_types_the_settebellos_side(tmp_path):
+    # the tests' own keys pick among the sides with denari as the screen
+    # does (a reviewer's: they typed another side, unchecked)
+    k = new_sheet(tmp_path, players=1, names=["ADA", "BO", "CY"])
+    k.add({"t": [14, 13, 13], "d": [4, 0, 6], "s": 2, "p": 0, "sc": [0, 0, 0]})
+    assert k.sheet.rounds[-1]["s"] == 2
 
 
 def test_objections(tmp_path):

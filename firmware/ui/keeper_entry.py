@@ -38,7 +38,8 @@ The settebello's and the primiera's steps open on a side only when the
 counts leave no other; else nothing is chosen ("Pick with < >"): LEFT /
 RIGHT pick the side on that hand, UP / DOWN the first / last choice, and
 A objects until a pick. The settebello's and re bello's choices are the
-sides that took a denaro. An edited round's steps open on its old values,
+sides that took a denaro (a re bello of another suit, in a sheet's
+rules: every side). An edited round's steps open on its old values,
 except one that the counts typed since rule out (denari past a side's
 cards, the settebello, re bello, primiera, piccola or grande where the
 denari or cards taken cannot have it: what sheet.Sheet.check_typed objects
@@ -386,10 +387,14 @@ class Screen(keys.Screen):
         f = self.step()
         n = self.n
         if f in ("s", "rb"):  # every card is taken: someone holds it
-            # (a denaro: a side that took none is not offered)
-            d = self.v["d"]
-            ch = [i for i in range(n) if d[i]]
-            return ch if ch else list(range(n))
+            # (a denaro, as the settebello and the re bello a sheet's rules
+            # name: a side that took none is not offered)
+            if f == "s" or 0 <= self.sh.rules.re_bello < 10:
+                d = self.v["d"]
+                ch = [i for i in range(n) if d[i]]
+                if ch:
+                    return ch
+            return list(range(n))
         if f == "p":
             return list(range(n + 2))  # the sides, nobody, by the cards
         return list(range(n)) + [-1]  # the grande: split, nobody's
@@ -449,11 +454,10 @@ class Screen(keys.Screen):
             vals[self.cur] = NAPOLA_RUNS[max(0, min(len(NAPOLA_RUNS) - 1, j + d))]
         else:
             ch = self.choices()
-            if v[f] == UNSET:  # the first pick: the first choice, or the last
+            if v[f] not in ch:  # the first pick (UNSET, or a side not offered)
                 v[f] = ch[0] if d > 0 else ch[-1]
             else:
-                j = ch.index(v[f]) if v[f] in ch else 0
-                v[f] = ch[(j + d) % len(ch)]
+                v[f] = ch[(ch.index(v[f]) + d) % len(ch)]
         self._chose(f)
 
     def _refuse(self):
