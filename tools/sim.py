@@ -1065,7 +1065,9 @@ def main(argv=None):
     ap.add_argument("--watch", action="store_true", help="play the script in the terminal")
     ap.add_argument("--png-dir", type=folder_arg, default=None, help=f"default {DEFAULT_PNG_DIR}")
     ap.add_argument("--all-frames", action="store_true", help="also a PNG of every frame")
-    ap.add_argument("--scale", type=int, default=4, help="PNG pixels per screen pixel")
+    ap.add_argument(
+        "--scale", type=int, default=4, help=f"PNG pixels per screen pixel (1 to {MAX_SCALE})"
+    )
     ap.add_argument("--mpy", action="store_true", help="run the firmware compiled by mpy-cross")
     ap.add_argument(
         "--flash",
