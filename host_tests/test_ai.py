@@ -667,6 +667,9 @@ def test_the_searchs_sweep_mask_is_the_engines():
                 w2[:] = w
                 scopa = scopa or bool(E.apply(w2, rules, mv.buf, o) & E.SCOPA)
             assert scopa == bool(m >> v & 1), (rules.code(), table, st[E.MATTA], v)
+            # and capture_mask (the lacks a lay shows): it captures at all
+            takes = any(mv.buf[o + 1] for o in mv.offsets())
+            assert takes == bool(core.capture_mask(st) >> v & 1), (rules.code(), table, v)
     assert min(met) >= 5, met
 
 

@@ -235,10 +235,14 @@ def _record(st, h, mv, card, taken):
 def capture_mask(st):
     """Bit v set (v 1..10) when a card of value v captures something on
     the table: a card of its value, cards adding up to it (to 15 with it
-    in scopa a 15 and Cirulla), or the table with an Ace that takes all."""
+    in scopa a 15 and Cirulla), or the table with an Ace that takes all.
+    Cirulla's matta on the table counts as the rank a declaration made it
+    (as sweep_mask reads it)."""
     sums = 1
+    mt = st[_MATTA]
     for i in range(st[_NTAB]):
-        sums = (sums | sums << (st[_TAB + i] % 10 + 1)) & 0x7FFF
+        c = st[_TAB + i]
+        sums = (sums | sums << (mt if c == _MATTA_CARD and mt else c % 10 + 1)) & 0x7FFF
     m = 0
     if game != SCOPA_15:
         m = sums & 0x7FE
