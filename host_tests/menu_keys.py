@@ -112,7 +112,8 @@ def new_game_keys(game="scopa", players=2, partner=None, opp=None, start=True, r
             m.press("B")  # back to the list of games
         if not found:
             raise LookupError("no %s for %d in the New game menus" % (game, players))
-        for sid, level in ((lang.PARTNER, partner), (lang.OPPONENTS, opp)):
+        opps = lang.OPPONENT if players == 2 else lang.OPPONENTS
+        for sid, level in ((lang.PARTNER, partner), (opps, opp)):
             if level is not None:
                 if not (m.go_label(sid) and m.choose(_level_name(level))):
                     raise LookupError("no %s row with %s" % (tr(sid), _level_name(level)))

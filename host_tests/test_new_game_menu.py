@@ -280,9 +280,14 @@ def test_players_and_deal_rebuild_the_rows(tmp_path):
     assert options(a)["players"] == "4" and "partner" in s.keys
     assert s.keys[s.sel] == "players"
     assert a.settings["cfg"]["players"] == 4
+    labels = {k: r[0] for k, r in zip(a.screen.keys, a.screen.rows)}
+    assert labels["opp"] == "Opponents"
     b.buttons.push(F.keys("R"))  # 2 again (Cirulla: 2, 3, 4)
     a.loop(100)
     assert options(a)["players"] == "2" and "partner" not in a.screen.keys
+    # one opponent: "Opponent" (a new user's: "Opponents" for one)
+    labels = {k: r[0] for k, r in zip(a.screen.keys, a.screen.rows)}
+    assert labels["opp"] == "Opponent"
     # Scopone: the deal sets the game
     b.buttons.push(F.keys("B"))
     a.loop(100)

@@ -194,7 +194,8 @@ SK_AT = const(160)  # a round of the sheet, review and edit: "R1 M2" ("P.2", nev
 SK_HIST_KEYS = const(161)  # the totals, where a row is free: UP / DOWN open the history
 SK_HELD = const(162)  # the re bello or grande step: the side the denari named say holds it
 SK_KEPT_ROUNDS = const(163)  # the sheet read from an older copy: the rounds it holds
-N_STRINGS = const(164)
+OPPONENT = const(164)  # the opponents' row with one opponent (2 players)
+N_STRINGS = const(165)
 
 _blob = b""
 _offs = None

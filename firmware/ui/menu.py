@@ -173,7 +173,8 @@ class Options(List):
         if n > rules.sides:
             word = lang.PARTNERS if n > 2 * rules.sides else lang.PARTNER
             seats.append(("partner", tr(word), levels))
-        seats.append(("opp", tr(lang.OPPONENTS), levels))
+        one = n - n // rules.sides == 1  # (2 players: "Opponent")
+        seats.append(("opp", tr(lang.OPPONENT if one else lang.OPPONENTS), levels))
         rows = house_rules(cfg, app.french())
         at = 1 if keys[0] in ("deal", "players") else 0
         rows[at:at] = seats
