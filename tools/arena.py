@@ -89,7 +89,7 @@ def _obj32(o):
 def buffers32():
     """What the hard player's buffers (hard._init) take on a 32-bit port:
     the same bytearrays with 4-byte words and 16-byte heap blocks."""
-    return _obj32(hard._S) + _obj32(hard._MV) + _obj32(core.hist) + _obj32(core.hmove)
+    return _obj32(hard._S) + _obj32(hard._MV) + _obj32(core.hist0) + _obj32(core.hmove)
 
 
 class Player:

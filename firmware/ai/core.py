@@ -99,15 +99,20 @@ nun = 0
 lacks = [0] * 8
 LAY_INFER = bytearray((1,))  # 1: a seat that lays a card had no capture
 _lk_seen = bytearray(40)  # the public cards when last observed
-# cards dealt (DP) and plies (PLY) when last observed, and (Cirulla) the
-# seats that declared their hands that deal, a bit each (declared)
-_lk = bytearray(3)
+# cards dealt (DP) and plies (PLY) when last observed, (Cirulla) the seats
+# that declared their hands that deal, a bit each (declared), and 1 once a
+# play of the deal went unrecorded (the record stops there)
+_lk = bytearray(4)
 # The plays of this deal (observe()), for the hard player to check its
-# deals against: the state before each play with every hidden card put in
-# the mazzo, and the play as card, n, taken * n.
-HMAX = const(9)
-hist = []
-hmove = []
+# deals against: the state before the first of them with every hidden card
+# put in the mazzo (hist0: `public`), and each play, in playing order, as
+# card, n, taken * n in HSTEP bytes of hmove (play j at HSTEP * j); the
+# state before play j is hist0 with the plays before it made
+# (ai.hard._advance: 0.5 KiB, where a state a play took 1.4 for 9 plays).
+HMAX = const(12)  # with six players, every play before the hands' last cards
+HSTEP = const(24)
+hist0 = None  # (init_history)
+hmove = None
 hist_n = 0
 
 
@@ -126,12 +131,18 @@ def observe(st, rules, card, taken):
             lacks[i] = 0
         hist_n = 0
         _lk[2] = declared(st)
+        _lk[3] = 0
     init_history()
     seat = st[_TURN]
     k = len(taken)
-    if hist_n < HMAX and k < 23:
-        _record(st, hist[hist_n], hmove[hist_n], card, taken)
+    if hist_n < HMAX and k < HSTEP - 1 and not _lk[3]:
+        if not hist_n:
+            hist0[:] = st  # pyright: ignore[reportOptionalSubscript]
+            public(hist0)
+        _record(hmove, HSTEP * hist_n, card, taken)
         hist_n += 1
+    else:
+        _lk[3] = 1  # (a later play recorded would not follow the one before)
     n = st[_NTAB]
     if n and k == 0 and LAY_INFER[0] and rules.mandatory:
         # it laid a card: it had nothing that captures (with Must take
@@ -202,33 +213,40 @@ def show(st, m):
 
 @micropython.bytecode  # pyright: ignore[reportAttributeAccessIssue]
 def init_history():
-    """Allocate the record of plays (once; about 1.4 KiB). Raises
+    """Allocate the record of plays (once; about 0.5 KiB). Raises
     MemoryError when the heap is short; a later call completes it."""
-    while len(hist) < HMAX:
-        hist.append(bytearray(_SIZE))
-    while len(hmove) < HMAX:
-        hmove.append(bytearray(24))
+    global hist0, hmove
+    if hist0 is None:
+        hist0 = bytearray(_SIZE)
+    if hmove is None:
+        hmove = bytearray(HSTEP * HMAX)
 
 
 @micropython.bytecode  # pyright: ignore[reportAttributeAccessIssue]
-def _record(st, h, mv, card, taken):
-    h[:] = st
-    dp = st[_DP]
+def public(h):
+    """Put every hidden card of state `h` (in a hand or the mazzo) in the
+    mazzo, in place: the cards to deal, a stand-in order (card order,
+    never the real one) of as many as the mazzo holds."""
+    dp = h[_DP]
     j = 0
     for c in range(40):
-        loc = st[c]
+        loc = h[c]
         if loc != _TABLE and loc < _PILE:
             h[c] = _MAZZO
             if j < 40 - dp:
-                h[_DECK + dp + j] = c  # a stand-in deal order, never the real one
+                h[_DECK + dp + j] = c
                 j += 1
     for i in range(dp):
         h[_DECK + i] = 0
+
+
+@micropython.bytecode  # pyright: ignore[reportAttributeAccessIssue]
+def _record(mv, o, card, taken):
     k = len(taken)
-    mv[0] = card
-    mv[1] = k
+    mv[o] = card
+    mv[o + 1] = k
     for i in range(k):
-        mv[2 + i] = taken[i]
+        mv[o + 2 + i] = taken[i]
 
 
 @micropython.bytecode  # pyright: ignore[reportAttributeAccessIssue]

@@ -8,7 +8,7 @@ value a seat showed it lacks (ai.core.observe: it laid a card while it
 could capture, or did not sweep), and, of up to TRIES deals, the first
 in which every other seat (in 4- and 6-player Scopa every opponent,
 PARTNER) would have made its plays of this deal as the medium player
-would (ai.core.hist). On each deal it plays the ROOTMAX
+would (ai.core.hmove). On each deal it plays the ROOTMAX
 best moves of the medium player forward: to the end of the deal (of the
 round from the next-to-last deal), its own side's moves searched by
 alpha-beta, the other sides playing the medium player's move (they do
@@ -62,8 +62,8 @@ bytecode a node costs more (about twice as much before the viper view,
 risks and grouping; not measured since). `budget_ms` is turned
 into nodes with NODES_PER_MS for the platform. Memory: the search's
 states and move lists and the record of plays are allocated once
-(`_init`: about 9.9 KiB on the 64-bit unix port, 7.9 KiB on a 32-bit
-build); a decision allocates nothing, in every family.
+(`_init` and core.init_history: about 7.7 KiB on the 64-bit unix port,
+6.2 KiB on a 32-bit build); a decision allocates nothing, in every family.
 """
 
 import sys
@@ -144,7 +144,7 @@ DEFAULT_NODES = const(200)  # nodes_for(None): the budget when the rules are not
 # Scopa d'Assi with 6 8.05).
 # Without ai.leaf the first five took 10.5 to 12.7 ms at p95 by the count.
 FAMILY = array("H", (240, 300, 130, 320, 130, 400, 500, 130, 160, 720, 200, 200))
-# Deals tried for one consistent with the plays seen (core.hist). In
+# Deals tried for one consistent with the plays seen (core.hmove). In
 # Scopone the checks cost more than the deals they would replace; in 4- and
 # 6-player Scopa (the end of the round) 16 pay, the partners' plays
 # unchecked (PARTNER); in the 2-player games 16 pay with a larger budget
@@ -352,32 +352,39 @@ def _sample(st, rng, w):
 
 def _consistent(w):
     # would each hidden seat, holding in this deal what the sample `w` gives
-    # it, have made its plays of this deal as the medium player would?
+    # it, have made its plays of this deal as the medium player would? (the
+    # state before each play: the record's first, the plays before it made)
     global _nodes
     r = _S[MAXD]
+    p = _S[MAXD - 1]
     mv = _MV[MAXD]
+    m = core.hmove
+    p[:] = core.hist0
+    pl = core.players
     for j in range(core.hist_n):
-        h0 = core.hist[j]
-        s = h0[_TURN]
+        if j:
+            _advance(p, m, core.HSTEP * (j - 1))
+        s = p[_TURN]
         if _known[s] or (not _partner and s % core.sides == _side):
             continue
-        r[:] = h0
+        r[:] = p
         h = _HAND + s
         for c in range(40):
             if w[c] == h:
                 r[c] = h
-        for j2 in range(j, core.hist_n):
-            if core.hist[j2][_TURN] == s:
-                r[core.hmove[j2][0]] = h
+        j2 = j
+        while j2 < core.hist_n:  # its plays, one a turn of the table (a range of a step allocates)
+            r[m[core.HSTEP * j2]] = h
+            j2 += pl
         o = medium.pick(r, _rules, s, mv)
         _nodes += _PICK + 3 * mv.n
-        m = core.hmove[j]
+        q = core.HSTEP * j
         b = mv.buf
-        n = m[1]
-        if b[o] != m[0] or b[o + 1] != n:
+        n = m[q + 1]
+        if b[o] != m[q] or b[o + 1] != n:
             return False
         for i in range(n):
-            t = m[2 + i]
+            t = m[q + 2 + i]
             ok = False
             for x in range(n):
                 if b[o + 2 + x] == t:
@@ -385,6 +392,17 @@ def _consistent(w):
             if not ok:
                 return False
     return True
+
+
+def _advance(p, m, o):
+    # the public state `p` after the play at offset `o` of the record `m`
+    # (core.hmove), its card from the hand of the seat to play; the
+    # mazzo's stand-in order (core.public) made again only before a deal's
+    # last play, the one that may deal from it
+    p[m[o]] = _HAND + p[_TURN]
+    engine.apply(p, _rules, m, o)
+    if p[_INHAND] <= 1:
+        core.public(p)
 
 
 def _search(d, alpha, beta):
