@@ -398,6 +398,23 @@ def test_the_record_rebuilds_the_state_before_each_play(game, players):
     assert checked >= 3 * min(core.HMAX, rules.players * rules.hand)
 
 
+def test_the_record_stops_at_a_play_not_observed():
+    # a reviewer's: a catch-up cut short by the heap (turns.catch_up) leaves
+    # a play of the deal unobserved; the plays after it, recorded after the
+    # one before, rebuilt states the table never showed. The record stops
+    rules = _rules("scopa", 6)
+    core.setup(rules)
+    g = Game(rules, 5)
+    rng = Rng(2)
+    for i in range(5):
+        moves = g.legal_moves()
+        card, taken = moves[rng.below(len(moves))]
+        if i != 2:  # the third play not observed
+            core.observe(g.st, rules, card, tuple(taken))
+        g.play(card, taken)
+    assert core.observed(g.st) and core.hist_n == 2
+
+
 def _legal_list(st, rules):
     mv = E.Moves()
     E.gen_moves(st, rules, mv)

@@ -132,6 +132,10 @@ def observe(st, rules, card, taken):
         hist_n = 0
         _lk[2] = declared(st)
         _lk[3] = 0
+    elif st[_PLY] != _lk[1] + 1:
+        # a play of the deal not observed (a catch-up cut short by the
+        # heap): the plays after it would not follow the record's
+        _lk[3] = 1
     init_history()
     seat = st[_TURN]
     k = len(taken)
