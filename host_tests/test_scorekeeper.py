@@ -782,33 +782,26 @@ def test_a_primiera_missing_suits_count_0_waits_for_a_pick(tmp_path):
     assert s.step() == "p" and s.v["p"] == E.UNSET
 
 
-def test_a_card_named_twice_puts_the_cursor_on_it(tmp_path):
-    # the 7 of coppe for both sides: the cursor on BO's coppe (the cell
-    # after its denaro), where A had left it on the last cell
+@pytest.mark.parametrize(
+    "rows, s, said, cur",
+    [
+        # the 7 of coppe for both sides: the cursor on BO's coppe (the cell
+        # after its denaro), where A had left it on the last cell
+        ((("7D", "7C", "7S", "7B"), ("6D", "7C", None, None)), 0, "7C twice", 4 * 1 + 1),
+        # a new user's: "7D is BO's" left the cursor on the last cell typed,
+        # not on the denari card to fix (BO took the settebello, names the 5D)
+        ((("6D", "7C", "7S", "7B"), ("5D", "6C", "6S", "6B")), 1, "7D is BO's", 4 * 1 + 0),
+    ],
+)
+def test_an_objection_to_a_card_puts_the_cursor_on_it(tmp_path, rows, s, said, cur):
     k = new_sheet(tmp_path, names=["ADA", "BO"])
-    pc = [[C.parse(x) for x in ("7D", "7C", "7S", "7B")], [C.parse("6D"), C.parse("7C"), -1, -1]]
-    e = {"t": [20, 20], "d": [5, 5], "s": 0, "pc": pc, "sc": [0, 0]}
+    pc = [[C.parse(x) if x else -1 for x in row] for row in rows]
+    e = {"t": [20, 20], "d": [5, 5], "s": s, "pc": pc, "sc": [0, 0]}
     keys = entry_keys(e, k.sheet.fields(), 2, sh=k.sheet)
     k.press(["A"] + keys[:-3])  # to the primiera's last card (not the scope, the confirm)
-    s = k.screen
-    assert s.step() == "p" and s.cards and k.text().split("\n")[0] == "7C twice"
-    assert s.cur == 4 * 1 + 1
-
-
-def test_a_7d_of_the_wrong_side_puts_the_cursor_on_it(tmp_path):
-    # a new user's: "7D is BO's" left the cursor on the last cell typed, not
-    # on the denari card to fix (BO took the settebello, names the 5D)
-    k = new_sheet(tmp_path, names=["ADA", "BO"])
-    pc = [
-        [C.parse(x) for x in ("6D", "7C", "7S", "7B")],
-        [C.parse(x) for x in ("5D", "6C", "6S", "6B")],
-    ]
-    e = {"t": [20, 20], "d": [5, 5], "s": 1, "pc": pc, "sc": [0, 0]}
-    keys = entry_keys(e, k.sheet.fields(), 2, sh=k.sheet)
-    k.press(["A"] + keys[:-3])  # to the primiera's last card (not the scope, the confirm)
-    s = k.screen
-    assert s.step() == "p" and s.cards and k.text().split("\n")[0] == "7D is BO's"
-    assert s.cur == 4 * 1 + 0
+    sc = k.screen
+    assert sc.step() == "p" and sc.cards and k.text().split("\n")[0] == said
+    assert sc.cur == cur
 
 
 def test_the_settebellos_first_pick_is_the_edge_side_with_denari(tmp_path):
