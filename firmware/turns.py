@@ -178,15 +178,17 @@ class Turns:
 
     def deal(self):
         """After a round's summary: the next round, or a new match with the
-        same rules and seats once the match is finished (saved at once)."""
+        same rules and seats once the match is finished (saved at once),
+        the deal passing on to the seat after the last round's dealer."""
         app = self.app
-        if not app.game.finished:
-            app.game.next_round()
+        g = app.game
+        if not g.finished:
+            g.next_round()
             app.shown = -1
             return
         from scopa.game import Game
 
-        app.game = Game(app.game.rules, self.seed())
+        app.game = Game(g.rules, self.seed(), (g.dealer + 1) % g.rules.players)
         app.shown = -1
         self.save_game()
 

@@ -201,9 +201,19 @@ def test_whole_match_by_pressing_a(tmp_path):
     # the summary, after the table's rest is announced (when there is one)
     a.loop(200, until=lambda a: a.screen_mod != "table")
     assert a.screen_mod == "summary"
-    # then A through the last page starts a new match
+    # then A through the last page starts a new match, the deal passing
+    # on from the last round's dealer (before, seat 0 led every match);
+    # saved so
     a.loop(20000, until=lambda a: a.screen_mod == "table")
     assert a.game is not g and a.game.round_no == 1 and a.game.totals == [0, 0]
+    assert a.game.first == a.game.dealer == 1 - g.dealer
+    assert replay.decode(saved(tmp_path)[0]).first == 1 - g.dealer
+    # the second match (three rounds) ends on seat 1's deal: the third is
+    # dealt by seat 0, and the computer leads it
+    g = a.game
+    a.loop(400000, until=lambda a: a.game is not g and a.screen_mod == "table")
+    assert g.dealer == 1 and a.game.first == 0
+    assert replay.decode(saved(tmp_path)[0]).first == 0
 
 
 def saved(folder):

@@ -281,6 +281,34 @@ def _last_plays(g):
     return [g.last_play(s) for s in range(g.rules.players)]
 
 
+def test_a_games_first_dealer_is_in_its_replay_code():
+    # a new match after a finished one passes the deal on (turns.deal): its
+    # first dealer is written after the seed, the last seat's as before
+    rng = Rng(23)
+    for players in (2, 3, 4, 6):
+        r = Rules("scopa", players=players)
+        old = replay.encode(Game(r, 77))
+        for first in range(players):
+            g = Game(r, 77, first)
+            assert g.dealer == first and g.turn == (first + 1) % players
+            for _ in range(3 * players):
+                g.play_index(rng.below(len(g.legal_moves())))
+            code = replay.encode(g)
+            g2 = replay.decode(code)
+            assert g2.first == first and g2.st == g.st and g2.history == g.history
+            seed = code.split(".")[2]
+            if first == players - 1:
+                assert seed == old.split(".")[2] == "25"  # the codes of before
+            else:
+                assert seed == "25" + "ABCDE"[first]
+        with pytest.raises(ValueError, match="not a seat"):
+            Game(r, 77, players)
+        for bad in ("25" + "ABCDEFG"[players - 1], "25AA", "A"):  # the last seat's is not written
+            body = "S1.%s.%s." % (r.code(), bad)
+            with pytest.raises(replay.ReplayError, match="bad (first dealer|seed)"):
+                replay.decode(body + "." + replay._check(body))
+
+
 def test_replay_of_an_illegal_move_is_refused():
     g = Game(Rules("scopa"), 5)
     body = "S1.%s.5.v" % g.rules.code()  # move index 31 does not exist

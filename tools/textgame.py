@@ -184,7 +184,7 @@ def resume(code):
     from scopa.game import Game
 
     done = replay.decode(code)
-    g = Game(done.rules, done.seed)
+    g = Game(done.rules, done.seed, done.first)
     for i in replay.each_index(done.history):
         if g.round_over:
             g.next_round()

@@ -16,9 +16,11 @@ _MATTA = const(16)  # Cirulla's matta, 7C (scopa.engine._MATTA_CARD)
 class Game:
     """One match (or best of three) of `rules` from `seed` (int 0..2**30-1).
 
-    Seats are 0..players-1 in playing order; the first dealer is the last
-    seat, so seat 0 leads the first round, and the deal passes to the next
-    seat each round. Attributes: rules, seed, st (the engine state), totals
+    Seats are 0..players-1 in playing order; the first dealer is `first`
+    (a seat; the last seat when None, so that seat 0 leads the first
+    round), and the deal passes to the next seat each round, a best of
+    three's next match too. Raises ValueError for a `first` that is no
+    seat. Attributes: rules, seed, first, st (the engine state), totals
     (match points per side), round_no (from 1), score (the last round's
     Score or None), over (match over), winner (side or None), wins
     (matches won per side, best of three), history (bytearray of move
@@ -27,9 +29,14 @@ class Game:
     was to be played) and deal_at (len(history) then).
     """
 
-    def __init__(self, rules, seed=1):
+    def __init__(self, rules, seed=1, first=None):
+        if first is None:
+            first = rules.players - 1
+        if not 0 <= first < rules.players:
+            raise ValueError("first dealer %d is not a seat" % first)
         self.rules = rules
         self.seed = seed & 0x3FFFFFFF
+        self.first = first
         self.rng = Rng(self.seed)
         self.st = engine.new_state()
         self._w = engine.new_state()  # the next state, while a move is played
@@ -45,7 +52,7 @@ class Game:
         self.played = bytearray(2 * rules.players)
         self.wins = [0] * rules.sides
         self.match_no = 1
-        self._new_match(rules.players - 1)
+        self._new_match(first)
 
     def _new_match(self, dealer):
         self.totals = [0] * self.rules.sides

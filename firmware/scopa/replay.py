@@ -2,10 +2,11 @@
 interpreter. Save/resume and bug reports use them.
 
 Format: ``S1.<rules>.<seed>.<moves>.<check>``: rules is `Rules.code()`,
-seed in base 36, moves the index of each move among the legal moves in
-engine order (5 bits a char, high digits first marked), check two chars of
-a hash of the rest. Rounds follow each other when the moves go on past a
-round's end.
+seed in base 36 (0-9a-z) and, when the first dealer is not the last
+seat, its seat as a capital letter (A: seat 0), moves the index of each
+move among the legal moves in engine order (5 bits a char, high digits
+first marked), check two chars of a hash of the rest. Rounds follow each
+other when the moves go on past a round's end.
 """
 
 from micropython import const
@@ -32,15 +33,21 @@ def _check(body):
     return bytes((DIGITS[h >> 6], DIGITS[h & 63])).decode()
 
 
-def _b36(n):
-    out = bytearray(6)  # 36**6 > 2**30: every seed
+def _seed(n, first):
+    # the seed `n` in base 36, then the first dealer's seat `first` as a
+    # capital letter (-1: none)
+    out = bytearray(7)  # 36**6 > 2**30: every seed
+    end = 6
+    if first >= 0:
+        out[6] = DIGITS[36 + first]
+        end = 7
     i = 6
     while True:
         i -= 1
         out[i] = DIGITS[n % 36]
         n //= 36
         if not n:
-            return out[i:].decode()
+            return out[i:end].decode()
 
 
 def each_index(history):
@@ -67,7 +74,8 @@ def encode(game):
     one bytearray (at most 2 chars per history byte): no list of moves or
     of chars is built, since a long game's list would need a large free
     block on a fragmented heap."""
-    head = "%s.%s.%s." % (VERSION, game.rules.code(), _b36(game.seed))
+    first = game.first if game.first != game.rules.players - 1 else -1
+    head = "%s.%s.%s." % (VERSION, game.rules.code(), _seed(game.seed, first))
     out = bytearray(2 * len(game.history))
     n = 0
     for v in each_index(game.history):
@@ -110,15 +118,21 @@ def decode(code):
         raise ReplayError("replay code: " + str(e)) from None
     seed = 0
     digits = parts[2].encode()
+    first = None
+    if digits and digit(digits[-1]) >= 36:  # the first dealer, when not the last seat
+        first = digit(digits[-1]) - 36
+        digits = digits[:-1]
+        if first >= rules.players - 1:
+            raise ReplayError("replay code: bad first dealer")
     for j in range(len(digits)):
         d = digit(digits[j])
         # the seed stays a small int (below 2**30) at every step
         if not 0 <= d < 36 or seed > (_SEED_MAX - d) // 36:
             raise ReplayError("replay code: bad seed")
         seed = seed * 36 + d
-    if not parts[2]:
+    if not digits:
         raise ReplayError("replay code: bad seed")
-    g = Game(rules, seed)
+    g = Game(rules, seed, first)
     i = 0
     sh = 0
     k = 0
