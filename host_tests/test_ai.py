@@ -510,6 +510,15 @@ def test_hint_reasons():
     st = _state(rules, [36, 9, 19], [6, 29, 18])
     c, t, why = hint.hint(st, rules, 0, Rng(1), nodes=200)
     assert (c, t, why) == (36, (6,), "takes the settebello")
+    # a 7 taking a 7: both go to the pile (a new user read "Takes 2
+    # sevens" as two taken); the device's line says "Presa"
+    st = _state(rules, [16, 9, 19], [26, 33])
+    assert hint.why(st, rules, 0, 16, (26,)) == (hint.SEVENS, 2)
+    assert hint.reason(st, rules, 0, 16, (26,)) == "2 sevens to the pile"
+    import lang
+
+    lang.load("en")
+    assert lang.tr(lang.WHY_SCOPA + hint.SEVENS) % 2 == "Presa: 2 sevens"
 
 
 @pytest.mark.parametrize("game", ["cirulla", "scopa_d_assi", "scopa"])

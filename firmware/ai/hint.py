@@ -29,9 +29,9 @@ _mat = bytearray(2)
 SCOPA = const(0)
 ACE_SWEEP = const(1)
 SETTEBELLO = const(2)
-A_SEVEN = const(3)
-SEVENS = const(4)  # n: sevens taken
-COINS = const(5)  # n: coins taken
+A_SEVEN = const(3)  # the presa holds a seven (the card played counts: it goes to the pile too)
+SEVENS = const(4)  # n: the presa's sevens, the card played too
+COINS = const(5)  # n: the presa's denari, the card played too
 TAKES_SAFE = const(6)  # n: as TAKES, and no unseen card sweeps what is left
 TAKES = const(7)  # n: the presa's cards, the card played too
 LEAVES = const(8)  # n: what the table adds up to (over 10)
@@ -50,9 +50,9 @@ REASONS = (
     "scopa",
     "the Ace takes the table",
     "takes the settebello",
-    "takes a seven",
-    "takes %d sevens",
-    "takes %d coins",
+    "a seven to the pile",
+    "%d sevens to the pile",
+    "%d denari to the pile",
     "%d cards to the pile, no scopa",
     "%d cards to the pile",
     "leaves %d on the table, no scopa",
