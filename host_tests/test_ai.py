@@ -519,6 +519,12 @@ def test_hint_reasons():
 
     lang.load("en")
     assert lang.tr(lang.WHY_SCOPA + hint.SEVENS) % 2 == "Presa: 2 sevens"
+    # a 7 taking 2 + 5 wins no seven from the table: every presa of that 7
+    # holds it, so it says nothing of sevens (a new user's find)
+    st = _state(rules, [16, 9, 19], [21, 34, 33])
+    assert hint.why(st, rules, 0, 16, (21, 34))[0] not in (hint.A_SEVEN, hint.SEVENS)
+    st = _state(rules, [39, 1, 12], [26, 32, 33])  # a King taking 7 + 3
+    assert hint.why(st, rules, 0, 39, (26, 32)) == (hint.A_SEVEN, 1)
 
 
 @pytest.mark.parametrize("game", ["cirulla", "scopa_d_assi", "scopa"])

@@ -29,9 +29,9 @@ _mat = bytearray(2)
 SCOPA = const(0)
 ACE_SWEEP = const(1)
 SETTEBELLO = const(2)
-A_SEVEN = const(3)  # the presa holds a seven (the card played counts: it goes to the pile too)
-SEVENS = const(4)  # n: the presa's sevens, the card played too
-COINS = const(5)  # n: the presa's denari, the card played too
+A_SEVEN = const(3)  # the presa wins a seven from the table
+SEVENS = const(4)  # n: the presa's sevens, the card played too, when it wins one from the table
+COINS = const(5)  # n: the same of denari (at least two)
 TAKES_SAFE = const(6)  # n: as TAKES, and no unseen card sweeps what is left
 TAKES = const(7)  # n: the presa's cards, the card played too
 LEAVES = const(8)  # n: what the table adds up to (over 10)
@@ -89,18 +89,26 @@ def why(st, rules, seat, card, taken):
     k = len(taken)
     if fl & engine.SWEEP:
         return ACE_SWEEP, 0
+    # the sevens and denari the presa wins from the table, counted with
+    # the card played when it wins any (a 7 taking a 7: "2 sevens"; a 7
+    # taking 2 + 5 says nothing of sevens, which every presa of that 7 has)
     sevens = 0
     coins = 0
     if k:
-        for c in (card,) + tuple(taken):
+        if card == 6:
+            return SETTEBELLO, 0
+        for c in taken:
             if c == 6:
                 return SETTEBELLO, 0
             sevens += c % 10 == 6
             coins += c < 10
-    if sevens:
-        return (A_SEVEN, 1) if sevens == 1 else (SEVENS, sevens)
-    if coins >= 2:
-        return COINS, coins
+        if sevens:
+            sevens += card % 10 == 6
+            return (A_SEVEN, 1) if sevens == 1 else (SEVENS, sevens)
+        if coins:
+            coins += card < 10
+        if coins >= 2:
+            return COINS, coins
     if rules.ace_takes_all and engine.value(st, card) != 1:
         # an Ace of the hand (or Cirulla's matta standing as one) would take
         # the table now: the move keeps it for a fuller table (the hard
