@@ -119,11 +119,14 @@ def decode(code):
     seed = 0
     digits = parts[2].encode()
     first = None
-    if digits and digit(digits[-1]) >= 36:  # the first dealer, when not the last seat
+    if digits and 36 <= digit(digits[-1]) < 62:  # a capital letter: the first dealer
         first = digit(digits[-1]) - 36
         digits = digits[:-1]
         if first >= rules.players - 1:
-            raise ReplayError("replay code: bad first dealer")
+            raise ReplayError(
+                "replay code: bad first dealer %s (A to %s; the last seat is written as none)"
+                % (parts[2][-1:], "ABCDE"[rules.players - 2])
+            )
     for j in range(len(digits)):
         d = digit(digits[j])
         # the seed stays a small int (below 2**30) at every step
