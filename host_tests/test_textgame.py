@@ -111,7 +111,10 @@ def test_a_quit_game_resumes_from_its_replay_code(args, moves):
     resumed = run(cmd)
     assert resumed.returncode == 0, resumed.stderr
     assert code_of(resumed) == code
-    assert "Resumed in round %d" % replay.decode(code).round_no in resumed.stdout
+    g = replay.decode(code)
+    n = g.moves_played()
+    said = "Resumed in round %d after %d move%s." % (g.round_no, n, "" if n == 1 else "s")
+    assert said in resumed.stdout
     # ...and played on, as the game that was not quit
     ended = run(cmd, ["0"] * 400, quit=False)
     assert code_of(ended) == whole
@@ -347,7 +350,9 @@ def _first_deal_news(seed):
         n = engine.declaration(g.hand(seat))
         if n:
             what = "Decino" if n == 10 else "Cirulla"
-            shown = " ".join(C.name(c) for c in g.hand(seat))  # (a declaration shows it)
+            # (a declaration shows it; the matta as the engine designates it)
+            m = g.st[engine.MATTA]
+            shown = " ".join(C.name(c) + ("=%d" % m if c == 16 and m else "") for c in g.hand(seat))
             out.append("P%d declares %s: +%d, shows %s" % (seat + 1, what, n, shown))
     return out
 
@@ -410,6 +415,7 @@ def test_the_matta_reads_as_the_rank_it_plays_as():
     assert g.st[engine.MATTA] == 1 and 16 in g.hand(0)
     proc = textgame(["--game", "cirulla", "--seed", "12", "--level", "easy"])
     assert "hand:  1C 7C=1 5S" in proc.stdout.splitlines()
+    assert "P1 declares Cirulla: +3, shows 1C 7C=1 5S" in proc.stdout.splitlines()  # (it read 7C)
     assert "  1: 7C=1 takes 4B 8S 3D 6D" in proc.stdout.splitlines()
     # and only the designated matta: a 7C of another round reads 7C
     g = next(

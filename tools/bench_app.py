@@ -535,7 +535,7 @@ def whole_record_bytes(code, levels):
 
     g = replay.decode(code)
     idx = replay.indices(g)
-    g = Game(g.rules, g.seed)
+    g = Game(g.rules, g.seed, g.first)
     total = 0
     for i in idx:
         if g.round_over:

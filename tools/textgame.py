@@ -133,10 +133,15 @@ def news(g):
     from scopa.game.Game.announcements): the dealer's fifteen or thirty,
     then each hand's Cirulla declaration, as lines."""
     from scopa import cards as C
+    from scopa import engine as E
 
     out = []
     for seat, n, what, cards, m in g.announcements():
-        # (m: the value the dealer's matta counts, shown as the device draws it)
+        # (m: the value the dealer's matta counts, shown as the device draws
+        # it; in a declared hand the value the engine designates, as in the
+        # hand's line: scopa.engine.declare)
+        if what is not None:
+            m = g.st[E.MATTA]
         shown = " ".join(C.name(c) + ("=%d" % m if m and c == MATTA_CARD else "") for c in cards)
         if what is None:
             out.append(
@@ -232,7 +237,10 @@ def play(game, players, seed, level, code, again):
         _fail("the game of this replay code is over: nothing to resume")
     banner(g, level)
     if code:
-        print("Resumed in round %d after %d moves." % (g.round_no, g.moves_played()))
+        n = g.moves_played()
+        match = "match %d, " % g.match_no if g.rules.best_of > 1 else ""
+        plural = "" if n == 1 else "s"
+        print("Resumed in %sround %d after %d move%s." % (match, g.round_no, n, plural))
     try:
         rounds(g, level, again)
     except KeyboardInterrupt:  # Ctrl-C: quit as q does (the plays so far are in the code)
