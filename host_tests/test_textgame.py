@@ -437,3 +437,10 @@ def test_the_rest_of_the_table_goes_to_who_took_last_and_is_said():
     assert said and len(said) <= rounds
     for _, cards in said:
         assert all(re.fullmatch(r"(10|[1-9])[DCSB](=\d+)?", c) for c in cards.split())
+    # Scopone a 10: the four cards no one is dealt go to the dealer's side
+    proc = play_out(["--game", "scopone_10", "--seed", "3", "--level", "easy"])
+    said = re.findall(r"^(P1\+P3|P2\+P4) take the mazzo: ((?:\S+ ?)+)$", proc.stdout, re.M)
+    rounds = re.findall(r"^Round \d+: P(\d) deals\.$", proc.stdout, re.M)
+    assert len(said) == len(rounds) >= 2
+    for (side, cards), dealer in zip(said, rounds):
+        assert side == ("P1+P3" if int(dealer) % 2 else "P2+P4") and len(cards.split()) == 4

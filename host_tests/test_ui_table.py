@@ -620,6 +620,33 @@ def test_the_rounds_end_shows_its_rest_going_to_who_took_last(tmp_path):
     assert a.screen_mod == "summary"
 
 
+def test_scopone_a_10s_mazzo_is_said_going_to_the_dealers_side(tmp_path):
+    # 9 cards each, the mazzo's four to the dealer's side at the round's
+    # end: said after the table's rest, its cards shown (a new user saw
+    # them go unsaid)
+    g = Game(Rules("scopone_10"), 4)
+    four = [g.st[E.DECK + i] for i in range(g.st[E.DP], 40)]
+    assert len(four) == 4
+    a, b = start(tmp_path, g, [app.HUMAN, app.EASY, app.EASY, app.EASY])
+    a.loop(5)
+    _play_until(a, b, lambda a: a.game.round_over, 2000)
+    assert g.round_over and a.screen_mod == "table"
+    said = []
+    for _ in range(400):
+        s = a.screen
+        if a.screen_mod != "table":
+            break
+        if s.stage == TB.NEWS and (not said or said[-1][0] != s.line):
+            said.append((s.line, list(s.cards), b.display.screen_text()))
+        a.loop(5)
+    assert a.screen_mod == "summary"
+    line, cards, text = said[-1]
+    side = g.rules.side(g.dealer)
+    assert line == "Mazzo to " + a.turns.side_label(side) and line in text
+    assert cards == four and all(g.st[c] == E.PILE + side for c in four)
+    assert len(said) <= 2  # after the table's rest, if any
+
+
 def _plays_text(g, seats):
     """The round page's plays of `seats` ("P2:7D+1 P3:AS"), from the game's
     history replayed: each seat's last play this round."""

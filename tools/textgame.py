@@ -278,6 +278,7 @@ def rounds(g, level, again):
         return [c for c in g.table() if c not in taken] + ([] if taken else [card])
 
     rest = []  # the cards the last play left on the table
+    undealt = []
     while True:
         while not g.round_over:
             deal = (g.match_no, g.round_no, g.st[E.DP])
@@ -285,6 +286,9 @@ def rounds(g, level, again):
                 if g.st[E.PLY] == 0:
                     print("\nRound %d: P%d deals." % (g.round_no, g.dealer + 1))
                 dealt = deal
+                # the cards no deal gives out (Scopone a 10's four: the
+                # dealer's side's at the round's end)
+                undealt = [g.st[E.DECK + i] for i in range(g.st[E.DP], 40)]
                 for line in news(g):
                     print(line)
                 if g.st[E.PLY] == 0 and g.turn != me:
@@ -337,6 +341,12 @@ def rounds(g, level, again):
             print(
                 "%s take%s the rest: %s"
                 % (side_label(r, g.st[E.LAST]), "" if r.sides < r.players else "s", cnames(rest))
+            )
+        if undealt:  # as the device says (ui/table.py: MAZZO_TO)
+            side = r.side(g.dealer)
+            print(
+                "%s take%s the mazzo: %s"
+                % (side_label(r, side), "" if r.sides < r.players else "s", cnames(undealt))
             )
         s = g.score
         print()

@@ -195,7 +195,8 @@ SK_HIST_KEYS = const(161)  # the totals, where a row is free: UP / DOWN open the
 SK_HELD = const(162)  # the re bello or grande step: the side the denari named say holds it
 SK_KEPT_ROUNDS = const(163)  # the sheet read from an older copy: the rounds it holds
 OPPONENT = const(164)  # the opponents' row with one opponent (2 players)
-N_STRINGS = const(165)
+MAZZO_TO = const(165)  # Scopone a 10: the mazzo's four to the dealer's side (round's end)
+N_STRINGS = const(166)
 
 _blob = b""
 _offs = None

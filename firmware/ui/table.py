@@ -171,8 +171,11 @@ class Screen(keys.Screen):
         # round's end they go to the side that took last, which it says
         # (stage NEWS); no list made at the other plays
         rest = None
+        four = None
         if g.st[engine.INHAND] == 1:
             rest = [c for c in g.table() if c not in taken] + ([] if taken else [card])
+            if g.rules.game == rules.SCOPONE_10:  # the mazzo's four go to the dealer's side
+                four = [g.st[engine.DECK + i] for i in range(g.st[engine.DP], 40)]
         try:
             self.flags = app.turns.play(card, taken)
         except MemoryError:
@@ -181,6 +184,9 @@ class Screen(keys.Screen):
             raise
         app.dirty = True
         last = g.st[engine.LAST]
+        if four and g.round_over:  # said after the table's rest (_news)
+            side = app.turns.side_label(g.rules.side(g.dealer))
+            self.news = [(tr(lang.MAZZO_TO) % side, four, 0)]
         if self.flags & engine.SCOPA:
             self.stage = SCOPA
             self.t0 = now
@@ -197,12 +203,13 @@ class Screen(keys.Screen):
     def _news(self, now):
         """At a fresh deal, the next line to announce (stage NEWS): the
         dealer's fifteen (1 scopa) or thirty (2), then each hand's
-        declaration. False when there is none."""
+        declaration; at Scopone a 10's round's end, the mazzo's four cards
+        to the dealer's side (queued by _apply). False when there is none."""
         g = self.app.game
         r = g.rules
         st = g.st
-        if r.game != rules.SCOPA_15 and r.game != rules.CIRULLA:
-            return False
+        if r.game != rules.SCOPA_15 and r.game != rules.CIRULLA and not self.news:
+            return False  # (Scopone a 10's mazzo at the round's end: _apply)
         deal = (g.round_no, st[engine.DP])
         if st[engine.INHAND] == r.hand * r.players and deal != self.dealt:
             self.dealt = deal
