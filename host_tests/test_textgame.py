@@ -15,6 +15,7 @@ import pytest
 import mpy
 from scopa import engine, replay
 from scopa.game import Game
+from scopa.rng import Rng
 from scopa.rules import Rules
 
 pytestmark = pytest.mark.mpy
@@ -85,6 +86,26 @@ def test_the_seed_played_is_the_seed_typed(seed):
     assert proc.returncode == 0, proc.stderr
     assert "Seed %d," % seed in proc.stdout.splitlines()[0]
     assert replay.decode(code_of(proc)).seed == seed
+
+
+def test_a_resumed_game_says_its_match_and_moves():
+    # "after 1 move" (it said "1 moves"); a best of three its match
+    g = Game(Rules("scopa"), 5)
+    g.play_index(0)
+    proc = textgame(["--level", "easy", "--replay", replay.encode(g)])
+    assert "Resumed in round 1 after 1 move." in proc.stdout.splitlines()
+    g = Game(Rules("scopa", best_of=3), 5)
+    rng = Rng(3)
+    while g.match_no < 2:
+        if g.round_over:
+            g.next_round()
+        else:
+            g.play_index(rng.below(len(g.legal_moves())))
+    g.play_index(0)
+    n = g.moves_played()
+    proc = textgame(["--level", "easy", "--replay", replay.encode(g)])
+    said = "Resumed in match 2, round 1 after %d moves." % n
+    assert said in proc.stdout.splitlines(), proc.stdout[:300]
 
 
 @pytest.mark.parametrize(
@@ -444,3 +465,14 @@ def test_the_rest_of_the_table_goes_to_who_took_last_and_is_said():
     assert len(said) == len(rounds) >= 2
     for (side, cards), dealer in zip(said, rounds):
         assert side == ("P1+P3" if int(dealer) % 2 else "P2+P4") and len(cards.split()) == 4
+    # and in a round resumed after its first plays (a reviewer's find: the
+    # four were read at the deal, which a resumed round had passed)
+    code = code_of(textgame(["--game", "scopone_10", "--seed", "3", "--level", "easy"], ["0"] * 3))
+    assert 0 < replay.decode(code).moves_played() < 36
+    proc = run(
+        [sys.executable, "tools/textgame.py", "--level", "easy", "--replay", code],
+        ["0"] * 400,
+        False,
+    )
+    out = proc.stdout
+    assert out.index(" take the mazzo: ") < out.index("\nRound 2: ")

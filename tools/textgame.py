@@ -255,6 +255,7 @@ def rounds(g, level, again):
     from scopa import cards as C
     from scopa import engine as E
     from scopa import replay
+    from scopa.rules import SCOPONE_10
 
     r = g.rules
     me = 0
@@ -286,14 +287,15 @@ def rounds(g, level, again):
                 if g.st[E.PLY] == 0:
                     print("\nRound %d: P%d deals." % (g.round_no, g.dealer + 1))
                 dealt = deal
-                # the cards no deal gives out (Scopone a 10's four: the
-                # dealer's side's at the round's end)
-                undealt = [g.st[E.DECK + i] for i in range(g.st[E.DP], 40)]
                 for line in news(g):
                     print(line)
                 if g.st[E.PLY] == 0 and g.turn != me:
                     # the table dealt, before the seats ahead of you play to it
                     print("table:", cnames(g.table()) or "(empty)")
+            if r.game == SCOPONE_10 and g.st[E.INHAND] == 1:
+                # the round's last play to come: the cards no deal gave out
+                # go to the dealer's side after it (as ui/table.py reads them)
+                undealt = [g.st[E.DECK + i] for i in range(g.st[E.DP], 40)]
             seat = g.turn
             if seat != me:
                 card, taken = computer(g, seat, level)
@@ -348,6 +350,7 @@ def rounds(g, level, again):
                 "%s take%s the mazzo: %s"
                 % (side_label(r, side), "" if r.sides < r.players else "s", cnames(undealt))
             )
+            undealt = []
         s = g.score
         print()
         labels = [side_label(r, i) for i in range(r.sides)]

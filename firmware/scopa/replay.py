@@ -123,9 +123,10 @@ def decode(code):
         first = digit(digits[-1]) - 36
         digits = digits[:-1]
         if first >= rules.players - 1:
+            n = rules.players
             raise ReplayError(
-                "replay code: bad first dealer %s (A to %s; the last seat is written as none)"
-                % (parts[2][-1:], "ABCDE"[rules.players - 2])
+                "replay code: bad first dealer %s (%s; the last seat is written as none)"
+                % (parts[2][-1:], "A" if n == 2 else "A to " + "ABCDE"[n - 2 : n - 1])
             )
     for j in range(len(digits)):
         d = digit(digits[j])

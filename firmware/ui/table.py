@@ -28,7 +28,9 @@ Stages (one at a time):
 - NEWS: at a fresh deal of Scopa a 15 and Cirulla, the dealer's first
   table of 15 or 30 and each Cirulla declaration (cirulla, decino: the
   engine has already added them to the scope) are announced one by one,
-  ANNOUNCE_MS each (any key skips).
+  ANNOUNCE_MS each (any key skips); at a round's end the table's rest
+  going to the side that took last, then in Scopone a 10 the mazzo's four
+  cards going to the dealer's side.
 """
 
 from micropython import const
@@ -126,7 +128,7 @@ class Screen(keys.Screen):
         g = app.game
         st = self.stage
         if st == IDLE:
-            # (no news once the round is over: its hands are empty)
+            # (once the round is over only Scopone a 10's mazzo: _apply)
             if not self._news(now):
                 self._begin_turn(now)
         elif st == THINK:
