@@ -190,3 +190,40 @@ def test_summary_announces_all_ten_coins(tmp_path):
     a.draw()
     text = b.display.screen_text()
     assert "All ten denari!" in text and "You win!" in text
+
+
+@pytest.mark.parametrize("w, h", [(128, 64), (240, 135)])
+def test_summary_rows_add_up_to_the_total(tmp_path, w, h):
+    # re bello, napola, piccola and grande are counted in the total: the
+    # first page adds them up as "Others", so that its rows make the total
+    # (a new user's find); 128 x 64 has no room for the match's row then,
+    # which the page of those categories shows
+    extra = ("re_bello", "napola", "piccola", "grande")
+    for seed in range(1, 50):  # a round where one of them scores
+        g = Game(Rules("scopa", napola=True, re_bello="10D"), seed)
+        while not g.round_over:
+            c, t = g.legal_moves()[0]
+            g.play(c, t)
+        sc = g.score
+        others = [sum(getattr(sc, n)[i] for n in extra if n in sc.categories) for i in range(2)]
+        if any(others):
+            break
+    assert any(others)
+    b = F.Board((), w, h)
+    a = app.App(b, str(tmp_path))
+    a.game = g
+    a.levels = [app.HUMAN, app.EASY]
+    a.go("summary")
+    a._switch()
+    a.draw()
+    rows = {ln.split()[0]: ln.split()[1:] for ln in b.display.screen_text().split("\n")[1:]}
+    assert rows["Others"] == [str(t) for t in others]
+    points = [sc.cards, sc.coins, sc.settebello, sc.primiera]
+    for i in range(2):
+        shown = sum(p[i] for p in points) + int(rows["Scope"][i]) + int(rows["Others"][i])
+        assert int(rows["Total"][i]) == shown == sc.total[i]
+    assert ("Match" in rows) == (h > 64)
+    a.screen.k = a.screen.pages.index("extra")
+    a.draw()
+    text = b.display.screen_text()
+    assert ("Match %d %d" % tuple(g.totals) in text) == (h == 64), text

@@ -196,7 +196,8 @@ SK_HELD = const(162)  # the re bello or grande step: the side the denari named s
 SK_KEPT_ROUNDS = const(163)  # the sheet read from an older copy: the rounds it holds
 OPPONENT = const(164)  # the opponents' row with one opponent (2 players)
 MAZZO_TO = const(165)  # Scopone a 10: the mazzo's four to the dealer's side (round's end)
-N_STRINGS = const(166)
+OTHERS = const(166)  # the round's summary: re bello, napola, piccola and grande added up
+N_STRINGS = const(167)
 
 _blob = b""
 _offs = None

@@ -3,11 +3,13 @@
 Pages (A or RIGHT: next, LEFT: back, B: the menu):
 
 1. The breakdown per side: cards, coins, settebello, primiera, scope
-   (the side that won each point drawn inverted), the round's total and
-   the match score.
-2. The primiera: each side's four cards and total, and the other
-   categories in play (re bello, napola...).
-3. At the end of a match: the winner (and when all ten coins won it at
+   (the side that won each point drawn inverted), with re bello, napola,
+   piccola or grande in play their points added up ("Others"), the
+   round's total and the match score (on 128 x 64 with "Others", on the
+   third page: eight rows do not fit).
+2. The primiera: each side's four cards and total.
+3. With re bello, napola, piccola or grande in play: each of them.
+4. At the end of a match: the winner (and when all ten coins won it at
    once, napoleone or Cirulla, that); A starts a new match (or the next
    match of a best of three).
 
@@ -107,6 +109,25 @@ class Screen(keys.Screen):
         cw = 28 if n == 2 else 20
         return [self.app.w - 1 - (n - i) * cw for i in range(n)], cw  # a pixel of margin
 
+    def others(self):
+        """The points of the categories beyond the first page's five (re
+        bello, napola, piccola, grande: the third page's rows), per side;
+        None when none is in play."""
+        sc = self.app.game.score
+        out = None
+        for name, _ in _EXTRA:
+            if name in sc.categories:
+                vals = getattr(sc, name)
+                out = out or [0] * len(vals)
+                for i in range(len(vals)):
+                    out[i] += vals[i]
+        return out
+
+    def match_fits(self):
+        """True when the first page holds eight rows of at least 8 px under
+        its heading (not on 128 x 64): the match's row there too."""
+        return self.app.h >= 8 + 8 * 8
+
     def draw(self, fb):
         page = self.pages[self.k]
         if page == "table":
@@ -145,21 +166,25 @@ class Screen(keys.Screen):
         if sc is None:
             return
         prim = [("-" if t is None else str(t)) for t in sc.primiera_total]
-        rows = (
+        rows = [
             (lang.CARDS, [str(t) for t in sc.taken], sc.cards),
             (lang.COINS, [str(t) for t in sc.denari], sc.coins),
             (lang.SETTEBELLO, [str(t) for t in sc.settebello], sc.settebello),
             (lang.PRIMIERA, prim, sc.primiera),
             (lang.SCOPE, [str(t) for t in sc.scope], None),
-            (lang.TOTAL, [str(t) for t in sc.total], None),
-            (lang.MATCH, [str(t) for t in g.totals], None),
-        )
-        n = len(rows)
-        step = max(8, min(10, (app.h - 8) // n))
+        ]
+        others = self.others()
+        if others:  # re bello, napola...: added up, so that the rows make the total
+            rows.append((lang.OTHERS, [str(t) for t in others], [t > 0 for t in others]))
+        k = len(rows)  # the total's row, under a line where there is room
+        rows.append((lang.TOTAL, [str(t) for t in sc.total], None))
+        if not others or self.match_fits():  # (else on the next pages': _extra)
+            rows.append((lang.MATCH, [str(t) for t in g.totals], None))
+        step = max(8, min(10, (app.h - 8) // len(rows)))
         y0 = 8 if step == 8 else 12
         for j, (sid, vals, won) in enumerate(rows):
             y = y0 + j * step
-            if j == 5 and step > 8:
+            if j == k and step > 8:
                 fb.hline(0, y - 2, app.w, p.FG)
             gfx.text(fb, tr(sid), 0, y, p.FG)
             for i, x in enumerate(xs):
@@ -219,6 +244,12 @@ class Screen(keys.Screen):
             for i, x in enumerate(xs):
                 self._cell(fb, str(vals[i]), x, cw, y, vals[i] > 0)
             j += 1
+        if not self.match_fits():  # the match's row, which the first page had no room for
+            y = 10 + 10 * j
+            fb.hline(0, y - 2, app.w, p.FG)
+            gfx.text(fb, tr(lang.MATCH), 0, y, p.FG)
+            for i, x in enumerate(xs):
+                self._cell(fb, str(g.totals[i]), x, cw, y, False)
 
     def _match(self, fb):
         app = self.app
