@@ -922,6 +922,33 @@ def test_primiera_by_the_cards(tmp_path):
     assert k.sheet.points(e).primiera_total == [76, None]
 
 
+def test_primiera_by_the_cards_kept_on_going_back_before_a_card(tmp_path):
+    # "By the cards" chosen, left with no card typed (B on the first
+    # card), and back to the settebello: A opens the primiera on it again,
+    # not on "Pick" (a new user's find: the cards not yet typed read as
+    # ruled out)
+    k = new_sheet(tmp_path, names=["ADA", "BO"])
+    pc = [
+        [C.parse(x) for x in ("7D", "6C", "1S", "7B")],
+        [C.parse("6D"), C.parse("7C"), C.parse("7S"), -1],
+    ]
+    e = {"t": [25, 15], "d": [3, 7], "s": 0, "pc": pc, "sc": [0, 2]}
+    keys = ["A"] + entry_keys(e, k.sheet.fields(), 2, sh=k.sheet)[:-1]
+    i = 0
+    while not k.screen.__dict__.get("cards"):
+        k.press(keys[i])
+        i += 1
+    k.press("B B")  # out of the cards, back to the settebello
+    assert k.screen.step() == "s" and not k.screen.cards
+    k.press("A")
+    assert k.screen.step() == "p" and k.screen.v["p"] == 3  # by the cards
+    assert "By the cards" in k.text()
+    k.press(keys[i - 1 :])  # A into the cards, then as before
+    assert k.text().split("\n")[4] == "Primiera 1 0"
+    k.press("A")
+    assert k.sheet.rounds == [e]
+
+
 def test_variants_ask_their_fields(tmp_path):
     k = new_sheet(tmp_path, names=["ADA", "BO"], napola=1, rebello=1)
     assert k.sheet.fields() == ["t", "d", "s", "p", "sc", "rb", "np"]

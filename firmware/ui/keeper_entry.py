@@ -586,11 +586,17 @@ class Screen(keys.Screen):
         """True when the sheet's check (sheet.Sheet.check) finds step `f`'s
         value wrong (sheet.Sheet.check_typed, the later steps naming no
         card: entry): an edited round's value, or one typed before going
-        back, that the counts typed since rule out."""
+        back, that the counts typed since rule out. The primiera "by the
+        cards" with none typed yet is not: its cards are typed on the step
+        itself, which objects at A."""
         try:
             self.sh.check_typed(self.entry(self.k))
         except sheet.EntryError as x:
-            return ("p" if x.key == "pc" else x.key) == f
+            key = "p" if x.key == "pc" else x.key
+            if key == "p" and self.v["p"] == self.n + 1:
+                if not any(c >= 0 for cs in self.pc for c in cs):
+                    return False
+            return key == f
         return False
 
     def objection(self):
