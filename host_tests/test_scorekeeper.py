@@ -922,11 +922,11 @@ def test_primiera_by_the_cards(tmp_path):
     assert k.sheet.points(e).primiera_total == [76, None]
 
 
-def test_primiera_by_the_cards_kept_on_going_back_before_a_card(tmp_path):
-    # "By the cards" chosen, left with no card typed (B on the first
-    # card), and back to the settebello: A opens the primiera on it again,
-    # not on "Pick" (a new user's find: the cards not yet typed read as
-    # ruled out)
+def test_primiera_by_the_cards_kept_on_going_back_before_its_cards(tmp_path):
+    # "By the cards" chosen, left with no card or some typed (B on the
+    # first card), and back to the settebello: A opens the primiera on it
+    # again, the cards kept, not on "Pick" (new users' finds: the cards not
+    # all typed read as ruled out by the counts)
     k = new_sheet(tmp_path, names=["ADA", "BO"])
     pc = [
         [C.parse(x) for x in ("7D", "6C", "1S", "7B")],
@@ -943,6 +943,13 @@ def test_primiera_by_the_cards_kept_on_going_back_before_a_card(tmp_path):
     k.press("A")
     assert k.screen.step() == "p" and k.screen.v["p"] == 3  # by the cards
     assert "By the cards" in k.text()
+    k.press("A up")  # ADA's denaro typed, the others not
+    typed = k.screen.pc[0][0]
+    assert typed >= 0 and k.screen.cards
+    k.press("B B A")
+    assert k.screen.step() == "p" and k.screen.v["p"] == 3 and k.screen.pc[0][0] == typed
+    k.press("A down B")  # the denaro taken out again, out of the cards
+    assert k.screen.pc[0] == [-1, -1, -1, -1] and not k.screen.cards
     k.press(keys[i - 1 :])  # A into the cards, then as before
     assert k.text().split("\n")[4] == "Primiera 1 0"
     k.press("A")

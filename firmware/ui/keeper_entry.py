@@ -587,17 +587,30 @@ class Screen(keys.Screen):
         value wrong (sheet.Sheet.check_typed, the later steps naming no
         card: entry): an edited round's value, or one typed before going
         back, that the counts typed since rule out. The primiera "by the
-        cards" with none typed yet is not: its cards are typed on the step
-        itself, which objects at A."""
+        cards" only when a side's cards typed so far (none, some or all)
+        are more than its counts hold (_cards_fit): short of them, the
+        step objects at A and names the side to fix."""
         try:
             self.sh.check_typed(self.entry(self.k))
         except sheet.EntryError as x:
             key = "p" if x.key == "pc" else x.key
-            if key == "p" and self.v["p"] == self.n + 1:
-                if not any(c >= 0 for cs in self.pc for c in cs):
-                    return False
+            if key == "p" and self.v["p"] == self.n + 1 and self._cards_fit():
+                return False
             return key == f
         return False
+
+    def _cards_fit(self):
+        """True when no side has more primiera cards typed than its counts
+        hold: a denaro only with a denaro taken, the other suits' at most
+        its cards that are not denari."""
+        t = self.v["t"]
+        d = self.v["d"]
+        for i in range(self.n):
+            cs = self.pc[i]
+            others = (cs[1] >= 0) + (cs[2] >= 0) + (cs[3] >= 0)
+            if (cs[0] >= 0 and not d[i]) or others > t[i] - d[i]:
+                return False
+        return True
 
     def objection(self):
         """What is wrong with the steps so far ("" when nothing)."""
