@@ -446,6 +446,12 @@ def test_colour_screen_fits(tmp_path, code):
             for k in range(len(s.pages)):
                 s.k = k
                 w.draw()
+                if k != 1 and players == 3:
+                    # room for every heading in the 8 x 8 font: "You", not
+                    # the 128 x 64 columns' "YOU" in the 3 x 5 one
+                    drawn = [t for t, _, _ in w.board.display.frame]
+                    heads = [s.side_label(i) for i in range(3)]
+                    assert all(t in drawn for t in heads), (code, k, drawn)
     finally:
         lang.load("en")
 

@@ -104,10 +104,20 @@ class Screen(keys.Screen):
         return app.game.rules.side(h[0])
 
     def columns(self):
-        n = self.app.game.rules.sides
-        # two sides: 3 characters and a gap ("1+3 2+4"), three: 2 and a gap
+        """The sides' columns: their left x (px) and their width `cw` (px).
+        Two sides: 3 characters and a gap ("1+3 2+4"), three: 2 and a gap;
+        wider, so that every heading fits in the 8 x 8 font ("You", "1+3+5"),
+        where the screen leaves "Primiera" its 8 characters and a gap (not
+        on 128 x 64)."""
+        app = self.app
+        n = app.game.rules.sides
         cw = 28 if n == 2 else 20
-        return [self.app.w - 1 - (n - i) * cw for i in range(n)], cw  # a pixel of margin
+        need = 4
+        for i in range(n):
+            need = max(need, 8 * len(self.side_label(i)) + 4)
+        if cw < need <= (app.w - 1 - 68) // n:
+            cw = need
+        return [app.w - 1 - (n - i) * cw for i in range(n)], cw  # a pixel of margin
 
     def others(self):
         """The points of the categories beyond the first page's five (re
