@@ -268,6 +268,53 @@ def test_a_play_shown_when_the_app_is_quit_is_saved(tmp_path):
     assert a2.game.moves_played() == seen[0] + 1
 
 
+@pytest.mark.parametrize("level", [app.MEDIUM, app.HARD])
+def test_a_computers_play_shown_when_the_app_is_quit_is_shown_again(tmp_path, monkeypatch, level):
+    # q while the computer's card shows: not played on the way out, so the
+    # restart shows the same move again before it is played (a new user's
+    # find: played and saved, it was gone unseen from the restart's table)
+    import ui.table as T
+
+    real = config.default_settings
+
+    def settings():
+        s = real()
+        s["cfg"]["opp"] = level
+        return s
+
+    monkeypatch.setattr(config, "default_settings", settings)
+
+    def shown(a):
+        s = a.screen
+        if a.screen_mod == "table" and s.stage == T.SHOW and a.levels[a.game.turn] != app.HUMAN:
+            return (a.game.moves_played(), s.move)
+        return None
+
+    seen = []
+
+    def quit_on_show(a):
+        if a.plays >= 3 and shown(a):
+            seen.append(shown(a))
+            raise SystemExit(0)
+        return False
+
+    b = F.Board(forever())
+    with pytest.raises(SystemExit):
+        app.run(b, folder=str(tmp_path), until=quit_on_show)
+    assert seen
+    again = []
+
+    def watch(a):
+        if shown(a):
+            again.append(shown(a))
+            return True
+        return False
+
+    a2, _ = run(forever(), tmp_path, 3000, until=watch)  # (A: Continue)
+    assert a2.levels[1] == level
+    assert again and again[0] == seen[0]
+
+
 def test_ctrl_c_during_a_plays_save_plays_it_once(tmp_path, monkeypatch):
     # KeyboardInterrupt inside the play's save (after it is written): the
     # way out plays nothing again (a tester's find: the same card played

@@ -388,9 +388,9 @@ select.addEventListener("change", () => {
 // switch to another app (after which the page may be killed unsaid)
 // within that second lost it. Hidden, the app writes it now (board.flush)
 // and the flash is kept at once; shown again, the app plays on. Only a
-// page that goes for good (not kept for the back button) also plays a
-// computer's move shown, as a quit does: hidden, it stays shown for the
-// player who comes back.
+// page that goes for good (not kept for the back button) also plays the
+// player's move shown, as a quit does (a computer's is shown again when
+// the page comes back: ui.table's quit).
 function writeNow(play) {
     if (!board || !fs || foreign || page.error) return;
     board.flush(play);

@@ -302,8 +302,8 @@ class Screen:
 
     def quit(self):
         """The app is quit (the simulator's q, Ctrl-C): finish at once what
-        the screen shows as done, through the app (a play shown: played,
-        so saved)."""
+        the screen shows as done, through the app (the player's play shown:
+        played, so saved)."""
 
     def draw(self, fb):
         pass

@@ -156,10 +156,13 @@ class Screen(keys.Screen):
             app.dirty = True
 
     def quit(self):
-        # a move shown (its card on the table, SHOW) is played, so saved:
-        # what the screen showed is what a restart resumes from
-        if self.stage == SHOW and self.move is not None:
-            self._apply(self.app.now)
+        # the player's move shown (its card on the table, SHOW) is played,
+        # so saved: what the player chose stays chosen. A computer's is
+        # not: the restart shows it again before it is played (the same
+        # move: turns seeds it from the game's seed and the moves played)
+        app = self.app
+        if self.stage == SHOW and self.move is not None and app.levels[app.game.turn] == HUMAN:
+            self._apply(app.now)
 
     def _apply(self, now):
         app = self.app
