@@ -104,6 +104,16 @@ def scope_cap(rules):
     return cap + 1 if rules.game == SCOPA_15 else cap
 
 
+def primiera_over(row, t, d):
+    """True when a side's primiera cards `row` (4 ints: a card 0..39 of
+    each suit, denari first, or -1 for none) are more than its `t` cards
+    and `d` denari hold: a denaro with no denaro taken, or more cards of
+    the other suits than its cards that are not denari. (Short of them
+    is not: the side's other cards yet to be named.)"""
+    plain = (row[1] >= 0) + (row[2] >= 0) + (row[3] >= 0)
+    return (row[0] >= 0 and not d) or plain > t - d
+
+
 def scope_most(rules, t):
     """The most scope a side that took `t` cards can have in a round of
     `rules` (a count), -1 in Cirulla (no bound): half its cards (a scopa
@@ -348,11 +358,8 @@ class Sheet:
             row = pc[i]
             t = e["t"][i]
             d = e["d"][i]
-            plain = 0
-            for suit in (1, 2, 3):
-                if row[suit] >= 0:
-                    plain += 1
-            if (row[0] >= 0) != (d > 0) or plain > t - d or (plain == 0) != (t == d):
+            plain = (row[1] >= 0) + (row[2] >= 0) + (row[3] >= 0)
+            if primiera_over(row, t, d) or (row[0] < 0 and d) or (not plain and t != d):
                 msg = "%s: a primiera that does not fit %d cards, %d denari" % (self.names[i], t, d)
                 raise EntryError(msg, "p", COUNT, i)
             if (row[0] == _SETTEBELLO) != (s == i):

@@ -956,6 +956,63 @@ def test_primiera_by_the_cards_kept_on_going_back_before_its_cards(tmp_path):
     assert k.sheet.rounds == [e]
 
 
+def _typed_by_the_cards(tmp_path):
+    # a round up to its scope, the primiera typed by the cards; then back
+    # to the denari (B through the cards, the settebello), on ADA
+    k = new_sheet(tmp_path, names=["ADA", "BO"])
+    pc = [
+        [C.parse(x) for x in ("7D", "7C", "7S", "7B")],
+        [C.parse(x) for x in ("1D", "6C", "6S", "6B")],
+    ]
+    e = {"t": [25, 15], "d": [3, 7], "s": 0, "pc": pc, "sc": [0, 0]}
+    for key in ["A"] + entry_keys(e, k.sheet.fields(), 2, sh=k.sheet):
+        if k.app.screen_mod == "keeper_entry" and k.screen.step() == "sc":
+            break
+        k.press(key)
+    assert k.screen.step() == "sc" and k.screen.pc == pc
+    k.press(["B"] * 10)  # the 8 cards, out of them, the settebello
+    k.press("B")
+    assert k.screen.step() == "d" and k.screen.cur == 0
+    return k, pc
+
+
+def test_primiera_by_the_cards_reopens_when_the_counts_leave_no_room(tmp_path):
+    # cards typed that the counts typed since cannot hold: ADA's 7D with
+    # no denaro (then neither the settebello), its three plain cards with
+    # one card that is not a denaro; the step opens as a new round's
+    k, pc = _typed_by_the_cards(tmp_path)
+    k.press("down down down A")  # ADA no denari, BO all ten
+    assert k.screen.v["d"] == [0, 10]
+    k.press("A")  # the settebello BO's (the only side with denari)
+    assert k.screen.step() == "p" and k.screen.v["p"] != 3
+    (tmp_path / "plain").mkdir()
+    k, pc = _typed_by_the_cards(tmp_path / "plain")
+    k.press("B")  # on to the cards: ADA 4, BO 36
+    assert k.screen.step() == "t"
+    k.press(["down"] * 21 + ["A", "A", "A"])
+    assert k.screen.v["t"] == [4, 36] and k.screen.v["d"] == [3, 7]
+    assert k.screen.step() == "p" and k.screen.v["p"] != 3
+    assert k.screen.pc == pc  # (kept, for By the cards chosen again)
+
+
+def test_primiera_by_the_cards_kept_where_a_denaro_no_longer_fits(tmp_path):
+    # BO's 1D was its best denaro with 7 denari; with 9 (all but the
+    # settebello) it holds the 6D: the cards are kept, and A on the last
+    # one names BO and puts the cursor on its denaro (it said "Denari
+    # mismatch", the cursor on the last card: a reviewer's find)
+    k, pc = _typed_by_the_cards(tmp_path)
+    k.press("down down A A")  # ADA 1 denaro, BO 9; the settebello ADA's
+    assert k.screen.v["d"] == [1, 9]
+    assert k.screen.step() == "p" and k.screen.v["p"] == 3
+    k.press(["A"] * 9)  # into the cards, through them
+    assert k.screen.cards and k.text().split("\n")[0] == "BO: fix cards"
+    assert k.screen.cur == 4  # BO's denaro
+    k.press("down A")  # BO: 1D -> 6D (the primiera's order: 7 6 1 5...)
+    assert k.screen.pc[1][0] == C.parse("6D")
+    k.press("A A A")
+    assert k.screen.step() == "sc"
+
+
 def test_variants_ask_their_fields(tmp_path):
     k = new_sheet(tmp_path, names=["ADA", "BO"], napola=1, rebello=1)
     assert k.sheet.fields() == ["t", "d", "s", "p", "sc", "rb", "np"]

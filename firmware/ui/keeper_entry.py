@@ -588,29 +588,22 @@ class Screen(keys.Screen):
         card: entry): an edited round's value, or one typed before going
         back, that the counts typed since rule out. The primiera "by the
         cards" only when a side's cards typed so far (none, some or all)
-        are more than its counts hold (_cards_fit): short of them, the
+        are more than its counts hold (sheet.primiera_over): short of
+        them, or naming a denaro the denari named elsewhere rule out, the
         step objects at A and names the side to fix."""
         try:
             self.sh.check_typed(self.entry(self.k))
         except sheet.EntryError as x:
             key = "p" if x.key == "pc" else x.key
-            if key == "p" and self.v["p"] == self.n + 1 and self._cards_fit():
+            if key == "p" and self.v["p"] == self.n + 1:
+                t = self.v["t"]
+                d = self.v["d"]
+                for i in range(self.n):
+                    if sheet.primiera_over(self.pc[i], t[i], d[i]):
+                        return f == "p"
                 return False
             return key == f
         return False
-
-    def _cards_fit(self):
-        """True when no side has more primiera cards typed than its counts
-        hold: a denaro only with a denaro taken, the other suits' at most
-        its cards that are not denari."""
-        t = self.v["t"]
-        d = self.v["d"]
-        for i in range(self.n):
-            cs = self.pc[i]
-            others = (cs[1] >= 0) + (cs[2] >= 0) + (cs[3] >= 0)
-            if (cs[0] >= 0 and not d[i]) or others > t[i] - d[i]:
-                return False
-        return True
 
     def objection(self):
         """What is wrong with the steps so far ("" when nothing)."""
@@ -630,6 +623,11 @@ class Screen(keys.Screen):
                 self.cur = 4 * x.side + (x.got // 10 if x.kind == sheet.TWICE else 0)
             elif self.cards and x.kind == sheet.SEVEN:
                 self.cur = 4 * x.got  # on the denari card that is not, or is, the 7D
+            elif self.cards and x.kind == sheet.CLASH and key == "p" and x.side >= 0:
+                # a denaro the denari named elsewhere rule out: on that
+                # side's denaro, and whose ("BO: fix cards")
+                self.cur = 4 * x.side
+                return tr(lang.SK_CARDS_FIT) % self.sh.names[x.side]
             if x.kind == sheet.SUM:
                 return tr(lang.SK_SUM) % (x.got, x.want)
             if x.kind == sheet.SEVEN:
