@@ -4,7 +4,7 @@ Pages (A or RIGHT: next, LEFT: back, B: the menu):
 
 1. The breakdown per side: cards, coins, settebello, primiera, scope
    (the side that won each point drawn inverted), with re bello, napola,
-   piccola or grande in play their points added up ("Others"), the
+   piccola or grande giving points their points added up ("Others"), the
    round's total and the match score (on 128 x 64 with "Others", on the
    third page: eight rows do not fit).
 2. The primiera: each side's four cards and total.
@@ -122,21 +122,21 @@ class Screen(keys.Screen):
     def others(self):
         """The points of the categories beyond the first page's five (re
         bello, napola, piccola, grande: the third page's rows), per side;
-        None when none is in play."""
+        None when none of them gave a point."""
         sc = self.app.game.score
-        out = None
+        out = [0] * sc.sides
         for name, _ in _EXTRA:
             if name in sc.categories:
                 vals = getattr(sc, name)
-                out = out or [0] * len(vals)
-                for i in range(len(vals)):
+                for i in range(sc.sides):
                     out[i] += vals[i]
-        return out
+        return out if any(out) else None
 
-    def match_fits(self):
-        """True when the first page holds eight rows of at least 8 px under
-        its heading (not on 128 x 64): the match's row there too."""
-        return self.app.h >= 8 + 8 * 8
+    def match_first(self):
+        """True when the match's row is on the first page: without
+        "Others" (seven rows), or where eight rows of at least 8 px fit
+        under its heading (not on 128 x 64); else on the third page."""
+        return self.app.h >= 8 + 8 * 8 or self.others() is None
 
     def draw(self, fb):
         page = self.pages[self.k]
@@ -185,10 +185,10 @@ class Screen(keys.Screen):
         ]
         others = self.others()
         if others:  # re bello, napola...: added up, so that the rows make the total
-            rows.append((lang.OTHERS, [str(t) for t in others], [t > 0 for t in others]))
+            rows.append((lang.OTHERS, [str(t) for t in others], None))
         k = len(rows)  # the total's row, under a line where there is room
         rows.append((lang.TOTAL, [str(t) for t in sc.total], None))
-        if not others or self.match_fits():  # (else on the next pages': _extra)
+        if self.match_first():  # (else on the third page: _extra)
             rows.append((lang.MATCH, [str(t) for t in g.totals], None))
         step = max(8, min(10, (app.h - 8) // len(rows)))
         y0 = 8 if step == 8 else 12
@@ -254,7 +254,7 @@ class Screen(keys.Screen):
             for i, x in enumerate(xs):
                 self._cell(fb, str(vals[i]), x, cw, y, vals[i] > 0)
             j += 1
-        if not self.match_fits():  # the match's row, which the first page had no room for
+        if not self.match_first():  # the match's row, which the first page had no room for
             y = 10 + 10 * j
             fb.hline(0, y - 2, app.w, p.FG)
             gfx.text(fb, tr(lang.MATCH), 0, y, p.FG)
