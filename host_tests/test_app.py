@@ -244,28 +244,43 @@ def test_saved_after_every_play_and_resumed(tmp_path):
     assert a2.levels == a.levels
 
 
-def test_a_play_shown_when_the_app_is_quit_is_saved(tmp_path):
-    # q (SystemExit) while the player's card shows on the table, before it
-    # is played: played and saved on the way out (a new user's find: the
-    # restart had the card back in hand)
+def _shown(a, human):
+    # (moves played, the move) while the table shows a move of the
+    # player's (`human`) or of a computer's, else None
     import ui.table as T
 
+    s = a.screen
+    if a.screen_mod == "table" and s.stage == T.SHOW:
+        if (a.levels[a.game.turn] == app.HUMAN) == human:
+            return (a.game.moves_played(), s.move)
+    return None
+
+
+def _quit_on_show(tmp_path, human):
+    # a new game, A held, quit (q: SystemExit) once a move of the player's
+    # (`human`) or of a computer's shows after 3 plays: _shown's then
     seen = []
 
-    def quit_on_show(a):
-        s = a.screen
-        if a.screen_mod == "table" and s.stage == T.SHOW and a.levels[a.game.turn] == app.HUMAN:
-            if a.plays >= 3:
-                seen.append(a.plays)
-                raise SystemExit(0)
+    def until(a):
+        if a.plays >= 3 and _shown(a, human):
+            seen.append(_shown(a, human))
+            raise SystemExit(0)
         return False
 
     b = F.Board(forever())
     with pytest.raises(SystemExit):
-        app.run(b, folder=str(tmp_path), until=quit_on_show)
+        app.run(b, folder=str(tmp_path), until=until)
     assert seen
+    return seen[0]
+
+
+def test_a_play_shown_when_the_app_is_quit_is_saved(tmp_path):
+    # q while the player's card shows on the table, before it is played:
+    # played and saved on the way out (a new user's find: the restart had
+    # the card back in hand)
+    n, _ = _quit_on_show(tmp_path, True)
     a2, b2 = run(F.keys(""), tmp_path, 5)
-    assert a2.game.moves_played() == seen[0] + 1
+    assert a2.game.moves_played() == n + 1
 
 
 @pytest.mark.parametrize("level", [app.MEDIUM, app.HARD])
@@ -273,8 +288,6 @@ def test_a_computers_play_shown_when_the_app_is_quit_is_shown_again(tmp_path, mo
     # q while the computer's card shows: not played on the way out, so the
     # restart shows the same move again before it is played (a new user's
     # find: played and saved, it was gone unseen from the restart's table)
-    import ui.table as T
-
     real = config.default_settings
 
     def settings():
@@ -283,36 +296,18 @@ def test_a_computers_play_shown_when_the_app_is_quit_is_shown_again(tmp_path, mo
         return s
 
     monkeypatch.setattr(config, "default_settings", settings)
-
-    def shown(a):
-        s = a.screen
-        if a.screen_mod == "table" and s.stage == T.SHOW and a.levels[a.game.turn] != app.HUMAN:
-            return (a.game.moves_played(), s.move)
-        return None
-
-    seen = []
-
-    def quit_on_show(a):
-        if a.plays >= 3 and shown(a):
-            seen.append(shown(a))
-            raise SystemExit(0)
-        return False
-
-    b = F.Board(forever())
-    with pytest.raises(SystemExit):
-        app.run(b, folder=str(tmp_path), until=quit_on_show)
-    assert seen
+    seen = _quit_on_show(tmp_path, False)
     again = []
 
     def watch(a):
-        if shown(a):
-            again.append(shown(a))
+        if _shown(a, False):
+            again.append(_shown(a, False))
             return True
         return False
 
     a2, _ = run(forever(), tmp_path, 3000, until=watch)  # (A: Continue)
     assert a2.levels[1] == level
-    assert again and again[0] == seen[0]
+    assert again and again[0] == seen
 
 
 def test_ctrl_c_during_a_plays_save_plays_it_once(tmp_path, monkeypatch):
