@@ -256,13 +256,13 @@ def _shown(a, human):
     return None
 
 
-def _quit_on_show(tmp_path, human):
+def _quit_on_show(tmp_path, human, plays=3):
     # a new game, A held, quit (q: SystemExit) once a move of the player's
-    # (`human`) or of a computer's shows after 3 plays: _shown's then
+    # (`human`) or of a computer's shows after `plays` plays: _shown's then
     seen = []
 
     def until(a):
-        if a.plays >= 3 and _shown(a, human):
+        if a.plays >= plays and _shown(a, human):
             seen.append(_shown(a, human))
             raise SystemExit(0)
         return False
@@ -308,6 +308,33 @@ def test_a_computers_play_shown_when_the_app_is_quit_is_shown_again(tmp_path, mo
     a2, _ = run(forever(), tmp_path, 3000, until=watch)  # (A: Continue)
     assert a2.levels[1] == level
     assert again and again[0] == seen
+
+
+def test_a_computers_fallback_shown_when_the_app_is_quit_is_played(tmp_path, monkeypatch):
+    # a computer's move that is not its level's (no heap for its search:
+    # the medium player's) is played on the way out as the player's own:
+    # the restart's heap may let the search play another (a new user's
+    # find, the simulator at 200K)
+    from ai import hard
+
+    def short(*args, **kw):
+        raise MemoryError
+
+    monkeypatch.setattr(hard, "choose", short)
+    real = config.default_settings
+
+    def settings():
+        s = real()
+        s["cfg"]["opp"] = app.HARD
+        return s
+
+    monkeypatch.setattr(config, "default_settings", settings)
+    # (the computer's first move: its players are imported again after a
+    # fallback, ai.hard's choose then its own)
+    n, (card, _) = _quit_on_show(tmp_path, False, 0)
+    a2, b2 = run(F.keys(""), tmp_path, 5)
+    assert a2.game.moves_played() == n + 1
+    assert card not in a2.game.hand(1)
 
 
 def test_ctrl_c_during_a_plays_save_plays_it_once(tmp_path, monkeypatch):

@@ -159,10 +159,14 @@ class Screen(keys.Screen):
         # the player's move shown (its card on the table, SHOW) is played,
         # so saved: what the player chose stays chosen. A computer's is
         # not: the restart shows it again before it is played (the same
-        # move: turns seeds it from the game's seed and the moves played)
+        # move: turns seeds it from the game's seed and the moves played),
+        # but one not of its level (no heap for its search: turns.short),
+        # which the restart's heap may not repeat
         app = self.app
-        if self.stage == SHOW and self.move is not None and app.levels[app.game.turn] == HUMAN:
-            self._apply(app.now)
+        g = app.game
+        if self.stage == SHOW and self.move is not None:
+            if app.levels[g.turn] == HUMAN or app.turns.short is g:
+                self._apply(app.now)
 
     def _apply(self, now):
         app = self.app
