@@ -193,7 +193,7 @@ def test_summary_announces_all_ten_coins(tmp_path):
 
 
 @pytest.mark.parametrize("scored", [True, False])
-@pytest.mark.parametrize("w, h", [(128, 64), (240, 135)])
+@pytest.mark.parametrize("w, h", [(128, 64), (128, 80), (240, 135)])
 def test_summary_rows_add_up_to_the_total(tmp_path, w, h, scored):
     # re bello, napola, piccola and grande are counted in the total: the
     # first page adds them up as "Others", so that its rows make the total
@@ -220,6 +220,7 @@ def test_summary_rows_add_up_to_the_total(tmp_path, w, h, scored):
     a.go("summary")
     a._switch()
     a.draw()
+    assert not b.display.overflow  # (80 px: eight rows 8 px apart, not 9 under a 12 px heading)
     rows = {ln.split()[0]: ln.split()[1:] for ln in b.display.screen_text().split("\n")[1:]}
     assert rows.get("Others", ["0", "0"]) == [str(t) for t in others]
     assert ("Others" in rows) == scored

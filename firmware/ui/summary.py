@@ -190,7 +190,8 @@ class Screen(keys.Screen):
         rows.append((lang.TOTAL, [str(t) for t in sc.total], None))
         if self.match_first():  # (else on the third page: _extra)
             rows.append((lang.MATCH, [str(t) for t in g.totals], None))
-        step = max(8, min(10, (app.h - 8) // len(rows)))
+        # (a step over 8 only where the rows fit under a heading 12 px down)
+        step = max(8, min(10, (app.h - 12) // len(rows)))
         y0 = 8 if step == 8 else 12
         for j, (sid, vals, won) in enumerate(rows):
             y = y0 + j * step
