@@ -328,14 +328,15 @@ class App:
 
     def flush(self, play=True):
         """Write now what waits for its timed save (a setting changed, the
-        round being typed: set_setting, keep_round) and, with `play`, what
-        the screen shows as done (the player's play shown: Screen.quit), as
-        the app stops (a quit, or a bug) or the web page goes (boards/web;
-        hidden only, `play` False: a move shown stays shown for the player
-        who comes back). Never raises: what cannot be written is said."""
+        round being typed: set_setting, keep_round) and what the screen
+        shows as done (Screen.quit: the player's play shown, and with `play`
+        a computer's fallback move shown), as the app stops (a quit, or a
+        bug) or the web page goes (boards/web; hidden only, `play` False: a
+        computer's move shown stays shown for the player who comes back).
+        Never raises: what cannot be written is said."""
         try:
-            if play and self.screen is not None:
-                self.screen.quit()
+            if self.screen is not None:
+                self.screen.quit(play)
         except Exception as e:  # (the rest is written all the same)
             _say("app: not played on the way out:", e)
         try:

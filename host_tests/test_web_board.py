@@ -372,12 +372,16 @@ web.flush(False)  # hidden (a tab switched): the move stays shown
 print("hidden", a.screen.stage == table.SHOW, a.plays - plays)
 web.flush()  # gone (a reload): not played, shown again after it
 print("gone", a.screen.stage == table.SHOW, a.plays - plays)
-a.levels[a.game.turn] = 3  # the player's own move shown: played, as on a quit
-a.screen.move = None
+a.turns.short = a.game  # as when its search had no heap: the medium player's move
+web.flush(False)
+print("short hidden", a.screen.stage == table.SHOW, a.plays - plays)
+web.flush()  # gone: played (the restart's heap may let the search play another)
+print("short gone", a.screen.stage == table.SHOW, a.plays - plays)
+a.levels[a.game.turn] = 3  # the player's own move shown: played, hidden too
 card, taken = a.game.legal_moves()[0]
 a.screen._show(card, taken)
-web.flush()
-print("own", a.screen.stage == table.SHOW, a.plays - plays)
+web.flush(False)
+print("own hidden", a.screen.stage == table.SHOW, a.plays - plays)
 """
 
 
@@ -386,9 +390,12 @@ def test_a_hidden_page_keeps_a_computers_move_shown():
     # a tab switched while a computer's move was shown played it at once:
     # back within 1.5 s, the player never saw it (a reviewer's find); the
     # page gone, it is not played either (shown again when the page comes
-    # back, ui.table's quit), where the player's own move is
+    # back, ui.table's quit) but for a move not of its level. The player's
+    # own move is played, hidden too (a phone may kill a hidden page)
     out = mpy.run_mpy(SHOWN, path=(mpy.FIRMWARE, WEB))
-    assert "hidden True 0" in out and "gone True 0" in out and "own False 1" in out, out
+    assert "hidden True 0" in out and "gone True 0" in out, out
+    assert "short hidden True 0" in out and "short gone False 1" in out, out
+    assert "own hidden False 2" in out, out
 
 
 def test_firmware_pack_holds_the_staged_firmware_as_bytecode():

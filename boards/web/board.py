@@ -34,10 +34,11 @@ game both ways). The page calls, from JavaScript:
 - ``flush(play=True)``: the page goes (a reload, a tab closed) or, `play`
   False, is hidden (a tab switched, a phone's switch to another app,
   after which it may be killed unsaid): `App.flush` writes now what waits
-  for its timed save (a setting, the round being typed) and, with `play`,
-  plays the player's move shown, as on a quit (a computer's is shown
-  again at the restart); the app plays on if the page comes back. Never
-  raises.
+  for its timed save (a setting, the round being typed) and plays the
+  player's move shown, as on a quit; with `play` also a computer's move
+  shown that is not its level's (its search short of heap; any other is
+  shown again at the restart); the app plays on if the page comes back.
+  Never raises.
 - ``status() -> str``: ``screen=<module> page=<k>/<n> plays=<n>
   matches=<n> asleep=<0|1> busy=<0|1> keys=<mask>/<queued>`` for the
   page's tests (``busy``: the screen is doing something by itself, such as

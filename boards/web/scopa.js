@@ -387,10 +387,10 @@ select.addEventListener("change", () => {
 // after the change (app._SAVE_MS): a reload, a tab closed or a phone's
 // switch to another app (after which the page may be killed unsaid)
 // within that second lost it. Hidden, the app writes it now (board.flush)
-// and the flash is kept at once; shown again, the app plays on. Only a
-// page that goes for good (not kept for the back button) also plays the
-// player's move shown, as a quit does (a computer's is shown again when
-// the page comes back: ui.table's quit).
+// and the flash is kept at once, the player's move shown played; shown
+// again, the app plays on. A computer's move shown is shown again when the
+// page comes back (ui.table's quit), but for one that is not its level's,
+// played when the page goes for good (not kept for the back button).
 function writeNow(play) {
     if (!board || !fs || foreign || page.error) return;
     board.flush(play);

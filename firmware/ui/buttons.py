@@ -300,10 +300,11 @@ class Screen:
     def press(self, k, ev):
         pass
 
-    def quit(self):
-        """The app is quit (the simulator's q, Ctrl-C): finish at once what
-        the screen shows as done, through the app (the player's play shown:
-        played, so saved)."""
+    def quit(self, gone=True):
+        """The app is quit (the simulator's q, Ctrl-C; `gone` False: a web
+        page hidden, which may come back): finish at once what the screen
+        shows as done, through the app (the player's play shown, and when
+        `gone` a computer's that is not its level's: played, so saved)."""
 
     def draw(self, fb):
         pass

@@ -155,17 +155,18 @@ class Screen(keys.Screen):
                 self.cur = hand.index(self.hint[0])
             app.dirty = True
 
-    def quit(self):
+    def quit(self, gone=True):
         # the player's move shown (its card on the table, SHOW) is played,
         # so saved: what the player chose stays chosen. A computer's is
         # not: the restart shows it again before it is played (the same
         # move: turns seeds it from the game's seed and the moves played),
-        # but one not of its level (no heap for its search: turns.short),
-        # which the restart's heap may not repeat
+        # but, when the app is `gone` (not a web page hidden, which may come
+        # back to it), one not of its level (no heap for its search:
+        # turns.short), which the restart's heap may not repeat
         app = self.app
         g = app.game
         if self.stage == SHOW and self.move is not None:
-            if app.levels[g.turn] == HUMAN or app.turns.short is g:
+            if app.levels[g.turn] == HUMAN or (gone and app.turns.short is g):
                 self._apply(app.now)
 
     def _apply(self, now):
