@@ -295,7 +295,7 @@ def rounds(g, level, again):
             if r.game == SCOPONE_10 and g.st[E.INHAND] == 1:
                 # the round's last play to come: the cards no deal gave out
                 # go to the dealer's side after it (as ui/table.py reads them)
-                undealt = [g.st[E.DECK + i] for i in range(g.st[E.DP], 40)]
+                undealt = g.undealt()
             seat = g.turn
             if seat != me:
                 card, taken = computer(g, seat, level)

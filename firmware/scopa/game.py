@@ -103,6 +103,13 @@ class Game:
         """Cards still in the mazzo."""
         return 40 - self.st[engine.DP]
 
+    def undealt(self):
+        """The cards still in the mazzo (list of ints 0..39, in dealing
+        order): in Scopone a 10 the four no deal gives out, which go to the
+        dealer's side at the round's end (FORMAT.md scopone_10)."""
+        st = self.st
+        return [st[engine.DECK + i] for i in range(st[engine.DP], 40)]
+
     def legal_moves(self):
         """Legal moves of the seat to play: list of ``(card, (taken, ...))``
         in enumeration order (the order replay codes index)."""

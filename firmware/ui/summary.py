@@ -29,6 +29,21 @@ _EXTRA = (("re_bello", lang.RE_BELLO), ("napola", lang.NAPOLA))
 _EXTRA += (("piccola", lang.PICCOLA), ("grande", lang.GRANDE))
 
 
+def _others(sc):
+    # the points of the categories beyond the first page's five (re bello,
+    # napola, piccola, grande: the third page's rows) per side, for the
+    # first page's "Others"; None when none of them gave a point (or no score)
+    if sc is None:
+        return None
+    out = [0] * sc.sides
+    for name, _ in _EXTRA:
+        if name in sc.categories:
+            vals = getattr(sc, name)
+            for i in range(sc.sides):
+                out[i] += vals[i]
+    return out if any(out) else None
+
+
 class Screen(keys.Screen):
     def __init__(self, app, arg=None):
         self.app = app
@@ -43,6 +58,7 @@ class Screen(keys.Screen):
                     break
         if g.over:
             self.pages.append("match")
+        self.others = _others(sc)  # (the round's score stays as the screen shows)
         # for a text-only observer (the simulator's log, the flash tool)
         print("round %d over: %s" % (g.round_no, " ".join(str(t) for t in g.totals)))
         if g.over:
@@ -119,24 +135,11 @@ class Screen(keys.Screen):
             cw = need
         return [app.w - 1 - (n - i) * cw for i in range(n)], cw  # a pixel of margin
 
-    def others(self):
-        """The points of the categories beyond the first page's five (re
-        bello, napola, piccola, grande: the third page's rows), per side;
-        None when none of them gave a point."""
-        sc = self.app.game.score
-        out = [0] * sc.sides
-        for name, _ in _EXTRA:
-            if name in sc.categories:
-                vals = getattr(sc, name)
-                for i in range(sc.sides):
-                    out[i] += vals[i]
-        return out if any(out) else None
-
     def match_first(self):
         """True when the match's row is on the first page: without
         "Others" (seven rows), or where eight rows of at least 8 px fit
         under its heading (not on 128 x 64); else on the third page."""
-        return self.app.h >= 8 + 8 * 8 or self.others() is None
+        return self.app.h >= 8 + 8 * 8 or self.others is None
 
     def draw(self, fb):
         page = self.pages[self.k]
@@ -183,7 +186,7 @@ class Screen(keys.Screen):
             (lang.PRIMIERA, prim, sc.primiera),
             (lang.SCOPE, [str(t) for t in sc.scope], None),
         ]
-        others = self.others()
+        others = self.others
         if others:  # re bello, napola...: added up, so that the rows make the total
             rows.append((lang.OTHERS, [str(t) for t in others], None))
         k = len(rows)  # the total's row, under a line where there is room

@@ -185,7 +185,7 @@ class Screen(keys.Screen):
         if g.st[engine.INHAND] == 1:
             rest = [c for c in g.table() if c not in taken] + ([] if taken else [card])
             if g.rules.game == rules.SCOPONE_10:  # the mazzo's four go to the dealer's side
-                four = [g.st[engine.DECK + i] for i in range(g.st[engine.DP], 40)]
+                four = g.undealt()
         try:
             self.flags = app.turns.play(card, taken)
         except MemoryError:
