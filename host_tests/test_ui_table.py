@@ -836,3 +836,27 @@ def test_teams_are_named_by_their_seats_and_partners_marked(tmp_path):
     a.draw()
     text = b.display.screen_text()
     assert "1+3" in text and "2+4" in text  # not "13", "24"
+
+
+def test_no_frame_of_the_bare_table_between_two_announcements(tmp_path):
+    # "Rest to P2", then "Mazzo to P1+P3", then the summary: each at once,
+    # not after a frame of the bare table (a flicker at every Scopone a 10
+    # round's end)
+    for seed in range(1, 40):
+        g = Game(Rules("scopone_10"), seed)
+        a, b = start(tmp_path / str(seed), g, [app.HUMAN, app.EASY, app.EASY, app.EASY])
+        a.loop(5)
+        _play_until(a, b, lambda a: a.game.round_over, 2000)
+        s = a.screen
+        if g.round_over and a.screen_mod == "table" and s.stage == TB.NEWS and s.news:
+            break
+    else:
+        raise AssertionError("no round ended with its rest and the mazzo to say")
+    frames = []
+    draw = s.draw
+    s.draw = lambda fb: frames.append((s.stage, s.line)) or draw(fb)
+    a.loop(400, until=lambda a: a.screen_mod != "table")
+    assert a.screen_mod == "summary"
+    # every frame from "Rest to" on is an announcement, the summary next
+    assert frames and all(stage == TB.NEWS for stage, _ in frames), frames
+    assert frames[-1][1].startswith("Mazzo to ")

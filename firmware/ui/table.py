@@ -144,6 +144,9 @@ class Screen(keys.Screen):
         elif st in (SCOPA, NEWS):
             if keys.ticks_diff(now, self.t0) >= ANNOUNCE_MS:
                 self._done()
+                # the next line, turn or summary in this step: no frame of
+                # the bare table between ("Rest to", then "Mazzo to")
+                self.tick(now)
         elif st in (PICK, CHOOSE) and self.asking and not app.dirty:
             self.asking = False
             self.hint = app.turns.computer_turn(hint=True)
