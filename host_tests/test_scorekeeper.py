@@ -1018,19 +1018,56 @@ def test_variants_ask_their_fields(tmp_path):
     assert k.sheet.fields() == ["t", "d", "s", "p", "sc", "rb", "np"]
     e = {"t": [24, 16], "d": [7, 3], "s": 0, "p": 0, "sc": [0, 1], "rb": 1, "np": [5, 0]}
     k.press(["A"] + entry_keys(e, k.sheet.fields(), 2, sh=k.sheet)[:-1])
-    # 7 categories, every one with a point: they scroll, four a time, the
-    # key line kept (only five fit without it)
-    assert k.text().split("\n")[1:5] == [
+    # 7 categories, every one with a point: on 128 x 64 the bonuses are
+    # one row, "Others", so that the rows shown add up to the total, and
+    # neither the match's row nor the key line fits (they scrolled, four
+    # a time: the rows shown did not add up)
+    assert k.text().split("\n") == [
+        "Round 1 ADA BO",
         "Cards 1 0",
         "Denari 1 0",
         "7 bello 1 0",
         "Primiera 1 0",
+        "Scope 0 1",
+        "Others 5 1",
+        "Total 9 2",
     ]
-    assert k.text().split("\n")[-1] == "A:ok B:back"
-    k.press("down down down")  # scrolls
-    assert k.text().split("\n")[1:5] == ["Primiera 1 0", "Scope 0 1", "Re bello 0 1", "Napola 5 0"]
+    k.press("down down down")  # nothing to scroll
+    assert k.text().split("\n")[6] == "Others 5 1"
     k.press("A")
     assert k.sheet.rounds == [e] and k.screen.m["totals"] == [9, 2]
+
+
+def test_the_review_adds_up_on_128x64_with_bonuses(tmp_path):
+    # the rows shown add up to the total: six categories with a point
+    # take the rows of the match's totals and the key line (a bonus alone
+    # keeps its name; two or more past six are one row, "Others": above);
+    # five keep the match's totals
+    k = new_sheet(tmp_path, names=["ADA", "BO"], napola=1, rebello=1)
+    e = {"t": [24, 16], "d": [7, 3], "s": 0, "p": 0, "sc": [0, 1], "rb": 1, "np": [0, 0]}
+    k.press(["A"] + entry_keys(e, k.sheet.fields(), 2, sh=k.sheet)[:-1])
+    assert k.text().split("\n")[1:] == [
+        "Cards 1 0",
+        "Denari 1 0",
+        "7 bello 1 0",
+        "Primiera 1 0",
+        "Scope 0 1",
+        "Re bello 0 1",
+        "Total 4 2",
+    ]
+    k.press("A")
+    e = {"t": [20, 20], "d": [7, 3], "s": 0, "p": 0, "sc": [0, 0], "rb": 1, "np": [5, 0]}
+    k.press(["A"] + entry_keys(e, k.sheet.fields(), 2, sh=k.sheet)[:-1])
+    lines = k.text().split("\n")
+    assert lines[1:] == [
+        "Denari 1 0",
+        "7 bello 1 0",
+        "Primiera 1 0",
+        "Re bello 0 1",
+        "Napola 5 0",
+        "Total 8 1",
+        "Match 12 3",
+    ]
 
 
 def test_cirulla_three_sides(tmp_path):

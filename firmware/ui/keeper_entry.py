@@ -86,6 +86,9 @@ CATEGORY_LABELS = {
     "piccola": lang.PICCOLA,
     "grande": lang.GRANDE,
 }
+# the variant's bonuses, one review row where short of rows (_layout)
+_EXTRA = ("re_bello", "napola", "piccola", "grande")
+OTHERS = "others"
 ERRORS = {
     sheet.MORE: lang.SK_MORE,
     sheet.NO_COINS: lang.SK_NO_COINS,
@@ -974,14 +977,16 @@ class Screen(keys.Screen):
     def _layout(self):
         """The review's rows below the title: ``(categories, rows for
         them, key line shown, match's row shown)``. All the categories
-        when they fit, else those that gave a point (UP / DOWN scroll if
-        still too many), then the round's total, the match's totals after
-        it and the key line ("A:ok B:back", "A:edit B:back"). Where one
-        row is short (128 x 64, five categories with a point) every
-        category with a point stays, so that the rows add up to the
-        total: a round of the history keeps its key line (its totals are
-        the history's), a round typed its match's totals (A confirms it,
-        as on every step); more than that scroll beside all three."""
+        when they fit, else those that gave a point, then the round's
+        total, the match's totals after it and the key line ("A:ok
+        B:back", "A:edit B:back"). Where one row is short (128 x 64, five
+        categories with a point) every category with a point stays, so
+        that the rows add up to the total: a round of the history keeps
+        its key line (its totals are the history's), a round typed its
+        match's totals (A confirms it, as on every step); where two are,
+        neither. Past that the variant's bonuses (re bello, napola,
+        piccola, grande) are one row, ``OTHERS`` (as on the game's
+        summary); more than that scroll (UP / DOWN) beside all three."""
         sc = self.rev[0] if self.rev else None
         full = max(2, (self.app.h - 24) // 8)  # no key line
         if sc is None:
@@ -989,9 +994,25 @@ class Screen(keys.Screen):
         cats = sc.categories
         if len(cats) > full - 1:
             cats = [c for c in cats if max(getattr(sc, c)) > 0]
-        if len(cats) != full:
-            return cats, full - 1, True, True
-        return cats, full, self.view, not self.view
+        if len(cats) > full + 1:
+            cats = [c for c in cats if c not in _EXTRA] + [OTHERS]
+        if len(cats) == full:
+            return cats, full, self.view, not self.view
+        if len(cats) == full + 1:
+            return cats, full + 1, False, False
+        return cats, full - 1, True, True
+
+    def _row(self, sc, cat):
+        """A review row's label and points per side (OTHERS: the
+        variant's bonuses added up)."""
+        if cat != OTHERS:
+            return tr(CATEGORY_LABELS[cat]), getattr(sc, cat)
+        vals = [0] * self.n
+        for c in _EXTRA:
+            if c in sc.categories:
+                for i, v in enumerate(getattr(sc, c)):
+                    vals[i] += v
+        return tr(lang.OTHERS), vals
 
     def _draw_review(self, fb):
         app = self.app
@@ -1025,8 +1046,8 @@ class Screen(keys.Screen):
                 gfx.text(fb, name, x - 8 * len(name), 0, p.FG)
         y = 8
         for j in range(self.top, min(len(cats), self.top + vis)):
-            gfx.text(fb, tr(CATEGORY_LABELS[cats[j]]), 0, y, p.FG)
-            vals = getattr(sc, cats[j])
+            label, vals = self._row(sc, cats[j])
+            gfx.text(fb, label, 0, y, p.FG)
             for i, x in enumerate(ends):
                 t = str(vals[i])
                 gfx.text(fb, t, x - 8 * len(t), y, p.FG)
