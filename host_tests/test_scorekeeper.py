@@ -1380,6 +1380,23 @@ def test_all_ten_denari_are_a_run_of_ten_and_the_grande(tmp_path):
     assert k.screen.step() == "gr" and k.screen.v["gr"] == -1
 
 
+def test_up_past_a_sides_denari_on_the_napola_does_nothing_and_says_why(tmp_path):
+    # BO took 2 denari: no napola (A 2 3 at least) for it. UP gave 3, and
+    # only A then said "Denari mismatch"; ADA's 8 let it go to 8
+    k = new_sheet(tmp_path, names=["ADA", "BO"], napola=1)
+    e = {"t": [30, 10], "d": [8, 2], "s": 0, "p": 0, "sc": [0, 0], "np": [0, 0]}
+    keys = entry_keys(e, k.sheet.fields(), 2, sh=k.sheet)
+    k.press(["A"] + keys[:-3])  # on to the napola, on ADA
+    assert k.screen.step() == "np" and k.screen.cur == 0
+    k.press(["up"] * 8)
+    assert k.screen.v["np"] == [8, 0] and k.text().split("\n")[-1] == "Denari mismatch"
+    k.press("down A up")  # on to BO
+    assert k.screen.cur == 1
+    assert k.screen.v["np"] == [7, 0] and k.text().split("\n")[-1] == "Denari mismatch"
+    k.press("A A")
+    assert k.sheet.rounds[0]["np"] == [7, 0]
+
+
 def test_the_grande_opens_on_the_side_the_piccola_named_leaves_it_to(tmp_path):
     # Cirulla: BO took 3 denari, its piccola of 3 (A 2 3): ADA holds the
     # Fante, Cavallo and Re. The step opened on Nobody, and A on it said

@@ -454,7 +454,13 @@ class Screen(keys.Screen):
         elif f == "np":
             vals = v[f]
             j = NAPOLA_RUNS.index(vals[self.cur]) if vals[self.cur] in NAPOLA_RUNS else 0
-            vals[self.cur] = NAPOLA_RUNS[max(0, min(len(NAPOLA_RUNS) - 1, j + d))]
+            run = NAPOLA_RUNS[max(0, min(len(NAPOLA_RUNS) - 1, j + d))]
+            if d > 0 and run > vals[self.cur] and run > v["d"][self.cur]:
+                # a run of the denari past the side's denari: nothing, and
+                # why (what A on it says)
+                self._refuse(lang.SK_CLASH)
+                return
+            vals[self.cur] = run
         else:
             ch = self.choices()
             if v[f] not in ch:  # the first pick (UNSET, or a side not offered)
@@ -463,11 +469,11 @@ class Screen(keys.Screen):
                 v[f] = ch[(ch.index(v[f]) + d) % len(ch)]
         self._chose(f)
 
-    def _refuse(self):
-        # a key that would give a side more denari than cards: nothing
-        # changes (nor is the value the keeper's own for it: _chose), and
-        # the band says why until the next key
-        self.err = tr(lang.SK_MORE)
+    def _refuse(self, sid=lang.SK_MORE):
+        # a key that would give a side more denari than cards (or a napola
+        # than denari): nothing changes (nor is the value the keeper's own
+        # for it: _chose), and the band says why until the next key
+        self.err = tr(sid)
         self.told = True
 
     def _between(self, f, i, d, hi):
