@@ -860,3 +860,25 @@ def test_no_frame_of_the_bare_table_between_two_announcements(tmp_path):
     # every frame from "Rest to" on is an announcement, the summary next
     assert frames and all(stage == TB.NEWS for stage, _ in frames), frames
     assert frames[-1][1].startswith("Mazzo to ")
+
+
+@pytest.mark.parametrize("game", ["cirulla", "scopa"])
+def test_the_tables_first_frame_is_its_deals_news_or_its_turn(tmp_path, game, monkeypatch):
+    # the table opened on a deal (a new game, the next round) drew a frame
+    # before its first step: the bare table, then the dealer's fifteen or
+    # a declared hand, or "Your turn" (a new user's find: with the dealer's
+    # thirty an empty table, its four cards already gone)
+    news = game == "cirulla"
+    g = find(lambda g: bool(g.announcements()) == news, Rules(game))
+    b = F.Board(F.keys(""))
+    a = app.App(b, str(tmp_path))
+    a.game = g
+    a.levels = [app.HUMAN, app.EASY]
+    a.go("menu")
+    a._switch()
+    frames = []
+    draw = TB.Screen.draw
+    monkeypatch.setattr(TB.Screen, "draw", lambda s, fb: frames.append(s.stage) or draw(s, fb))
+    a.go("table")
+    a.loop(1)  # (the screen made and drawn in one step)
+    assert a.screen_mod == "table" and frames == [TB.NEWS if news else TB.PICK]

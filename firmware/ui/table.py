@@ -90,6 +90,9 @@ class Screen(keys.Screen):
         self.matta = 0  # the rank the matta counts among the cards (0: its own)
         self.info = False  # PICK: the round's page (ui/round_info.py) shown
         self.peek = 0  # PICK: 0 the own hand, k the k-th partner's (partners_visible)
+        # the first step now: the first frame is the deal's announcement or
+        # the turn ("Your turn"), not a frame of the table before it
+        self.tick(app.now)
 
     # State ----------------------------------------------------------------
 
