@@ -1040,33 +1040,38 @@ def test_variants_ask_their_fields(tmp_path):
 
 def test_the_review_adds_up_on_128x64_with_bonuses(tmp_path):
     # the rows shown add up to the total: six categories with a point
-    # take the rows of the match's totals and the key line (a bonus alone
-    # keeps its name; two or more past six are one row, "Others": above);
-    # five keep the match's totals
+    # take the rows of the match's totals and the key line in a round
+    # typed (a bonus alone keeps its name); a round of the history keeps
+    # its key line ("A:edit B:back": a tester once edited old rounds by
+    # accident) and scrolls; two bonuses or more past five rows are one,
+    # "Others", and the match's totals stay
     k = new_sheet(tmp_path, names=["ADA", "BO"], napola=1, rebello=1)
     e = {"t": [24, 16], "d": [7, 3], "s": 0, "p": 0, "sc": [0, 1], "rb": 1, "np": [0, 0]}
     k.press(["A"] + entry_keys(e, k.sheet.fields(), 2, sh=k.sheet)[:-1])
-    assert k.text().split("\n")[1:] == [
+    six = [
         "Cards 1 0",
         "Denari 1 0",
         "7 bello 1 0",
         "Primiera 1 0",
         "Scope 0 1",
         "Re bello 0 1",
-        "Total 4 2",
     ]
-    k.press("A")
-    e = {"t": [20, 20], "d": [7, 3], "s": 0, "p": 0, "sc": [0, 0], "rb": 1, "np": [5, 0]}
-    k.press(["A"] + entry_keys(e, k.sheet.fields(), 2, sh=k.sheet)[:-1])
-    lines = k.text().split("\n")
-    assert lines[1:] == [
+    assert k.text().split("\n")[1:] == six + ["Total 4 2"]
+    k.press("A up A")  # confirmed; its review from the history
+    assert k.text().split("\n")[1:] == six[:5] + ["Total 4 2", "A:edit B:back"]
+    k.press("down")
+    assert k.text().split("\n")[1:] == six[1:] + ["Total 4 2", "A:edit B:back"]
+    k.press("B B A")  # back to the totals; a new round
+    e = {"t": [20, 20], "d": [7, 3], "s": 0, "p": 0, "sc": [0, 1], "rb": 1, "np": [5, 0]}
+    k.press(entry_keys(e, k.sheet.fields(), 2, sh=k.sheet)[:-1])
+    assert k.text().split("\n")[1:] == [
         "Denari 1 0",
         "7 bello 1 0",
         "Primiera 1 0",
-        "Re bello 0 1",
-        "Napola 5 0",
-        "Total 8 1",
-        "Match 12 3",
+        "Scope 0 1",
+        "Others 5 1",
+        "Total 8 2",
+        "Match 12 4",
     ]
 
 

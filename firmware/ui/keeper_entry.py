@@ -7,7 +7,7 @@ scope, then re bello, napola (Cirulla: piccola) and grande when in play.
 Last the review: the round's points and the match totals after it; A
 confirms, and the sheet is written to flash at once. Its bottom line
 says what A and B do ("A:ok B:back"; a round's review opened from the
-history, "A:edit B:back").
+history, "A:edit B:back") where a row is free for it (_layout).
 
 A round of the sheet is named by its number and its match's, "R1 M2"
 (each match counts its rounds from 1), on its review and its edit's
@@ -30,7 +30,8 @@ cards, the one denaro alone moves (a side's one more from what is left,
 its one fewer to the first side with a card for it, the last side
 first); UP at a side's cards, or DOWN where every other side is at its
 cards, does nothing, and the band says so ("Denari > cards") until the
-next key. A
+next key; so does UP to a napola longer than the side's denari ("Denari
+mismatch"). A
 objects when the counts do not add up, the cursor then on the side to fix
 (by the cards: on the card named twice, or on the first card of the side
 whose cards do not fit its counts).
@@ -989,10 +990,12 @@ class Screen(keys.Screen):
         categories with a point) every category with a point stays, so
         that the rows add up to the total: a round of the history keeps
         its key line (its totals are the history's), a round typed its
-        match's totals (A confirms it, as on every step); where two are,
-        neither. Past that the variant's bonuses (re bello, napola,
-        piccola, grande) are one row, ``OTHERS`` (as on the game's
-        summary); more than that scroll (UP / DOWN) beside all three."""
+        match's totals (A confirms it, as on every step). Past that two
+        bonuses or more (re bello, napola, piccola, grande) are one row,
+        ``OTHERS`` (as on the game's summary); six rows still (the five
+        of every round and a bonus) take both lines' rows in a round typed,
+        and scroll (UP / DOWN) under the key line in a round of the
+        history, as more than that would beside all three."""
         sc = self.rev[0] if self.rev else None
         full = max(2, (self.app.h - 24) // 8)  # no key line
         if sc is None:
@@ -1000,9 +1003,9 @@ class Screen(keys.Screen):
         cats = sc.categories
         if len(cats) > full - 1:
             cats = [c for c in cats if max(getattr(sc, c)) > 0]
-        if len(cats) > full + 1:
+        if len(cats) > full and len([c for c in cats if c in _EXTRA]) > 1:
             cats = [c for c in cats if c not in _EXTRA] + [OTHERS]
-        if len(cats) == full:
+        if len(cats) == full or len(cats) == full + 1 and self.view:
             return cats, full, self.view, not self.view
         if len(cats) == full + 1:
             return cats, full + 1, False, False
