@@ -882,3 +882,18 @@ def test_the_tables_first_frame_is_its_deals_news_or_its_turn(tmp_path, game, mo
     a.go("table")
     a.loop(1)  # (the screen made and drawn in one step)
     assert a.screen_mod == "table" and frames == [TB.NEWS if news else TB.PICK]
+
+
+def test_no_frame_of_the_table_without_its_turn_in_a_round(tmp_path, monkeypatch):
+    # after each play the next turn ("Your turn", "P2 thinks") or the
+    # summary in the same step: a frame of the table with no word of whose
+    # turn it is (IDLE) came between every two plays, a flicker of the
+    # status line
+    g = Game(Rules("scopa"), 3)
+    a, b = start(tmp_path, g, [app.HUMAN, app.EASY])
+    frames = []
+    draw = TB.Screen.draw
+    monkeypatch.setattr(TB.Screen, "draw", lambda s, fb: frames.append(s.stage) or draw(s, fb))
+    _play_until(a, b, lambda a: a.screen_mod != "table", 600)
+    assert a.screen_mod == "summary" and frames.count(TB.SHOW) >= 36, frames
+    assert TB.IDLE not in frames

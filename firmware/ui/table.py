@@ -144,6 +144,8 @@ class Screen(keys.Screen):
             wait = SHOW_MS if app.levels[g.turn] != HUMAN else HUMAN_SHOW_MS
             if keys.ticks_diff(now, self.t0) >= wait:
                 self._apply(now)
+                if self.stage == IDLE:
+                    self.tick(now)  # the next turn or the summary: no frame between
         elif st in (SCOPA, NEWS):
             if keys.ticks_diff(now, self.t0) >= ANNOUNCE_MS:
                 self._done()
