@@ -335,6 +335,24 @@ def test_the_partner_row_names_one_partner_or_two(tmp_path):
     assert s.rows[s.keys.index("pvis")][0] == "See partner"
 
 
+def test_a_persons_seat_with_pass_and_play_off_shows_medium_and_stays(tmp_path):
+    # Pass & play on, the opponent a person; then off: the row said Easy
+    # and the settings were rewritten to Easy (the next game against Easy,
+    # unchosen), where the seat plays as Medium (config.make_levels)
+    a, b = run("AA", tmp_path)  # Scopa for 2
+    a.settings["pass"] = 1
+    a.set_setting("opp", app.HUMAN)
+    a.go("menu", "Options")
+    a._switch()
+    assert options(a)["opp"] == "Human"
+    a.settings["pass"] = 0
+    a.go("menu", "Options")
+    a._switch()
+    assert options(a)["opp"] == "Medium" and a.settings["cfg"]["opp"] == app.HUMAN
+    a.screen.action(len(a.screen.rows) - 1)  # Start
+    assert a.levels == [app.HUMAN, app.MEDIUM]
+
+
 def test_re_bello_names_the_king_as_its_face_shows_it(tmp_path):
     a, b = run("AA", tmp_path)  # Scopa for 2
     s = a.screen

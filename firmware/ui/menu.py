@@ -2,6 +2,8 @@
 How-to-play index: list screens (ui.lists).
 """
 
+from micropython import const
+
 import lang
 from lang import tr
 from ui.house import house_rules
@@ -141,6 +143,10 @@ class Games(List):
         app.go("menu", "Options")
 
 
+_MEDIUM = const(1)  # consts.MEDIUM
+_HUMAN = const(3)  # consts.HUMAN
+
+
 def level_names(human):
     out = [tr(lang.EASY), tr(lang.MEDIUM), tr(lang.HARD)]
     if human:
@@ -187,7 +193,11 @@ class Options(List):
                 v = config.player_choices(g).index(n)
             else:
                 v = cfg[k]
-            if not 0 <= v < len(ch):
+            if v == _HUMAN and k in ("partner", "opp") and v >= len(ch):
+                # a person's seat with Pass & play off: played as Medium
+                # (config.make_levels), shown so, kept for Pass & play on
+                v = _MEDIUM
+            elif not 0 <= v < len(ch):
                 v = 0
                 app.set_setting(k, 0)
             self.rows.append([label, ch, v])
