@@ -707,6 +707,36 @@ def test_an_empty_value_is_a_usage_error(
     assert line.startswith("flash: error: --write-package-json is empty")
 
 
+def test_a_stage_that_cannot_be_made_leaves_no_folder_behind(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
+):
+    """A name too long for the file system is refused with the paths'
+    checks (exit 2); a folder that fails as it is made (here its STAMP,
+    the disk full) takes back the parents made for it (a new user found
+    /tmp/x/a/b left)."""
+    import serial.tools.list_ports
+
+    monkeypatch.setattr(serial.tools.list_ports, "comports", lambda: [])
+    args = [*tool_args(tmp_path), "--dry-run", "--stage"]
+    before = sorted(os.listdir(tmp_path))
+    line = one_line_usage_error([*args, str(tmp_path / "x" / "a" / ("n" * 300))], capsys)
+    assert line.startswith("flash: error: --stage ") and "longer than" in line
+    assert sorted(os.listdir(tmp_path)) == before
+    opened = Path.open
+
+    def full(path: Path, *a, **kw):
+        if path.name == flash.stage.STAMP:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return opened(path, *a, **kw)
+
+    monkeypatch.setattr(Path, "open", full)
+    board = flash.load_board(tmp_path / "boards", "testboard")
+    with pytest.raises(flash.FlashError, match="No space left"):
+        stg = tmp_path / "x" / "a" / "stg"
+        flash.build_stage(stg, tmp_path / "fw", board, "9.9.9", None, None, None)
+    assert sorted(os.listdir(tmp_path)) == before
+
+
 def test_a_stage_inside_the_firmware_or_boards_folder_is_refused(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
 ):

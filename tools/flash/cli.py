@@ -67,9 +67,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument(
         "--stage",
         metavar="DIR",
-        help="build the staging folder in DIR and keep it (default: a temporary one). DIR: "
-        "new, empty, or one flash made, outside the firmware and boards folders; the next run "
-        "removes only the files flash wrote there, and refuses a DIR that holds anything else",
+        help="build the staging folder in DIR and keep it (default: a temporary one): as a "
+        "board is flashed or looked at, or with --dry-run and no board, its sources (the "
+        "board's .mpy format is unknown). DIR: new, empty, or one flash made, outside the "
+        "firmware and boards folders; the next run removes only the files flash wrote there, "
+        "and refuses a DIR that holds anything else",
     )
     p.add_argument("--timeout", type=float, default=10.0, help=hidden)
     p.add_argument("--host-board", action="store_true", help=hidden)

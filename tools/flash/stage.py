@@ -233,11 +233,19 @@ def _raise(e: OSError) -> None:
 
 def _check_parents(root: Path, todo: str) -> None:
     """Raises FlashError when the nearest existing parent of `root` (which
-    does not exist) is not a folder."""
+    does not exist) is not a folder, or a name to make under it is longer
+    than its file system takes."""
     for parent in root.absolute().parents:
         if os.path.lexists(parent):
             if not parent.is_dir():
                 raise FlashError(f"{root}: {parent} is a file, not a folder", todo)
+            try:
+                most = os.pathconf(parent, "PC_NAME_MAX")
+            except (OSError, ValueError):
+                return
+            for name in root.absolute().relative_to(parent).parts:
+                if len(os.fsencode(name)) > most:
+                    raise FlashError(f"{root}: a name longer than {most} bytes", todo)
             return
 
 
@@ -247,6 +255,11 @@ def _fresh_root(root: Path, fw_dir: Path | None) -> TextIO:
     Returns STAMP, open to note the files to come. Raises FlashError
     (check_stage_root; or the folder cannot be made)."""
     files, dirs = _own_files(root, fw_dir)
+    new = []  # the folders made here, `root` first: taken back on a failure
+    path = root.absolute()
+    while not os.path.lexists(path):
+        new.append(path)
+        path = path.parent
     try:
         root.mkdir(parents=True, exist_ok=True)
         for path in files:
@@ -258,6 +271,13 @@ def _fresh_root(root: Path, fw_dir: Path | None) -> TextIO:
         mark.flush()
         return mark
     except OSError as e:
+        for path in new:  # (rmdir: only what is empty, STAMP the one file a new root holds)
+            try:
+                if path == new[0]:
+                    (path / STAMP).unlink(missing_ok=True)
+                path.rmdir()
+            except OSError:
+                pass
         raise FlashError(f"cannot make the staging folder {root}: {e.strerror or e}") from None
 
 
