@@ -431,7 +431,15 @@ class App:
                 self.go("menu")
                 return
             self.unread = False
-        self.go("summary" if self.game.round_over else "table")
+        self._again()
+
+    def _again(self):
+        # the saved game's screen: a round over its summary, a match over
+        # on the winner's page (its other pages a LEFT away), else the table
+        if self.game.round_over:
+            self.go("summary", "Screen", True)
+        else:
+            self.go("table")
 
     def load_game(self):
         """Read the saved game (config.py); True when there is one. Sets
@@ -584,10 +592,7 @@ class App:
         elif game and not self.note:
             # for a text-only observer, as the menu line
             print("resume: round %d, move %d" % (self.game.round_no, self.game.moves_played()))
-            if self.game.round_over:
-                self.go("summary")
-            else:
-                self.go("table")
+            self._again()
         else:
             self.go("menu")
         if _MPY and not game:

@@ -220,6 +220,28 @@ def test_whole_match_by_pressing_a(tmp_path):
     assert replay.decode(saved(tmp_path)[0]).first == 0
 
 
+def test_a_match_over_resumes_on_the_winners_page(tmp_path):
+    # a quit on the winner's page (or B, then Continue) came back on the
+    # last round's first page: its pages, then the winner's, again (a
+    # new user's find). A round's summary still resumes on its first page
+    a, b = run(forever(), tmp_path, 400000, until=lambda a: bool(a.game and a.game.round_over))
+    a2, b2 = run(F.keys(""), tmp_path, 5)
+    assert a2.screen_mod == "summary" and a2.screen.k == 0 and not a2.game.over
+    a, b = run(forever(), tmp_path, 400000, until=lambda a: bool(a.game and a.game.over))
+    a2, b2 = run(F.keys(""), tmp_path, 5)
+    s = a2.screen
+    assert a2.screen_mod == "summary" and s.pages[s.k] == "match"
+    assert "A: new match" in b2.display.screen_text().replace("\n", " ")
+    b2.buttons.push(F.keys("LLL"))  # its other pages, a LEFT away
+    a2.loop(200)
+    assert a2.screen.k == 0
+    b2.buttons.push(F.keys("B"))
+    a2.loop(100)
+    a2.resume()  # B, then Continue: the winner's page again
+    a2.loop(5)
+    assert a2.screen_mod == "summary" and a2.screen.pages[a2.screen.k] == "match"
+
+
 def saved(folder):
     """The game as saved in `folder`: the record (game.sav) and the plays
     journalled after it (game.jrn), replayed: (code, journal lines)."""

@@ -58,6 +58,8 @@ class Screen(keys.Screen):
                     break
         if g.over:
             self.pages.append("match")
+            if arg:  # resumed: the winner's page, where it was left
+                self.k = len(self.pages) - 1
         self.others = _others(sc)  # (the round's score stays as the screen shows)
         # for a text-only observer (the simulator's log, the flash tool)
         print("round %d over: %s" % (g.round_no, " ".join(str(t) for t in g.totals)))
