@@ -193,7 +193,7 @@ def test_summary_announces_all_ten_coins(tmp_path):
 
 
 @pytest.mark.parametrize("scored", [True, False])
-@pytest.mark.parametrize("w, h", [(128, 64), (128, 80), (240, 135)])
+@pytest.mark.parametrize("w, h", [(128, 64), (128, 80), (128, 96), (240, 135)])
 def test_summary_rows_add_up_to_the_total(tmp_path, w, h, scored):
     # re bello, napola, piccola and grande are counted in the total: the
     # first page adds them up as "Others", so that its rows make the total
@@ -230,6 +230,16 @@ def test_summary_rows_add_up_to_the_total(tmp_path, w, h, scored):
         assert int(rows["Total"][i]) == shown == sc.total[i]
     on_first = h > 64 or not scored
     assert ("Match" in rows) == on_first
+    # the line over the total, where there is room, a pixel clear of the
+    # 8 x 8 rows over and under it (on the colour board it touched the p of
+    # Scope)
+    d = b.display
+    line = [y for y in range(h) if all(d.pixel(x, y) == a.pal.FG for x in range(w))]
+    assert len(line) <= 1 and (line or h < 135)
+    if line:
+        at = {t: y for t, x, y in d.frame if x == 0}
+        above = at["Others" if scored else "Scope"]
+        assert above + 8 < line[0] < at["Total"] - 1, (line, at)
     a.screen.k = a.screen.pages.index("extra")
     a.draw()
     text = b.display.screen_text()

@@ -198,9 +198,13 @@ class Screen(keys.Screen):
         # (a step over 8 only where the rows fit under a heading 12 px down)
         step = max(8, min(10, (app.h - 12) // len(rows)))
         y0 = 8 if step == 8 else 12
+        # the rows from the total lower, under a line, where there is room
+        # for a pixel clear above and below the line (the 8 x 8 font fills
+        # its 8 rows: capitals the top one, the p of Scope the last)
+        low = 11 - step if step > 8 and y0 + (len(rows) - 1) * step + 19 - step <= app.h else 0
         for j, (sid, vals, won) in enumerate(rows):
-            y = y0 + j * step
-            if j == k and step > 8:
+            y = y0 + j * step + (low if j >= k else 0)
+            if j == k and low:
                 fb.hline(0, y - 2, app.w, p.FG)
             gfx.text(fb, tr(sid), 0, y, p.FG)
             for i, x in enumerate(xs):
