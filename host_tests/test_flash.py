@@ -722,6 +722,14 @@ def test_a_stage_that_cannot_be_made_leaves_no_folder_behind(
     line = one_line_usage_error([*args, str(tmp_path / "x" / "a" / ("n" * 300))], capsys)
     assert line.startswith("flash: error: --stage ") and "longer than" in line
     assert sorted(os.listdir(tmp_path)) == before
+    # "new/.." is the folder it names once made, here one with files
+    monkeypatch.chdir(tmp_path)
+    line = one_line_usage_error([*args, "new/.."], capsys)
+    assert "is not empty and not a staging folder" in line
+    assert sorted(os.listdir(tmp_path)) == before
+    # no os.pathconf (Windows): no name checked, the stage made as ever
+    monkeypatch.delattr(os, "pathconf")
+    stage_mod.check_stage_root(tmp_path / "x" / ("n" * 300))
     opened = Path.open
 
     def full(path: Path, *a, **kw):

@@ -163,6 +163,9 @@ def _own_files(
                 what = f"{root} {inside} {what.format(folder)}"
                 raise FlashError(what, "name a folder outside it")
         if not os.path.lexists(root):
+            real = Path(os.path.realpath(root))
+            if os.path.lexists(real):  # ("new/..": a folder there already, once made)
+                return _own_files(real, fw_dir, boards_dir)
             _check_parents(root, todo)
             return [], []
         if not root.is_dir():
@@ -239,12 +242,13 @@ def _check_parents(root: Path, todo: str) -> None:
         if os.path.lexists(parent):
             if not parent.is_dir():
                 raise FlashError(f"{root}: {parent} is a file, not a folder", todo)
+            pathconf = getattr(os, "pathconf", None)  # (Unix only)
             try:
-                most = os.pathconf(parent, "PC_NAME_MAX")
+                most = pathconf(parent, "PC_NAME_MAX") if pathconf else 0
             except (OSError, ValueError):
                 return
             for name in root.absolute().relative_to(parent).parts:
-                if len(os.fsencode(name)) > most:
+                if 0 < most < len(os.fsencode(name)):
                     raise FlashError(f"{root}: a name longer than {most} bytes", todo)
             return
 
@@ -255,11 +259,12 @@ def _fresh_root(root: Path, fw_dir: Path | None) -> TextIO:
     Returns STAMP, open to note the files to come. Raises FlashError
     (check_stage_root; or the folder cannot be made)."""
     files, dirs = _own_files(root, fw_dir)
-    new = []  # the folders made here, `root` first: taken back on a failure
-    path = root.absolute()
+    new = []  # the folders to make, `root` first: taken back on a failure
+    path = Path(os.path.realpath(root))
     while not os.path.lexists(path):
         new.append(path)
         path = path.parent
+    mark = None
     try:
         root.mkdir(parents=True, exist_ok=True)
         for path in files:
@@ -271,10 +276,15 @@ def _fresh_root(root: Path, fw_dir: Path | None) -> TextIO:
         mark.flush()
         return mark
     except OSError as e:
+        if mark is not None:
+            try:
+                mark.close()
+            except OSError:
+                pass
         for path in new:  # (rmdir: only what is empty, STAMP the one file a new root holds)
             try:
-                if path == new[0]:
-                    (path / STAMP).unlink(missing_ok=True)
+                if mark is not None and path == new[0]:
+                    (path / STAMP).unlink()
                 path.rmdir()
             except OSError:
                 pass
