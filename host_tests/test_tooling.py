@@ -177,3 +177,25 @@ def test_a_tool_run_without_the_dev_tools_says_so_in_one_line():
     assert r.returncode == 1 and "Traceback" not in r.stderr
     assert r.stderr.startswith("sim.py: `micropython` not found") and r.stderr.count("\n") == 1
     assert "tools/check --install" in r.stderr
+
+
+def test_check_help_is_its_own_usage_and_installs_nothing(tmp_path):
+    # tools/check --help ran the whole install, ruff and pyright, then
+    # printed pytest's help (a new user's find); a copy of the script in
+    # a folder with no .venv shows it made none
+    import shutil
+    import subprocess
+
+    (tmp_path / "tools").mkdir()
+    shutil.copy(mpy.ROOT / "tools" / "check", tmp_path / "tools" / "check")
+    for arg in ("--help", "-h"):
+        r = subprocess.run(
+            ["bash", str(tmp_path / "tools" / "check"), arg],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert r.returncode == 0 and not r.stderr, r.stderr
+        assert "tools/check --quick" in r.stdout and "==>" not in r.stdout
+        assert not r.stdout.startswith("#") and "set -euo" not in r.stdout
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["tools"]
