@@ -58,7 +58,7 @@ class Screen(keys.Screen):
                     break
         if g.over:
             self.pages.append("match")
-            if arg:  # resumed: the winner's page, where it was left
+            if arg:  # resumed (App._again): the winner's page, the round's a LEFT away
                 self.k = len(self.pages) - 1
         self.others = _others(sc)  # (the round's score stays as the screen shows)
         # for a text-only observer (the simulator's log, the flash tool)
