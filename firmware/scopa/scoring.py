@@ -118,6 +118,17 @@ class Score:
         self.napoleone = -1
         self.categories: tuple = CATEGORIES[:5]
 
+    def others(self):
+        """The points of the variant's bonuses in play (re bello, napola,
+        piccola, grande: CATEGORIES past the five of every round) added up,
+        per side (list of ints): the screens' "Others" row."""
+        out = [0] * self.sides
+        for k in self.categories[5:]:
+            vals = getattr(self, k)
+            for i in range(self.sides):
+                out[i] += vals[i]
+        return out
+
     def as_dict(self):
         """The categories in play, ``total`` and ``napoleone`` (1 for the
         side that wins the match at once), as lists per side."""

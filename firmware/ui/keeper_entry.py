@@ -88,7 +88,7 @@ CATEGORY_LABELS = {
     "grande": lang.GRANDE,
 }
 # the variant's bonuses, one review row where short of rows (_layout)
-_EXTRA = ("re_bello", "napola", "piccola", "grande")
+_EXTRA = scoring.CATEGORIES[5:]
 OTHERS = "others"
 ERRORS = {
     sheet.MORE: lang.SK_MORE,
@@ -1016,12 +1016,7 @@ class Screen(keys.Screen):
         variant's bonuses added up)."""
         if cat != OTHERS:
             return tr(CATEGORY_LABELS[cat]), getattr(sc, cat)
-        vals = [0] * self.n
-        for c in _EXTRA:
-            if c in sc.categories:
-                for i, v in enumerate(getattr(sc, c)):
-                    vals[i] += v
-        return tr(lang.OTHERS), vals
+        return tr(lang.OTHERS), sc.others()
 
     def _draw_review(self, fb):
         app = self.app

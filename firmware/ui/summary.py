@@ -30,18 +30,10 @@ _EXTRA += (("piccola", lang.PICCOLA), ("grande", lang.GRANDE))
 
 
 def _others(sc):
-    # the points of the categories beyond the first page's five (re bello,
-    # napola, piccola, grande: the third page's rows) per side, for the
-    # first page's "Others"; None when none of them gave a point (or no score)
-    if sc is None:
-        return None
-    out = [0] * sc.sides
-    for name, _ in _EXTRA:
-        if name in sc.categories:
-            vals = getattr(sc, name)
-            for i in range(sc.sides):
-                out[i] += vals[i]
-    return out if any(out) else None
+    # the first page's "Others" (re bello, napola, piccola, grande added up:
+    # Score.others); None when none of them gave a point (or no score)
+    out = sc.others() if sc is not None else None
+    return out if out and any(out) else None
 
 
 class Screen(keys.Screen):
