@@ -144,14 +144,9 @@ class Screen(keys.Screen):
             wait = SHOW_MS if app.levels[g.turn] != HUMAN else HUMAN_SHOW_MS
             if keys.ticks_diff(now, self.t0) >= wait:
                 self._apply(now)
-                if self.stage == IDLE:
-                    self.tick(now)  # the next turn or the summary: no frame between
         elif st in (SCOPA, NEWS):
             if keys.ticks_diff(now, self.t0) >= ANNOUNCE_MS:
                 self._done()
-                # the next line, turn or summary in this step: no frame of
-                # the bare table between ("Rest to", then "Mazzo to")
-                self.tick(now)
         elif st in (PICK, CHOOSE) and self.asking and not app.dirty:
             self.asking = False
             self.hint = app.turns.computer_turn(hint=True)
@@ -162,6 +157,11 @@ class Screen(keys.Screen):
                 self.stage = PICK  # another card: the hint as on PICK
                 self.cur = hand.index(self.hint[0])
             app.dirty = True
+        if self.stage == IDLE and st != IDLE:
+            # played, or an announcement over: the next line, turn or
+            # summary in this step, no frame of the bare table between
+            # (no word of whose turn; "Rest to", then "Mazzo to")
+            self.tick(now)
 
     def quit(self, gone=True):
         # the player's move shown (its card on the table, SHOW) is played,
