@@ -244,3 +244,8 @@ def test_summary_rows_add_up_to_the_total(tmp_path, w, h, scored):
     a.draw()
     text = b.display.screen_text()
     assert ("Match %d %d" % tuple(g.totals) in text) != on_first, text
+    if not on_first:  # its line, too, a pixel clear of the rows (it touched the p of Napola)
+        line = [y for y in range(h) if all(d.pixel(x, y) == a.pal.FG for x in range(w))]
+        at = {t: y for t, x, y in d.frame if x == 0}
+        above = max(y for y in at.values() if y < at["Match"])
+        assert len(line) == 1 and above + 8 < line[0] < at["Match"] - 1, (line, at)

@@ -257,7 +257,7 @@ class Screen(keys.Screen):
                 self._cell(fb, str(vals[i]), x, cw, y, vals[i] > 0)
             j += 1
         if not self.match_first():  # the match's row, which the first page had no room for
-            y = 10 + 10 * j
+            y = 11 + 10 * j  # (a pixel lower: its line a pixel clear of the rows, as on page 1)
             fb.hline(0, y - 2, app.w, p.FG)
             gfx.text(fb, tr(lang.MATCH), 0, y, p.FG)
             for i, x in enumerate(xs):
