@@ -1402,6 +1402,21 @@ def test_up_past_a_sides_denari_on_the_napola_does_nothing_and_says_why(tmp_path
     assert k.sheet.rounds[0]["np"] == [7, 0]
 
 
+def test_up_past_the_room_the_re_bello_leaves_on_the_napola_says_why(tmp_path):
+    # ADA took 8 denari with the re bello (the Re of denari): a run of 7
+    # at most, but UP gave 8 and A on BO then said "Denari mismatch" (a
+    # new user's find)
+    k = new_sheet(tmp_path, names=["ADA", "BO"], napola=1, rebello=1)
+    e = {"t": [30, 10], "d": [8, 2], "s": 0, "p": 0, "sc": [0, 0], "rb": 0, "np": [7, 0]}
+    keys = entry_keys(e, k.sheet.fields(), 2, sh=k.sheet)
+    k.press(["A"] + keys[:-3])  # the napola at 7, on ADA
+    assert k.screen.step() == "np" and k.screen.v["np"] == [7, 0]
+    k.press("up")
+    assert k.screen.v["np"] == [7, 0] and k.text().split("\n")[-1] == "Denari mismatch"
+    k.press("A A A")
+    assert k.sheet.rounds == [e]
+
+
 def test_the_grande_opens_on_the_side_the_piccola_named_leaves_it_to(tmp_path):
     # Cirulla: BO took 3 denari, its piccola of 3 (A 2 3): ADA holds the
     # Fante, Cavallo and Re. The step opened on Nobody, and A on it said

@@ -455,10 +455,11 @@ class Screen(keys.Screen):
         elif f == "np":
             vals = v[f]
             j = NAPOLA_RUNS.index(vals[self.cur]) if vals[self.cur] in NAPOLA_RUNS else 0
+            was = vals[self.cur]
             run = NAPOLA_RUNS[max(0, min(len(NAPOLA_RUNS) - 1, j + d))]
-            if d > 0 and run > vals[self.cur] and run > v["d"][self.cur]:
-                # a run of the denari past the side's denari: nothing, and
-                # why (what A on it says)
+            if d > 0 and run > was and not self._napola_fits(run):
+                # past the longest run the side's denari hold (past them,
+                # or past its re bello's room): nothing, and why (what A says)
                 self._refuse(lang.SK_CLASH)
                 return
             vals[self.cur] = run
@@ -469,6 +470,26 @@ class Screen(keys.Screen):
             else:
                 v[f] = ch[(ch.index(v[f]) + d) % len(ch)]
         self._chose(f)
+
+    def _napola_fits(self, run):
+        """True when the side under the cursor's denari hold a napola of
+        `run` or a longer one, by the sheet's check (sheet.Sheet.check_typed:
+        a shorter run on the way may not fit, a run of 6 with the 7 of
+        denari held). The napola is left as it was."""
+        vals = self.v["np"]
+        was = vals[self.cur]
+        try:
+            for r in NAPOLA_RUNS[NAPOLA_RUNS.index(run) :]:
+                vals[self.cur] = r
+                try:
+                    self.sh.check_typed(self.entry(self.k))
+                except sheet.EntryError as x:
+                    if x.key == "np" and x.kind == sheet.CLASH and x.side == self.cur:
+                        continue
+                return True
+            return False
+        finally:
+            vals[self.cur] = was
 
     def _refuse(self, sid=lang.SK_MORE):
         # a key that would give a side more denari than cards (or a napola
