@@ -671,10 +671,26 @@ def test_manifest(name):
     assert isinstance(m["mip"], list) and all(isinstance(p, str) for p in m["mip"])
 
 
-def test_manifest_packages():
-    assert json.loads((BOARDS / "pico_ssd1306" / "manifest.json").read_text())["mip"] == ["ssd1306"]
-    lcd = json.loads((BOARDS / "pico_lcd_114" / "manifest.json").read_text())
-    assert lcd["mip"] == ["github:tacker66/Pico_LCD_114_V2"]
+@pytest.mark.parametrize("name", PICO_BOARDS)
+def test_manifest_installs_what_board_imports(name):
+    """Each library the manifest installs is a module the board's board.py
+    imports, and a library from GitHub is named by its file: `mpremote mip`
+    reads a repository's package.json with CPython's json, which refuses
+    what MicroPython's accepts (tacker66/Pico_LCD_114_V2's list of files
+    ends with a comma), while a file is copied as it is."""
+    from tools.flash import lib_name
+
+    specs = json.loads((BOARDS / name / "manifest.json").read_text())["mip"]
+    assert specs
+    imported = set()
+    for line in (BOARDS / name / "board.py").read_text().splitlines():
+        words = line.split()
+        if words[:1] in (["import"], ["from"]):
+            imported.add(words[1])
+    for spec in specs:
+        assert lib_name(spec) in imported, spec
+        if spec.startswith("github:"):
+            assert spec.split("@", 1)[0].endswith((".py", ".mpy")), spec
 
 
 @pytest.mark.mpy

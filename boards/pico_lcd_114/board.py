@@ -5,13 +5,14 @@ The one file that knows this board's wiring (Peter Hinch's
 HAT plugs onto the Pico, so the wiring is Waveshare's (wiki Pico-LCD-1.14,
 and their demo's pins): README.md has the table.
 
-Display driver: ``Pico_LCD_114_V2`` (github:tacker66/Pico_LCD_114_V2,
-installed by mip from manifest.json), a ``framebuf.FrameBuffer`` subclass
-in RGB565 written for this HAT. It fixes the pins itself, so ``setup()``
-checks them against the constants below; ``Display`` adds the methods the
-app needs (``contrast``, ``poweroff``, ``poweron``). Colours are RGB565
-with the bytes swapped (ui/palette.py): framebuf stores pixels
-little-endian, the ST7789 reads them big-endian.
+Display driver: ``Pico_LCD_114_V2`` (its one file from
+github:tacker66/Pico_LCD_114_V2, installed by mip from manifest.json), a
+``framebuf.FrameBuffer`` subclass in RGB565 written for this HAT. It
+fixes the pins itself, so ``setup()`` checks them against the constants
+below; ``Display`` adds the methods the app needs (``contrast``,
+``poweroff``, ``poweron``). Colours are RGB565 with the bytes swapped
+(ui/palette.py): framebuf stores pixels little-endian, the ST7789 reads
+them big-endian.
 """
 
 import gc
