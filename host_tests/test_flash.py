@@ -1020,6 +1020,26 @@ def test_mip_install_with_mpremote(tmp_path: Path, board: VirtualBoard):
     assert f"library {spec}: installed" in again.out and "mpremote mip" not in again.out
 
 
+def test_a_package_json_mpremote_refuses_is_named(tmp_path: Path, board: VirtualBoard):
+    """A package.json that MicroPython's json reads but mpremote's (CPython's)
+    refuses, a comma closing its list (as tacker66/Pico_LCD_114_V2's): the
+    flash stops with what to do, not "check the network", and the app and
+    its main.py are left as they were."""
+    offline = make_offline(tmp_path)
+    spec = str(offline / "pkglib" / "package.json")
+    Path(spec).write_text('{"urls": [["pkglib.py", "pkglib.py"],\n  ]\n}\n')
+    first = run_flash(board, *tool_args(tmp_path))
+    assert first.returncode == 0, first.out
+    before = snapshot(board.root)
+
+    done = run_flash(board, *tool_args(tmp_path, mip=[spec]))
+    assert done.returncode == 1, done.out
+    assert "its package.json is not JSON to mpremote" in done.out
+    assert '"github:OWNER/REPO/pkglib.py"' in done.out and "--offline DIR" in done.out
+    assert "check the network" not in done.out
+    assert snapshot(board.root) == before
+
+
 def test_a_library_install_cut_short_boots_no_half_library_and_is_redone(
     tmp_path: Path, board: VirtualBoard
 ):

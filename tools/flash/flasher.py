@@ -481,6 +481,14 @@ class Flasher:
         err = ([line.strip() for line in lines if line.strip()] or [""])[-1]
         if returncode != 0:
             name = lib_name(spec)
+            if "JSONDecodeError" in err:  # (MicroPython's json is laxer than mpremote's)
+                raise FlashError(
+                    f"could not install the library {spec!r} with mip: its package.json is not "
+                    f"JSON to mpremote ({err})",
+                    f"name the library's file instead of its package in the board's "
+                    f'manifest.json, e.g. "github:OWNER/REPO/{name}.py", or put {name}.py in a '
+                    "folder DIR and run flash with --offline DIR",
+                )
             origin = "from micropython-lib" if ":" not in spec else f"from {spec}"
             raise FlashError(
                 f"could not install the library {spec!r} with mip: {err or 'failed'}",
