@@ -211,6 +211,38 @@ def test_ctrl_c_quits_as_q_does(moves):
     assert "your move> \nreplay code: %s\n" % code_of(quit) in out
 
 
+def test_a_code_of_256_characters_or_more_resumes():
+    # the unix port makes each argument a qstr, at most 255 bytes: a longer
+    # code passed as one stopped it with "FATAL: uncaught NLR" (a best of
+    # three gives such codes in its second match)
+    start = replay.encode(Game(Rules("scopa", best_of=3), 1))
+    quit = textgame(["--level", "easy", "--replay", start], ["0"] * 125)
+    assert quit.returncode == 0, quit.stderr
+    code = code_of(quit)
+    assert len(code) >= 256
+    (again,) = lines(quit, "to resume: ")
+    resumed = run(shlex.split(again))
+    assert resumed.returncode == 0, resumed.stderr + resumed.stdout[-300:]
+    assert code_of(resumed) == code
+    # run directly on the unix port: the code in the environment, as its
+    # resume line says
+    env = dict(os.environ, MICROPYPATH=".frozen:firmware", SCOPA_REPLAY=code)
+    env.pop("SCOPA_RESUME", None)
+    direct = subprocess.run(
+        [mpy.MICROPYTHON, "tools/textgame.py", "scopa", "0", "0", "easy"],
+        cwd=mpy.ROOT,
+        env=env,
+        input="q\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert direct.returncode == 0, direct.stderr
+    assert code_of(direct) == code
+    tail = " micropython tools/textgame.py scopa 0 0 easy"
+    assert lines(direct, "to resume: ") == ["SCOPA_REPLAY=" + code + tail]
+
+
 def test_the_end_of_the_input_quits_with_the_code_on_a_line_of_its_own():
     # Ctrl-D (EOF) at `your move>` printed the code after the prompt
     proc = textgame(["--seed", "5"], quit=False)

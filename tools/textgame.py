@@ -6,7 +6,10 @@
 Started with CPython it runs itself again on the `micropython` unix port
 (the real firmware engine and computer players, not a copy); run directly
 with `micropython tools/textgame.py GAME PLAYERS SEED LEVEL [CODE]` (a
-CODE is resumed, GAME, PLAYERS and SEED then unused) it plays. You are P1;
+CODE is resumed, GAME, PLAYERS and SEED then unused; a code of 256
+characters or more in the environment instead, `SCOPA_REPLAY=CODE`: the
+unix port makes each argument a qstr, at most 255 bytes, and stops with
+"FATAL: uncaught NLR" on a longer one) it plays. You are P1;
 seats are P1, P2, ... in playing order, and with 4 or 6 players P1, P3
 (, P5) are a team. Type the number of a move; `q` (or Ctrl-C, exit
 status 130, or the end of the input) quits and prints the replay code and
@@ -75,9 +78,11 @@ def relaunch():
         ap.error("argument --replay: the code gives the game, players and seed")
     env = dict(os.environ)
     env["MICROPYPATH"] = ".frozen:" + str(root / "firmware")
-    again = shlex.join(_command() + ["--level", a.level, "--replay"])
+    # the code and the resume command by the environment: any length
+    env["SCOPA_REPLAY"] = a.replay or ""
+    env["SCOPA_RESUME"] = shlex.join(_command() + ["--level", a.level, "--replay"])
     args = [mpy.MICROPYTHON, __file__, a.game or "scopa", str(a.players or 0)]
-    args += [str(a.seed or 0), a.level, a.replay or "", again]
+    args += [str(a.seed or 0), a.level]
     # Ctrl-C (sent to both processes) is the game's, which prints its replay
     # code: this one waits for it (a handler, not SIG_IGN, which the game
     # would inherit)
@@ -205,7 +210,7 @@ def _quit(g, again):
 
     code = replay.encode(g)
     print("replay code:", code)
-    print("to resume: %s %s" % (again, code))
+    print("to resume: %s%s%s" % (again[0], code, again[1]))
 
 
 def _fail(msg):
@@ -392,12 +397,21 @@ def rounds(g, level, again):
 
 if __name__ == "__main__":
     if IS_MPY:
-        # GAME PLAYERS SEED LEVEL [CODE [RESUME]]: RESUME is the command
-        # that goes on with a replay code (with CPython: --replay)
-        a = sys.argv[1:] + ["", ""][len(sys.argv) - 5 :]
-        again = a[5] or "micropython %s %s 0 0 %s" % (sys.argv[0], a[0], a[3])
+        import os
+
+        # GAME PLAYERS SEED LEVEL [CODE], or the CODE in SCOPA_REPLAY;
+        # SCOPA_RESUME: the command that goes on with a replay code (from
+        # CPython: its --replay)
+        a = sys.argv[1:] + [""][len(sys.argv) - 5 :]
+        code = a[4] or os.getenv("SCOPA_REPLAY") or ""
+        resume_cmd = os.getenv("SCOPA_RESUME")
+        # the resume command: what comes before the code and after it
+        if resume_cmd:
+            again = (resume_cmd + " ", "")
+        else:  # run directly: the code in the environment, of any length
+            again = ("SCOPA_REPLAY=", " micropython %s %s 0 0 %s" % (sys.argv[0], a[0], a[3]))
         try:
-            play(a[0], int(a[1]), int(a[2]), a[3], a[4], again)
+            play(a[0], int(a[1]), int(a[2]), a[3], code, again)
         except KeyboardInterrupt:  # Ctrl-C before the game (or again as it quits)
             sys.exit(130)
     else:
