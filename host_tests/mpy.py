@@ -95,6 +95,31 @@ class MicroPythonError(AssertionError):
         self.stderr = stderr
 
 
+# The unix port makes each argument, each MICROPYPATH folder and each
+# module's __file__ a qstr, at most 255 bytes: a longer argument or folder
+# stops it at once ("FATAL: uncaught NLR"), a longer __file__ fails the
+# import ("RuntimeError: name too long").
+QSTR_MAX = 255
+
+
+def too_long(scripts, folders):
+    """The first path the unix port cannot take, as ``(path, bytes)``, or
+    None: of `scripts` (given as arguments) and `folders` (MICROPYPATH),
+    a folder counted with the firmware's deepest module path in it
+    (``/ui/keeper_entry.mpy``). Lengths in bytes, as the file system has
+    them; QSTR_MAX at most."""
+    deepest = max(
+        len(os.path.relpath(os.path.join(d, f), FIRMWARE).encode()) + 1
+        for d, _, files in os.walk(FIRMWARE)
+        for f in files
+    )
+    for path, extra in [(p, 0) for p in scripts] + [(p, deepest) for p in folders]:
+        n = len(os.fsencode(str(path))) + extra
+        if n > QSTR_MAX:
+            return path, n
+    return None
+
+
 # The script's module name: `micropython -m` runs it from the working
 # folder, so sys.path[0] is '' as on a board, not the script's real path.
 RUN_MODULE = "_run_"

@@ -1001,6 +1001,31 @@ def test_a_stdin_that_is_no_terminal_is_one_line_and_exit_2(demo_dir, tmp_path, 
     assert not proc.stdout.strip()  # (nor tools/play's line about a game saved)
 
 
+def test_a_temporary_folder_too_long_for_the_unix_port_is_said(tmp_path):
+    # the unix port stops at once ("FATAL: uncaught NLR") on an argument or
+    # a MICROPYPATH folder of more than 255 bytes: with a TMPDIR that long
+    # the simulator said only that, and a new user could not tell why
+    deep = tmp_path / ("d" * 120) / ("e" * 120)
+    deep.mkdir(parents=True)
+    cmd = [sys.executable, str(mpy.ROOT / "tools" / "sim.py"), "--headless", "--keys", "A"]
+    env = dict(os.environ, TMPDIR=str(deep))
+    proc = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2, proc.stderr
+    assert "FATAL" not in proc.stderr
+    said = proc.stderr.splitlines()[-1]
+    assert said.startswith("scopa-sim: error: MicroPython's unix port takes paths of at most 255")
+    assert f"the temporary folder (TMPDIR) {deep} makes one of " in said
+    assert not any(deep.iterdir())  # nothing made there
+    # the same folder as --flash, TMPDIR short again
+    flash = deep / "flash"
+    proc = subprocess.run(
+        cmd + ["--flash", str(flash)], capture_output=True, text=True, timeout=120
+    )
+    assert proc.returncode == 2, proc.stderr
+    assert f"and --flash {flash} makes one of " in proc.stderr
+    assert not flash.exists()
+
+
 def _play(*args, cwd=mpy.ROOT):
     # tools/play with `args`, no terminal, run from `cwd` (the repository's
     # folder: what the README types)

@@ -243,6 +243,20 @@ def test_a_code_of_256_characters_or_more_resumes():
     assert lines(direct, "to resume: ") == ["SCOPA_REPLAY=" + code + tail]
 
 
+def test_a_folder_too_long_for_the_unix_port_is_said(tmp_path):
+    # the script's path is an argument of the unix port, which stops at
+    # once ("FATAL: uncaught NLR") on one of more than 255 bytes
+    deep = tmp_path / ("d" * 120) / ("e" * 120)
+    deep.mkdir(parents=True)
+    (deep / "tools").symlink_to(mpy.ROOT / "tools")
+    proc = run([sys.executable, str(deep / "tools" / "textgame.py")])
+    assert proc.returncode == 2, proc.stderr
+    assert "FATAL" not in proc.stderr and not proc.stdout
+    assert proc.stderr.splitlines()[-1].startswith(
+        "textgame.py: error: MicroPython's unix port takes paths of at most 255 bytes"
+    )
+
+
 def test_the_end_of_the_input_quits_with_the_code_on_a_line_of_its_own():
     # Ctrl-D (EOF) at `your move>` printed the code after the prompt
     proc = textgame(["--seed", "5"], quit=False)

@@ -578,6 +578,28 @@ class _Console:
             pass
 
 
+def paths_too_long(flash, extra_path, mpy_compiled):
+    """Why the unix port could not run the simulator from its folders (the
+    flash folder, or the temporary one with its name as long as tempfile
+    makes it; the --path folders; the firmware), or ""."""
+    tmp_like = Path(tempfile.gettempdir()) / ("scopa_sim_" + "x" * 8)
+    folders = [Path(flash) if flash else tmp_like / "flash", *(Path(p) for p in extra_path)]
+    folders.append(MPY_BUILD if mpy_compiled else mpy.FIRMWARE)
+    long = mpy.too_long([tmp_like / "run" / "sim_run.py"], [f.resolve() for f in folders])
+    if not long:
+        return ""
+    path, n = long
+    where = f"the folder {path}"
+    if tmp_like in Path(path).parents or Path(path) == tmp_like / "flash":
+        where = f"the temporary folder (TMPDIR) {tempfile.gettempdir()}"
+    elif flash and Path(path) == Path(flash).resolve():
+        where = f"--flash {flash}"
+    return (
+        f"MicroPython's unix port takes paths of at most {mpy.QSTR_MAX} bytes, and "
+        f"{where} makes one of {n}: run it from a shorter folder"
+    )
+
+
 def run(
     board="sim",
     keys=None,
@@ -626,6 +648,9 @@ def run(
     if headless and keys is None:
         keys = ""
     firmware = mpy.FIRMWARE
+    long = paths_too_long(flash, extra_path, mpy_compiled)
+    if long:  # (checked before anything is made)
+        raise ValueError(long)
     if mpy_compiled:
         firmware = mpy.compile_firmware(MPY_BUILD, mpy.UNIX_MPY_CROSS_ARGS)
     guard = None
@@ -1110,6 +1135,9 @@ def main(argv=None):
     if a.entry != "main" and not _module_found(a.entry, [ROOT / "firmware", *a.path]):
         where = ", ".join(str(p) for p in a.path) or "no --path given"
         ap.error(f"--entry {a.entry}: no such module in firmware/ or the --path folders ({where})")
+    long = paths_too_long(a.flash, a.path, a.mpy)
+    if long:  # (before the flash folder is made)
+        ap.error(long)
     try:
         keys = a.script.read_text() if a.script else a.keys
     except OSError as e:

@@ -76,6 +76,12 @@ def relaunch():
         ap.error("argument --seed: %d is out of range: %s" % (a.seed, SEED_RANGE))
     if a.replay is not None and (a.game, a.players, a.seed) != (None, None, None):
         ap.error("argument --replay: the code gives the game, players and seed")
+    long = mpy.too_long([__file__], [root / "firmware"])
+    if long:
+        ap.error(
+            "MicroPython's unix port takes paths of at most %d bytes, and the repository's "
+            "folder makes one of %d: run it from a shorter folder" % (mpy.QSTR_MAX, long[1])
+        )
     env = dict(os.environ)
     env["MICROPYPATH"] = ".frozen:" + str(root / "firmware")
     # the code and the resume command by the environment: any length
