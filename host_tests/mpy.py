@@ -108,9 +108,10 @@ def too_long(scripts, folders):
     a folder counted with the firmware's deepest module path in it
     (``/ui/keeper_entry.mpy``). Lengths in bytes, as the file system has
     them; QSTR_MAX at most."""
-    deepest = max(
-        len(os.path.relpath(os.path.join(d, f), FIRMWARE).encode()) + 1
+    deepest = max(  # (its .mpy: a byte more than its .py)
+        len(os.path.relpath(os.path.join(d, f), FIRMWARE).encode()) + 2
         for d, _, files in os.walk(FIRMWARE)
+        if "__pycache__" not in d
         for f in files
     )
     for path, extra in [(p, 0) for p in scripts] + [(p, deepest) for p in folders]:
