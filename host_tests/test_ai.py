@@ -936,6 +936,50 @@ def test_last_deal_hard_gives_up_nothing_and_plays_for_a_slip(game):
     assert changed
 
 
+def test_last_deal_hard_searches_every_move_past_the_mediums_best():
+    # Scopa a 15, a second round's last deal: 2C 3B 4B against 6C 1S 2B,
+    # ten moves on a table of seven. 3B taking 3C 9D (then 4B takes 1C
+    # 10D: the denari tied) is the one move worth -3, every other -4, and
+    # the medium player rates it ninth: hard searched its eight best and
+    # took 1C 10S with 4B (a tester's find)
+    from scopa import replay
+
+    done = replay.decode(
+        "S1.421100001b100001000.fgt."
+        "111000000100211100111100100100021100111000210000201100401000010100.30"
+    )
+    g = Game(done.rules, done.seed, done.first)
+    for i in replay.each_index(done.history):
+        if g.round_over:
+            g.next_round()
+        card, taken = g.legal_moves()[i]
+        core.observe(g.st, g.rules, card, taken)
+        g.play_index(i)
+    st, rules = g.st, g.rules
+    seat = st[E.TURN]
+    assert len(g.legal_moves()) == 10 > hard.ROOTMAX
+    exact = {}
+    for card, taken in g.legal_moves():
+        nx = bytearray(st)
+        E.apply(nx, rules, *_offset_of(st, rules, card, taken))
+        exact[(card, tuple(sorted(taken)))] = _exact(nx, rules, seat % rules.sides, False)
+    best = max(exact.values())
+    assert [k for k in exact if exact[k] == best] == [(32, (8, 12))]  # 3B takes 9D 3C
+    c, t = hard.choose(bytearray(st), rules, seat, Rng(3))
+    assert (c, tuple(sorted(t))) == (32, (8, 12))
+
+
+def _offset_of(st, rules, card, taken):
+    # (move list, offset) of the legal move `card` taking `taken`
+    mv = E.Moves()
+    E.gen_moves(st, rules, mv)
+    for o in mv.offsets():
+        c, t = mv.move(o)
+        if c == card and sorted(t) == sorted(taken):
+            return mv.buf, o
+    raise AssertionError((card, taken))
+
+
 # --------------------------------------------------------------------------
 # On the MicroPython unix port
 

@@ -9,7 +9,8 @@ could capture, or did not sweep), and, of up to TRIES deals, the first
 in which every other seat (in 4- and 6-player Scopa every opponent,
 PARTNER) would have made its plays of this deal as the medium player
 would (ai.core.hmove). On each deal it plays the ROOTMAX
-best moves of the medium player forward: to the end of the deal (of the
+best moves of the medium player forward (every legal move, up to ROOTALL,
+when every hand is known): to the end of the deal (of the
 round from the next-to-last deal), its own side's moves searched by
 alpha-beta, the other sides playing the medium player's move (they do
 not see the hands either); when every hand is known (two players, last
@@ -95,6 +96,10 @@ INF = const(30000)
 KMIN = const(1)  # samples at least ...
 KMAX = const(40)  # ... and at most
 ROOTMAX = const(8)  # candidate moves searched (the medium player's best)
+# ... and where every hand is known (two players, last deal), every legal
+# move up to this many: a Scopa a 15 hand of 2C 3B 4B on a table of seven
+# has ten, and the one that ties the denari was the medium player's ninth
+ROOTALL = const(24)
 EXACT = const(400)  # search to the end when the lines left are fewer
 _SAMPLE = const(8)  # nodes of a sampled deal
 _PICK = const(8)  # nodes of a medium player's move besides its scored moves (view, moves)
@@ -276,10 +281,12 @@ MODEL = bytearray((1,))  # 1: the other sides play the medium player's move
 # tied in 6 players (-0.002 +- 0.025 over 4 seeds; docs/ai-results.md,
 # thirty-third pass).
 RISK = bytearray((1, 1, 1, 1, 1, 1, 0, 1, 1, 0, 1, 1))
-_roff = [0] * ROOTMAX
-_tot = [0] * ROOTMAX
+# the root's candidates: their offsets in the move list, the search's
+# values (their indices in _med while they are chosen), the medium scores
+_roff = array("i", bytes(4 * ROOTALL))
+_tot = array("i", bytes(4 * ROOTALL))
 _med = array("i", bytes(256))  # the root's medium scores (64 moves; grows)
-_rmed = [0] * ROOTMAX
+_rmed = array("i", bytes(4 * ROOTALL))
 SHOWN = bytearray((1,))  # 1: a hand declared in Cirulla is dealt as shown (core.declared)
 TIES = bytearray((1,))  # 1: break the last deal's minimax ties against the medium player (_ties)
 MIX = bytearray((4,))  # weight of the medium score against the search's, in 1/4
@@ -543,19 +550,31 @@ def decide(st, rules, seat, rng, nodes=None, mv=None, mates=1):
             core.show(st, m)  # medium's scores stay its own: it reads no declaration
     _root = _PICK + 3 * n
     b = mv.buf
-    # the ROOTMAX best moves by the medium player's score
+    # every unseen card's place known: all of them in the one hidden hand
+    # that holds cards (two players; with more, the others seen, as a
+    # declared Cirulla hand), the mazzo empty
+    unique = core.last_deal(st)
+    h = -1
+    for s in range(core.players):
+        if unique and not core.known[s] and core.hand_size(st, s):
+            unique = h < 0
+            h = s
+    unique = unique and core.nun <= (core.hand_size(st, h) if h >= 0 else 0)
+    # the ROOTMAX best moves by the medium player's score (every move,
+    # up to ROOTALL, where the search is exact)
+    top = ROOTALL if unique else ROOTMAX
     nr = 0
     o = 0
     for i in range(n):
         v = _med[i]
         j = nr
-        if j < ROOTMAX:
+        if j < top:
             nr += 1
-        elif v <= _med[_tot[ROOTMAX - 1]]:
+        elif v <= _med[_tot[top - 1]]:
             o += 2 + b[o + 1]
             continue
         else:
-            j = ROOTMAX - 1
+            j = top - 1
         while j > 0 and _med[_tot[j - 1]] < v:
             _tot[j] = _tot[j - 1]
             _rmed[j] = _rmed[j - 1]
@@ -575,16 +594,6 @@ def decide(st, rules, seat, rng, nodes=None, mv=None, mates=1):
     # depth: to the end when the last deal is small enough, else short
     # with every hand known (two players, last deal) each reply is searched;
     # else the other side plays the medium player's move
-    # every unseen card's place known: all of them in the one hidden hand
-    # that holds cards (two players; with more, the others seen, as a
-    # declared Cirulla hand), the mazzo empty
-    unique = core.last_deal(st)
-    h = -1
-    for s in range(core.players):
-        if unique and not core.known[s] and core.hand_size(st, s):
-            unique = h < 0
-            h = s
-    unique = unique and core.nun <= (core.hand_size(st, h) if h >= 0 else 0)
     _model = 0 if unique else MODEL[0]
     if core.last_deal(st) and _depth(st, EXACT, nodes if unique else nodes // ENDW[fam]) > MAXD:
         _maxd = MAXD  # to the end of the round
@@ -631,6 +640,9 @@ def decide(st, rules, seat, rng, nodes=None, mv=None, mates=1):
             s1[:] = s0
             engine.apply(s1, rules, b, _roff[i])
             _tot[i] += _search(1, -INF, INF)
+            if i >= ROOTMAX and _nodes > _cap:
+                nr = i  # (a move past the medium player's best: compared when searched whole)
+                break
         if unique and TIES[0]:
             _ties(nr, b, s0, s1)
         k += 1
