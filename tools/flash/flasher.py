@@ -135,6 +135,8 @@ class Flasher:
             say(f"  staged {len(stage.files)} files, {what}" + (f" in {root}" if keep else ""))
             if compiler is not None and compiler.note:
                 say(f"  note: {compiler.note}")
+            for note in stage.notes:
+                say(f"  note: {note}")
             self.check_package_json()
             return self.apply(board, version, info, stage)
         finally:

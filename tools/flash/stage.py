@@ -26,6 +26,7 @@ class Stage:
     files: dict[str, Path] = field(default_factory=dict)
     online_libs: list[str] = field(default_factory=list)
     offline_libs: dict[str, list[str]] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)  # what was left out, and why
     _sha: dict[str, str] = field(default_factory=dict)
 
     def sha(self, path: str) -> str:
@@ -79,6 +80,8 @@ class Stager:
         self.compiler = compiler
         self.mark = mark
         self.jobs: list[tuple[Path, Path, str]] = []
+        # device paths left out, not refused, when they do not compile
+        self.optional: set[str] = set()
 
     def target(self, device: str) -> Path:
         """The file of `device` in the folder, noted in the mark; its folder made."""
@@ -107,8 +110,21 @@ class Stager:
             assert self.compiler is not None
             compiler = self.compiler
             with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
-                for future in [pool.submit(compiler.compile, *job) for job in self.jobs]:
-                    future.result()
+                done = [(job, pool.submit(compiler.compile, *job)) for job in self.jobs]
+                for (_, dest, name), future in done:
+                    try:
+                        future.result()
+                    except FlashError as e:
+                        device = dest.relative_to(self.stage.root).as_posix()
+                        if device not in self.optional:
+                            raise
+                        del self.stage.files[device]
+                        why = e.what.strip().splitlines()[-1].strip()
+                        self.stage.notes.append(
+                            f"{name[:-3]} left out: this mpy-cross refuses its viper code "
+                            f"({why}); the plain Python beside it plays the same moves, slower "
+                            "(MicroPython 1.23 or later on the board loads it compiled)"
+                        )
         return self.stage
 
 
@@ -122,7 +138,8 @@ def stage_firmware(stager: Stager, fw_dir: Path) -> None:
     source = stager.compiler is None
     reserved = {"board.py", "board.mpy", "board.json", RECORD}
     for rel in firmware_files(fw_dir):
-        if not source and not stager.compiler.march and rel in VIPER:
+        viper = rel in VIPER and not source
+        if viper and not stager.compiler.march:
             continue  # bytecode only: viper code needs -march (compiler.VIPER)
         device = device_path(rel, source)
         if device in reserved or rel.split("/", 1)[0] == LIB:
@@ -131,6 +148,8 @@ def stage_firmware(stager: Stager, fw_dir: Path) -> None:
                 "rename it: board.py, board.json and lib/ come from boards/ and libraries",
             )
         stager.add(device, fw_dir / rel, f"firmware/{rel}")
+        if viper:  # (an older mpy-cross refuses some viper code: left out)
+            stager.optional.add(device)
 
 
 def check_stage_root(
