@@ -75,7 +75,9 @@ def make_boards(root: Path, mip: list[str] | None = None) -> Path:
     return boards
 
 
-def run_flash(board: VirtualBoard, *args: str, timeout: float = 90) -> subprocess.CompletedProcess:
+def run_flash(
+    board: VirtualBoard, *args: str, timeout: float = 90, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess:
     """Run `python -m tools.flash --port <board> ARGS`; .out is stdout+stderr."""
     done = subprocess.run(
         [sys.executable, "-m", "tools.flash", "--port", board.port, *args],
@@ -83,6 +85,7 @@ def run_flash(board: VirtualBoard, *args: str, timeout: float = 90) -> subproces
         capture_output=True,
         text=True,
         timeout=timeout,
+        env=env,
     )
     done.out = done.stdout + done.stderr  # type: ignore[attr-defined]
     return done
@@ -1170,15 +1173,23 @@ def test_a_library_whose_second_file_stalls_keeps_main_paused(tmp_path: Path, bo
     assert b"Traceback" not in board.output(mark)
 
 
-def test_mip_failure_says_what_to_do(tmp_path: Path, board: VirtualBoard):
+def test_mip_failure_says_what_to_do(tmp_path: Path, board: VirtualBoard, monkeypatch):
     """A library mip cannot fetch (here: the index is unreachable) stops the
     flash before the app changes, naming the library, the command to retry
-    and --offline."""
+    (mpremote as it is typed here: the venv's, not on PATH) and --offline."""
+    from tools.flash.device import mpremote
+
+    bin_dir = os.path.dirname(sys.executable)
+    path = os.pathsep.join(p for p in os.environ.get("PATH", "").split(os.pathsep) if p != bin_dir)
+    monkeypatch.setenv("PATH", path)
+    monkeypatch.chdir(REPO)
+    typed = mpremote()
+    assert typed != "mpremote"  # (a bare one, not on PATH, was the advice)
     args = tool_args(tmp_path, mip=["ssd1306"])
-    done = run_flash(board, *args, "--mip-index", "http://127.0.0.1:9")
+    done = run_flash(board, *args, "--mip-index", "http://127.0.0.1:9", env=dict(os.environ))
     assert done.returncode == 1, done.out
     assert "could not install the library 'ssd1306'" in done.out
-    assert f"mpremote connect {board.port} mip install --target lib ssd1306" in done.out
+    assert f"by hand: {typed} connect {board.port} mip install --target lib ssd1306" in done.out
     assert "--offline DIR" in done.out
     assert not (board.root / "app.mpy").exists()
 

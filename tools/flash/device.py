@@ -153,9 +153,9 @@ class Device:
         except (TransportError, OSError) as e:
             raise FlashError(
                 f"the device on {self.port} does not answer like MicroPython ({e})",
-                f"is MicroPython installed? Look with `mpremote connect {self.port} repl`; "
+                f"is MicroPython installed? Look with `{mpremote()} connect {self.port} repl`; "
                 "a boot.py on the board that never returns keeps the tool out too (Ctrl-C "
-                "it there, then `mpremote rm :boot.py`); press the reset button, or "
+                f"it there, then `{mpremote()} rm :boot.py`); press the reset button, or "
                 "reinstall MicroPython from https://micropython.org/download/",
             ) from None
 

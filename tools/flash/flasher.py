@@ -30,7 +30,7 @@ from .common import (
     say,
 )
 from .compiler import Compiler, find_compiler, native_modules
-from .device import BoardInfo, Device, find_port
+from .device import BoardInfo, Device, find_port, mpremote
 from .package import app_version, package_json, render_package_json
 from .plan import Plan, Record, _dirs_of, make_plan, parents, space_needed
 from .stage import Stage, build_stage, lib_name
@@ -275,7 +275,7 @@ class Flasher:
                 f"the board holds {n} files {whose} that this flash "
                 f"would replace or remove (the app's own, or a .py that would shadow "
                 f"its .mpy): {shown}; {why}",
-                f"copy off what you want to keep (mpremote connect {self.port} cp "
+                f"copy off what you want to keep ({mpremote()} connect {self.port} cp "
                 f":/{plan.foreign[0]} .), then run flash again with --force, which "
                 "replaces them (other files stay)",
             )
@@ -287,7 +287,7 @@ class Flasher:
             raise FlashError(
                 f"not enough flash: the new files need {kib(need)}, the board has "
                 f"{kib(info.free)} free (+{kib(freed)} after removals)",
-                "remove files you do not need from the board (mpremote fs ls / fs rm), "
+                f"remove files you do not need from the board ({mpremote()} fs ls / fs rm), "
                 "or use a board with more flash",
             )
 
@@ -399,7 +399,7 @@ class Flasher:
                 f"{what}; the board said:\n{shown or '    (nothing)'}",
                 f"fix what its last lines name (the firmware, or the wiring: "
                 f"boards/{board.name}/README.md) and run flash again; "
-                f"`mpremote connect {self.port} repl` and Ctrl-D show the start again",
+                f"`{mpremote()} connect {self.port} repl` and Ctrl-D show the start again",
             )
         say(f"app started: {expect}")
         return 0
@@ -494,7 +494,7 @@ class Flasher:
             origin = "from micropython-lib" if ":" not in spec else f"from {spec}"
             raise FlashError(
                 f"could not install the library {spec!r} with mip: {err or 'failed'}",
-                f"check the network and retry (flash again, or by hand: mpremote connect "
+                f"check the network and retry (flash again, or by hand: {mpremote()} connect "
                 f"{self.port} mip install --target {LIB} {spec}); without network, put "
                 f"{name}.py ({origin}) or a mip package {name}/package.json in a folder DIR "
                 "and run flash with --offline DIR",
