@@ -1173,6 +1173,27 @@ def test_a_library_whose_second_file_stalls_keeps_main_paused(tmp_path: Path, bo
     assert b"Traceback" not in board.output(mark)
 
 
+def test_a_reader_gone_silences_the_tool_not_the_flash(tmp_path: Path, board: VirtualBoard):
+    # `flash ... | head -3`: the next line printed raised BrokenPipeError, a
+    # traceback and exit 1, wherever the flash was (a reviewer's find)
+    r, w = os.pipe()
+    os.close(r)  # (the reader gone before the first line)
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "tools.flash", "--port", board.port, *tool_args(tmp_path)],
+            cwd=REPO,
+            stdout=w,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=90,
+        )
+    finally:
+        os.close(w)
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr and "BrokenPipe" not in done.stderr
+    assert (board.root / "app.mpy").is_file() and (board.root / flash.RECORD).is_file()
+
+
 def test_mip_failure_says_what_to_do(tmp_path: Path, board: VirtualBoard, monkeypatch):
     """A library mip cannot fetch (here: the index is unreachable) stops the
     flash before the app changes, naming the library, the command to retry

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import os
 import signal
-import sys
 from pathlib import Path
 
 from .boards import known_boards
@@ -159,16 +158,16 @@ def _main(args: argparse.Namespace) -> int:
         return flasher.run()
     except FlashError as e:
         if flasher is not None and flasher.midline:  # a copy's line: end it
-            print(flush=True)
-        print(f"flash: {e.what}", file=sys.stderr)
+            say()
+        say(f"flash: {e.what}", err=True)
         if e.todo:
-            print(f"  what to do: {e.todo}", file=sys.stderr)
+            say(f"  what to do: {e.todo}", err=True)
         return 1
     except KeyboardInterrupt:
         if flasher is not None and flasher.midline:  # a copy's progress line: end it
-            print(flush=True)
+            say()
         if flasher is not None and flasher.touched:
-            print("flash: interrupted; run flash again to finish", file=sys.stderr)
+            say("flash: interrupted; run flash again to finish", err=True)
         else:
-            print("flash: interrupted; the board was not changed", file=sys.stderr)
+            say("flash: interrupted; the board was not changed", err=True)
         return 130

@@ -3,6 +3,8 @@ names it writes on a board, its error and how it talks to the user."""
 
 from __future__ import annotations
 
+import os
+import sys
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent.parent
@@ -30,8 +32,18 @@ class FlashError(Exception):
         self.todo = todo
 
 
-def say(*parts: object, end: str = "\n") -> None:
-    print(*parts, end=end, flush=True)
+def say(*parts: object, end: str = "\n", err: bool = False) -> None:
+    """Print to stdout (stderr with `err`), flushed. A reader gone (`flash
+    ... | head`) silences the stream, not the flash: a board is never left
+    half written because nobody reads what the tool says."""
+    stream = sys.stderr if err else sys.stdout
+    try:
+        print(*parts, end=end, file=stream, flush=True)
+    except BrokenPipeError:
+        # what comes next (and Python's flush at the exit) goes nowhere
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, stream.fileno())
+        os.close(devnull)
 
 
 def kib(n: int) -> str:
