@@ -1450,6 +1450,20 @@ def test_board_list_and_board_paths(monkeypatch: pytest.MonkeyPatch):
     with pytest.raises(flash.FlashError) as e:
         flash.load_board(boards, str(REPO / "docs"))
     assert "outside" in str(e.value)
+    # a reviewer's finds: the boards folder itself was "a folder outside"
+    # it, "." and ".." passed the name check ("board '..' has no
+    # board.py"), and a board's own board.py was "no folder"
+    with pytest.raises(flash.FlashError) as e:
+        flash.load_board(boards, "boards/")
+    assert str(e.value) == "boards/ is the boards folder, not one of its boards"
+    for name in (".", ".."):
+        with pytest.raises(flash.FlashError) as e:
+            flash.load_board(boards, name)
+        assert str(e.value) == f"unknown board {name!r}"
+    assert flash.load_board(boards, "./boards/pico_ssd1306/board.py").name == "pico_ssd1306"
+    with pytest.raises(flash.FlashError) as e:
+        flash.load_board(boards, "./README.md")
+    assert str(e.value) == "a file outside the boards' folders (from --board ./README.md)"
 
 
 def test_the_readme_names_every_file_the_flash_tool_writes(tmp_path: Path):

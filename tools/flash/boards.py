@@ -53,15 +53,25 @@ def board_name(boards_dir: Path, name: str) -> str:
     known = ", ".join(known_boards(boards_dir)) or "none"
     if "/" in name or os.sep in name:
         path = Path(name).expanduser().resolve()
-        if path.parent == boards_dir.resolve() and path.is_dir():
+        home = boards_dir.resolve()
+        if path.is_file() and path.parent.parent == home:
+            path = path.parent  # (its board.py, its manifest.json: that board)
+        if path.parent == home and path.is_dir():
             return path.name
+        if path == home:
+            raise FlashError(
+                f"{name} is the boards folder, not one of its boards", f"pass one of: {known}"
+            )
         if path.is_dir():
             raise FlashError(
                 f"{name} is a folder outside {boards_dir}: the flash tool flashes its boards",
                 f"add it to {boards_dir}, or pass one of: {known}",
             )
-        raise FlashError(f"no folder {path} (from --board {name})", f"pass one of: {known}")
-    if not re.fullmatch(r"[A-Za-z0-9_.-]+", name) or not (boards_dir / name).is_dir():
+        what = "a file outside the boards' folders" if path.exists() else f"no folder {path}"
+        raise FlashError(f"{what} (from --board {name})", f"pass one of: {known}")
+    if not re.fullmatch(r"[A-Za-z0-9_.-]+", name) or name in (".", ".."):
+        raise FlashError(f"unknown board {name!r}", f"pass one of: {known}")
+    if not (boards_dir / name).is_dir():
         raise FlashError(
             f"unknown board {name!r} (no folder {boards_dir / name})",
             f"pass one of: {known}",
