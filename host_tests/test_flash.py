@@ -1043,6 +1043,34 @@ def test_a_package_json_mpremote_refuses_is_named(tmp_path: Path, board: Virtual
     assert snapshot(board.root) == before
 
 
+def test_a_library_installed_as_source_is_installed_again_for_a_compiled_flash(
+    tmp_path: Path, board: VirtualBoard
+):
+    # flash --source installs the libraries as .py (mip --no-mpy); a later
+    # compiled flash found them "installed" and kept them, so the board
+    # compiled the driver at every boot until a --wipe (a reviewer's find)
+    pkg = tmp_path / "tiny"
+    pkg.mkdir()
+    (pkg / "tinylib.py").write_text("GREETING = 'hello from tinylib'\n")
+    spec = str(pkg / "package.json")
+    Path(spec).write_text(json.dumps({"urls": [["tinylib.py", "tinylib.py"]]}))
+    args = tool_args(tmp_path, mip=[spec])
+
+    def record():
+        return json.loads((board.root / ".flash.json").read_text())
+
+    done = run_flash(board, *args, "--source")
+    assert done.returncode == 0, done.out
+    assert "mpremote mip install" in done.out and record()["sources"] == [spec]
+    done = run_flash(board, *args)
+    assert done.returncode == 0, done.out
+    assert "mpremote mip install" in done.out and record()["sources"] == []
+    assert record()["libs"] == {spec: ["lib/tinylib.py"]}
+    done = run_flash(board, *args)
+    assert done.returncode == 0, done.out
+    assert f"library {spec}: installed" in done.out and "mpremote mip" not in done.out
+
+
 def test_a_library_install_cut_short_boots_no_half_library_and_is_redone(
     tmp_path: Path, board: VirtualBoard
 ):

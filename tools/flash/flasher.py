@@ -258,7 +258,7 @@ class Flasher:
             record = Record()
             lib_files = set()
 
-        plan = make_plan(stage, board_files, record, info.sha256)
+        plan = make_plan(stage, board_files, record, info.sha256, bool(args.source))
         for note in plan.notes:
             say(f"  note: {note}")
         if plan.foreign and not args.force:
@@ -316,6 +316,7 @@ class Flasher:
                 record.files | lib_files,
                 {k: v for k, v in record.libs.items() if k not in plan.libs_install},
                 complete=False,
+                sources=record.sources,
             )
             device.write(RECORD, pending.dump(board.name, version), None)
             if main_there:
@@ -345,12 +346,18 @@ class Flasher:
 
         changes = bool(plan.copy or plan.remove or plan.libs_install or plan.restore_main)
         final = Record(
-            set(stage.files) | {f for fs in installed.values() for f in fs}, installed, True
+            set(stage.files) | {f for fs in installed.values() for f in fs},
+            installed,
+            True,
+            sources=set(installed) if args.source else set(),
         )
         if changes:
             # the record first: every file about to be written is in it
             pending = Record(
-                final.files | record.files | lib_files, {**record.libs, **installed}, complete=False
+                final.files | record.files | lib_files,
+                {**record.libs, **installed},
+                complete=False,
+                sources=(record.sources - set(installed)) | final.sources,
             )
             device.write(RECORD, pending.dump(board.name, version), None)
             paused = early or (

@@ -18,6 +18,7 @@ class Record:
     libs: dict[str, list[str]] = field(default_factory=dict)
     complete: bool = True
     unreadable: bool = False  # the board's record was there but damaged
+    sources: set[str] = field(default_factory=set)  # libs installed as .py (--source)
 
     @classmethod
     def parse(cls, data: bytes | None) -> Record:
@@ -29,15 +30,17 @@ class Record:
         try:
             obj = json.loads(data.decode("utf-8"))
             files, libs = obj.get("files", []), obj.get("libs", {})
+            sources = obj.get("sources", [])
             if not isinstance(files, list) or not isinstance(libs, dict):
                 raise TypeError("not the tool's record")
-            for v in [files, *libs.values()]:
+            for v in [files, sources, *libs.values()]:
                 if not isinstance(v, list) or not all(isinstance(f, str) for f in v):
                     raise TypeError("not the tool's record")
             return cls(
                 set(files),
                 {str(k): list(v) for k, v in libs.items()},
                 bool(obj.get("complete", True)),
+                sources=set(sources) & set(libs),
             )
         except (ValueError, AttributeError, TypeError):  # (UnicodeDecodeError: a ValueError)
             say(f"note: /{RECORD} on the board is unreadable: starting a new one")
@@ -51,6 +54,7 @@ class Record:
             "complete": self.complete,
             "files": sorted(self.files),
             "libs": {k: sorted(v) for k, v in sorted(self.libs.items())},
+            "sources": sorted(self.sources & set(self.libs)),
         }
         return (json.dumps(data, indent=1) + "\n").encode()
 
@@ -85,7 +89,12 @@ def make_plan(
     board_files: dict[str, tuple[int, str] | None],
     record: Record,
     sha256: bool,
+    source: bool = False,
 ) -> Plan:
+    """What a flash of `stage` (`source`: --source, its libraries as .py)
+    does to a board holding `board_files` (path -> (size, sha256) or None)
+    with `record`: a library installed before is kept when its files are
+    there and it was installed as this flash installs it."""
     notes: list[str] = []
     files = {p: v for p, v in board_files.items() if v is not None}
     copy: list[str] = []
@@ -109,7 +118,7 @@ def make_plan(
     libs_install: list[str] = []
     for spec in stage.online_libs:
         old = record.libs.get(spec)
-        if old and all(f in files for f in old):
+        if old and all(f in files for f in old) and (spec in record.sources) == source:
             libs_keep[spec] = old
         else:
             libs_install.append(spec)
