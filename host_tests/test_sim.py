@@ -1016,6 +1016,14 @@ def test_a_temporary_folder_too_long_for_the_unix_port_is_said(tmp_path):
     assert said.startswith("scopa-sim: error: MicroPython's unix port takes paths of at most 255")
     assert f"the temporary folder (TMPDIR) {deep} makes one of " in said
     assert not any(deep.iterdir())  # nothing made there
+    # the same through a link of a short name: the message names TMPDIR
+    # still (a reviewer's find: "the folder .../scopa_sim_xxxxxxxx/flash")
+    link = tmp_path / "tmp"
+    link.symlink_to(deep)
+    env["TMPDIR"] = str(link)
+    proc = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2, proc.stderr
+    assert f"the temporary folder (TMPDIR) {link} makes one of " in proc.stderr
     # the same folder as --flash, TMPDIR short again
     flash = deep / "flash"
     proc = subprocess.run(

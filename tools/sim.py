@@ -590,7 +590,8 @@ def paths_too_long(flash, extra_path, mpy_compiled):
         return ""
     path, n = long
     where = f"the folder {path}"
-    if tmp_like in Path(path).parents or Path(path) == tmp_like / "flash":
+    tmp = {tmp_like, tmp_like.resolve()}  # (a TMPDIR through a link: resolved above)
+    if tmp & set(Path(path).parents) or Path(path).parent in tmp:
         where = f"the temporary folder (TMPDIR) {tempfile.gettempdir()}"
     elif flash and Path(path) == Path(flash).resolve():
         where = f"--flash {flash}"

@@ -490,7 +490,8 @@ class Flasher:
         err = ([line.strip() for line in lines if line.strip()] or [""])[-1]
         if returncode != 0:
             name = lib_name(spec)
-            if "JSONDecodeError" in err:  # (MicroPython's json is laxer than mpremote's)
+            package = ":" in spec or spec.split("@", 1)[0].endswith(".json")
+            if package and "JSONDecodeError" in err:  # (MicroPython's json is laxer)
                 raise FlashError(
                     f"could not install the library {spec!r} with mip: its package.json is not "
                     f"JSON to mpremote ({err})",

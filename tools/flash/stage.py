@@ -148,7 +148,9 @@ def stage_firmware(stager: Stager, fw_dir: Path) -> None:
                 "rename it: board.py, board.json and lib/ come from boards/ and libraries",
             )
         stager.add(device, fw_dir / rel, f"firmware/{rel}")
-        if viper:  # (an older mpy-cross refuses some viper code: left out)
+        if viper and stager.compiler.emits < (6, 3):
+            # (the mpy-cross of MicroPython 1.19 to 1.22 refuses some of
+            # this viper code: left out; a newer one's error stops the flash)
             stager.optional.add(device)
 
 
