@@ -1097,6 +1097,21 @@ def test_a_library_installed_as_source_is_installed_again_for_a_compiled_flash(
     assert f"library {spec}: installed" in done.out and "mpremote mip" not in done.out
 
 
+def test_a_library_of_one_file_is_kept_whatever_the_format(tmp_path: Path):
+    # mip copies a library named by its file (the Pico-LCD's driver) as it
+    # is, with --source or not: a change of format does not fetch it again
+    from tools.flash.plan import Record, make_plan
+
+    spec = "github:tacker66/Pico_LCD_114_V2/Pico_LCD_114_V2.py"
+    stage = flash.Stage(tmp_path, online_libs=[spec, "ssd1306"])
+    have = {"lib/Pico_LCD_114_V2.py": (1000, "a"), "lib/ssd1306.mpy": (900, "b")}
+    libs = {spec: ["lib/Pico_LCD_114_V2.py"], "ssd1306": ["lib/ssd1306.mpy"]}
+    plan = make_plan(stage, dict(have), Record(set(), dict(libs)), True, source=True)
+    assert list(plan.libs_keep) == [spec] and plan.libs_install == ["ssd1306"]
+    plan = make_plan(stage, dict(have), Record(set(), dict(libs)), True, source=False)
+    assert sorted(plan.libs_keep) == sorted([spec, "ssd1306"]) and plan.libs_install == []
+
+
 def test_a_library_install_cut_short_boots_no_half_library_and_is_redone(
     tmp_path: Path, board: VirtualBoard
 ):

@@ -94,7 +94,8 @@ def make_plan(
     """What a flash of `stage` (`source`: --source, its libraries as .py)
     does to a board holding `board_files` (path -> (size, sha256) or None)
     with `record`: a library installed before is kept when its files are
-    there and it was installed as this flash installs it."""
+    there and it was installed as this flash installs it (a library named
+    by its one file, ``github:o/r/x.py``, is that file either way)."""
     notes: list[str] = []
     files = {p: v for p, v in board_files.items() if v is not None}
     copy: list[str] = []
@@ -118,7 +119,12 @@ def make_plan(
     libs_install: list[str] = []
     for spec in stage.online_libs:
         old = record.libs.get(spec)
-        if old and all(f in files for f in old) and (spec in record.sources) == source:
+        one_file = spec.split("@", 1)[0].endswith((".py", ".mpy"))
+        if (
+            old
+            and all(f in files for f in old)
+            and (one_file or (spec in record.sources) == source)
+        ):
             libs_keep[spec] = old
         else:
             libs_install.append(spec)
