@@ -533,9 +533,6 @@ class App:
         try:
             if module in _PLAY:
                 self._turns()
-                if module == "table" and _MPY and old:
-                    # (not at the start: the saved game's reading is in)
-                    self.turns.load_players()
             try:
                 mod = __import__("ui." + module, None, None, (name,))
             except ImportError as e:
@@ -554,8 +551,6 @@ class App:
             self.screen = getattr(mod, name)(self, arg)
         except MemoryError:
             self._next = nxt  # no screen: tried again at the next turn
-            if module == "table" and _MPY:
-                _free(_NO_ROOM)  # (the players read in for it: at their first move then)
             raise
         self.screen_mod = module
         self.dirty = True

@@ -78,22 +78,6 @@ class Turns:
 
     # The seats -------------------------------------------------------------
 
-    def load_players(self):
-        """The computer players' code in, before the table's screen is
-        made: their large pieces (the search's modules and tables) find room
-        before the screen's small ones cut the heap up. Short of heap they
-        are loaded at their first move, as ever."""
-        if not self.use_ai or self.no_code:
-            return
-        try:
-            import ai
-
-            for lv in self.app.levels:
-                if lv != HUMAN:
-                    ai.player(ai.LEVELS[min(lv, len(ai.LEVELS) - 1)])
-        except (ImportError, MemoryError):
-            gc.collect()
-
     def humans(self):
         """The seats played by a person (list of ints)."""
         lv = self.app.levels

@@ -1347,48 +1347,6 @@ def test_compiled_app_drops_what_a_screen_no_longer_shows(mpy_firmware, tmp_path
     assert "ui.round_info" in seen[-2][2:] and "ui.round_info" not in seen[-1][2:], seen
 
 
-PLAYERS_RUN = """
-import sys
-import bench_board
-
-bench_board.KEYS = {keys!r}
-import app
-
-seen = []
-
-
-def until(a):
-    if a.screen_mod == "table":
-        g = a.game
-        seen.append((g.moves_played(), "ai.hard" in sys.modules))
-        return True
-    return False
-
-
-app.run(bench_board, max_steps=30000, until=until)
-print("table", *seen[0])
-"""
-
-
-@pytest.mark.mpy
-def test_compiled_app_loads_the_computer_players_with_the_table(mpy_firmware, tmp_path):
-    # A game started from New game in the simulator fell back to the medium
-    # player's move at every turn below 240K (64-bit): importing the hard
-    # player at its first move, after the table's screen, found no block
-    # of 1280 bytes in the heap the menus had cut up. Its code is now read
-    # in as the table opens, before the screen's small pieces
-    import mpy
-    from tools import bench_app
-
-    fw = _with_data(mpy_firmware)
-    code = PLAYERS_RUN.format(keys=bench_app.keys("scopa"))
-    board = bench_app.board_dir(tmp_path / "board")
-    (tmp_path / "flash").mkdir()
-    out = mpy.run_mpy(code, heapsize="512K", path=(board, fw), cwd=tmp_path / "flash")
-    # the first table, the human to play first (no computer move yet)
-    assert "table 0 True" in out.splitlines(), out
-
-
 def test_a_missing_screen_says_not_yet_and_a_broken_one_stops(tmp_path, monkeypatch):
     # a screen's module missing from the flash: "Not yet" rather than a
     # stop; an ImportError inside a screen's own imports (a bug, or a

@@ -509,11 +509,11 @@ def _png_name(name):
 # Hard player's own moves and hints, and a game after the scorekeeper,
 # by a tester's scans of nine games, new and resumed (README, "Memory")
 HEAP_NEEDED = (
-    "(the app needs about 170K on this 64-bit port with --mpy, 170K for the Hard "
-    "player never to fall back to Medium's move in a game started from New game and "
-    "for its hints, 200K in one started after the scorekeeper, 250K in a game "
-    "resumed at the start, 215K with a score sheet of 500 rounds, 240K with a game "
-    "saved beside it; run from source, compiled as it is imported, about 300K)"
+    "(the app needs about 170K on this 64-bit port with --mpy, 230K for a game after "
+    "the scorekeeper, 240K for the Hard player never to fall back to Medium's move in "
+    "a game started from New game and for its hints, 270K in a game resumed at the "
+    "start, 215K with a score sheet of 500 rounds, 240K with a game saved beside it; "
+    "run from source, compiled as it is imported, about 300K)"
 )
 
 
