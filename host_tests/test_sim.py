@@ -1015,6 +1015,7 @@ def test_a_temporary_folder_too_long_for_the_unix_port_is_said(tmp_path):
     said = proc.stderr.splitlines()[-1]
     assert said.startswith("scopa-sim: error: MicroPython's unix port takes paths of at most 255")
     assert f"the temporary folder (TMPDIR) {deep} makes one of " in said
+    assert said.endswith(": set TMPDIR to a shorter folder (or give --flash one)")
     assert not any(deep.iterdir())  # nothing made there
     # the same through a link of a short name: the message names TMPDIR
     # still (a reviewer's find: "the folder .../scopa_sim_xxxxxxxx/flash")
@@ -1031,6 +1032,7 @@ def test_a_temporary_folder_too_long_for_the_unix_port_is_said(tmp_path):
     )
     assert proc.returncode == 2, proc.stderr
     assert f"and --flash {flash} makes one of " in proc.stderr
+    assert proc.stderr.rstrip().endswith(": give --flash a shorter folder")
     assert not flash.exists()
 
 

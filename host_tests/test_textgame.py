@@ -239,8 +239,17 @@ def test_a_code_of_256_characters_or_more_resumes():
     )
     assert direct.returncode == 0, direct.stderr
     assert code_of(direct) == code
-    tail = " micropython tools/textgame.py scopa 0 0 easy"
-    assert lines(direct, "to resume: ") == ["SCOPA_REPLAY=" + code + tail]
+    (line,) = lines(direct, "to resume: ")
+    exe = os.path.realpath(mpy.MICROPYTHON)
+    tail = " MICROPYPATH=.frozen:firmware %s tools/textgame.py scopa 0 0 easy" % exe
+    assert line == "SCOPA_REPLAY=" + code + tail
+    # ...which runs as printed (a new user's find: a bare `micropython`,
+    # and no MICROPYPATH, whose firmware the game imports)
+    again = subprocess.run(
+        line, shell=True, cwd=mpy.ROOT, input="q\n", capture_output=True, text=True, timeout=120
+    )
+    assert again.returncode == 0, again.stderr
+    assert code_of(again) == code
 
 
 def test_a_folder_too_long_for_the_unix_port_is_said(tmp_path):

@@ -589,15 +589,18 @@ def paths_too_long(flash, extra_path, mpy_compiled):
     if not long:
         return ""
     path, n = long
-    where = f"the folder {path}"
+    where, todo = f"the folder {path}", "clone the repository into a shorter folder"
     tmp = {tmp_like, tmp_like.resolve()}  # (a TMPDIR through a link: resolved above)
     if tmp & set(Path(path).parents) or Path(path).parent in tmp:
         where = f"the temporary folder (TMPDIR) {tempfile.gettempdir()}"
+        todo = "set TMPDIR to a shorter folder (or give --flash one)"
     elif flash and Path(path) == Path(flash).resolve():
-        where = f"--flash {flash}"
+        where, todo = f"--flash {flash}", "give --flash a shorter folder"
+    elif Path(path) in [Path(p).resolve() for p in extra_path]:
+        todo = "give --path a shorter folder"
     return (
         f"MicroPython's unix port takes paths of at most {mpy.QSTR_MAX} bytes, and "
-        f"{where} makes one of {n}: run it from a shorter folder"
+        f"{where} makes one of {n}: {todo}"
     )
 
 

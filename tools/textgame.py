@@ -5,11 +5,12 @@
 
 Started with CPython it runs itself again on the `micropython` unix port
 (the real firmware engine and computer players, not a copy); run directly
-with `micropython tools/textgame.py GAME PLAYERS SEED LEVEL [CODE]` (a
-CODE is resumed, GAME, PLAYERS and SEED then unused; a code of 256
-characters or more in the environment instead, `SCOPA_REPLAY=CODE`: the
-unix port makes each argument a qstr, at most 255 bytes, and stops with
-"FATAL: uncaught NLR" on a longer one) it plays. You are P1;
+with `MICROPYPATH=firmware .venv/bin/micropython tools/textgame.py GAME
+PLAYERS SEED LEVEL [CODE]` (a CODE is resumed, GAME, PLAYERS and SEED then
+unused; a code of 256 characters or more in the environment instead,
+`SCOPA_REPLAY=CODE`: the unix port makes each argument a qstr, at most
+255 bytes, and stops with "FATAL: uncaught NLR" on a longer one) it
+plays. You are P1;
 seats are P1, P2, ... in playing order, and with 4 or 6 players P1, P3
 (, P5) are a team. Type the number of a move; `q` (or Ctrl-C, exit
 status 130, or the end of the input) quits and prints the replay code and
@@ -80,7 +81,7 @@ def relaunch():
     if long:
         ap.error(
             "MicroPython's unix port takes paths of at most %d bytes, and the repository's "
-            "folder makes one of %d: run it from a shorter folder" % (mpy.QSTR_MAX, long[1])
+            "folder makes one of %d: clone it into a shorter folder" % (mpy.QSTR_MAX, long[1])
         )
     env = dict(os.environ)
     env["MICROPYPATH"] = ".frozen:" + str(root / "firmware")
@@ -415,7 +416,9 @@ if __name__ == "__main__":
         if resume_cmd:
             again = (resume_cmd + " ", "")
         else:  # run directly: the code in the environment, of any length
-            again = ("SCOPA_REPLAY=", " micropython %s %s 0 0 %s" % (sys.argv[0], a[0], a[3]))
+            path = os.getenv("MICROPYPATH")
+            run = "%s %s %s 0 0 %s" % (sys.executable or "micropython", sys.argv[0], a[0], a[3])
+            again = ("SCOPA_REPLAY=", (" MICROPYPATH=" + path if path else "") + " " + run)
         try:
             play(a[0], int(a[1]), int(a[2]), a[3], code, again)
         except KeyboardInterrupt:  # Ctrl-C before the game (or again as it quits)
