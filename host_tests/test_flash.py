@@ -710,6 +710,24 @@ def test_an_empty_value_is_a_usage_error(
     assert line.startswith("flash: error: --write-package-json is empty")
 
 
+def test_a_path_option_given_with_its_equals_sign_expands_the_home_folder(tmp_path: Path):
+    # `--stage=~/x`: the shell leaves the ~, and a folder named "~" was made
+    # in the current one (a new user's find)
+    (tmp_path / "here").mkdir()
+    done = subprocess.run(
+        [sys.executable, "-m", "tools.flash", "--board", str(REPO / "boards" / "pico_ssd1306")]
+        + ["--dry-run", "--stage=~/stg"],
+        cwd=tmp_path / "here",
+        env=dict(os.environ, HOME=str(tmp_path), PYTHONPATH=str(REPO)),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert (tmp_path / "stg" / "main.py").is_file()
+    assert os.listdir(tmp_path / "here") == []
+
+
 def test_a_stage_that_cannot_be_made_leaves_no_folder_behind(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
 ):
@@ -1537,10 +1555,14 @@ def test_board_list_and_board_paths(monkeypatch: pytest.MonkeyPatch):
     with pytest.raises(flash.FlashError) as e:
         flash.load_board(boards, "boards/")
     assert str(e.value) == "boards/ is the boards folder, not one of its boards"
-    for name in (".", ".."):
+    for name in (".", ".."):  # (paths, as "./" and "../" are: a new user's find)
         with pytest.raises(flash.FlashError) as e:
             flash.load_board(boards, name)
-        assert str(e.value) == f"unknown board {name!r}"
+        assert str(e.value).startswith(f"{name} is a folder outside ")
+    monkeypatch.chdir(boards / "pico_ssd1306")
+    assert flash.load_board(boards, ".").name == "pico_ssd1306"
+    assert flash.load_board(boards, "./").name == "pico_ssd1306"
+    monkeypatch.chdir(REPO)
     assert flash.load_board(boards, "./boards/pico_ssd1306/board.py").name == "pico_ssd1306"
     with pytest.raises(flash.FlashError) as e:
         flash.load_board(boards, "./README.md")

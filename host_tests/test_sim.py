@@ -1015,7 +1015,8 @@ def test_a_temporary_folder_too_long_for_the_unix_port_is_said(tmp_path):
     said = proc.stderr.splitlines()[-1]
     assert said.startswith("scopa-sim: error: MicroPython's unix port takes paths of at most 255")
     assert f"the temporary folder (TMPDIR) {deep} makes one of " in said
-    assert said.endswith(": set TMPDIR to a shorter folder (or give --flash one)")
+    # (--flash does not help: the runner is in TMPDIR too; a new user's find)
+    assert said.endswith(": set TMPDIR to a shorter folder")
     assert not any(deep.iterdir())  # nothing made there
     # the same through a link of a short name: the message names TMPDIR
     # still (a reviewer's find: "the folder .../scopa_sim_xxxxxxxx/flash")

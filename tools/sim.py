@@ -593,7 +593,7 @@ def paths_too_long(flash, extra_path, mpy_compiled):
     tmp = {tmp_like, tmp_like.resolve()}  # (a TMPDIR through a link: resolved above)
     if tmp & set(Path(path).parents) or Path(path).parent in tmp:
         where = f"the temporary folder (TMPDIR) {tempfile.gettempdir()}"
-        todo = "set TMPDIR to a shorter folder (or give --flash one)"
+        todo = "set TMPDIR to a shorter folder"
     elif flash and Path(path) == Path(flash).resolve():
         where, todo = f"--flash {flash}", "give --flash a shorter folder"
     elif Path(path) in [Path(p).resolve() for p in extra_path]:

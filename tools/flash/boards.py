@@ -51,7 +51,7 @@ def board_name(boards_dir: Path, name: str) -> str:
     (``../boards/pico_ssd1306``, ``boards/pico_ssd1306/``) gives the folder's
     name. Raises FlashError for a path elsewhere or a name with no folder."""
     known = ", ".join(known_boards(boards_dir)) or "none"
-    if "/" in name or os.sep in name:
+    if "/" in name or os.sep in name or name in (".", ".."):
         path = Path(name).expanduser().resolve()
         home = boards_dir.resolve()
         if path.is_file() and path.parent.parent == home:
@@ -69,7 +69,7 @@ def board_name(boards_dir: Path, name: str) -> str:
             )
         what = "a file outside the boards' folders" if path.exists() else f"no folder {path}"
         raise FlashError(f"{what} (from --board {name})", f"pass one of: {known}")
-    if not re.fullmatch(r"[A-Za-z0-9_.-]+", name) or name in (".", ".."):
+    if not re.fullmatch(r"[A-Za-z0-9_.-]+", name):
         raise FlashError(f"unknown board {name!r}", f"pass one of: {known}")
     if not (boards_dir / name).is_dir():
         raise FlashError(

@@ -75,6 +75,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--timeout", type=float, default=10.0, help=hidden)
     p.add_argument("--host-board", action="store_true", help=hidden)
     args = p.parse_args(argv)
+    for name in ("stage", "offline", "write_package_json"):  # (`--stage=~/x`: no shell's ~)
+        value = getattr(args, name)
+        if value:
+            setattr(args, name, os.path.expanduser(value))
     try:
         check_values(args)
         if not args.board and not args.write_package_json:
