@@ -252,6 +252,24 @@ def test_a_code_of_256_characters_or_more_resumes():
     assert code_of(again) == code
 
 
+@pytest.mark.parametrize("args", [[], ["scopa", "2", "5"], ["scopa", "two", "5", "hard"]])
+def test_run_directly_with_too_few_or_bad_arguments_says_how(args):
+    # an IndexError or a ValueError traceback, exit 1 (a new user's find)
+    env = dict(os.environ, MICROPYPATH=".frozen:firmware")
+    proc = subprocess.run(
+        [mpy.MICROPYTHON, "tools/textgame.py", *args],
+        cwd=mpy.ROOT,
+        env=env,
+        input="q\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
+    usage = "textgame: usage: micropython tools/textgame.py GAME PLAYERS SEED LEVEL [CODE]\n"
+    assert proc.stderr == usage
+
+
 def test_a_folder_too_long_for_the_unix_port_is_said(tmp_path):
     # the script's path is an argument of the unix port, which stops at
     # once ("FATAL: uncaught NLR") on one of more than 255 bytes

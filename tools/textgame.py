@@ -410,6 +410,8 @@ if __name__ == "__main__":
         # SCOPA_RESUME: the command that goes on with a replay code (from
         # CPython: its --replay)
         a = sys.argv[1:] + [""][len(sys.argv) - 5 :]
+        if len(a) != 5 or not (a[1].isdigit() and a[2].isdigit()):
+            _fail("usage: micropython %s GAME PLAYERS SEED LEVEL [CODE]" % sys.argv[0])
         code = a[4] or os.getenv("SCOPA_REPLAY") or ""
         resume_cmd = os.getenv("SCOPA_RESUME")
         # the resume command: what comes before the code and after it
