@@ -41,6 +41,23 @@ def lines(proc, prefix):
     return [ln[len(prefix) :] for ln in proc.stdout.splitlines() if ln.startswith(prefix)]
 
 
+def run_directly(args, **env):
+    """`micropython tools/textgame.py ARGS` as its docstring says (the
+    firmware on MICROPYPATH, `env` added, no resume command from CPython),
+    q typed."""
+    env = dict(os.environ, MICROPYPATH=".frozen:firmware", **env)
+    env.pop("SCOPA_RESUME", None)
+    return subprocess.run(
+        [mpy.MICROPYTHON, "tools/textgame.py", *args],
+        cwd=mpy.ROOT,
+        env=env,
+        input="q\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
 def code_of(proc):
     (code,) = lines(proc, "replay code: ")
     return code
@@ -226,17 +243,7 @@ def test_a_code_of_256_characters_or_more_resumes():
     assert code_of(resumed) == code
     # run directly on the unix port: the code in the environment, as its
     # resume line says
-    env = dict(os.environ, MICROPYPATH=".frozen:firmware", SCOPA_REPLAY=code)
-    env.pop("SCOPA_RESUME", None)
-    direct = subprocess.run(
-        [mpy.MICROPYTHON, "tools/textgame.py", "scopa", "0", "0", "easy"],
-        cwd=mpy.ROOT,
-        env=env,
-        input="q\n",
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    direct = run_directly(["scopa", "0", "0", "easy"], SCOPA_REPLAY=code)
     assert direct.returncode == 0, direct.stderr
     assert code_of(direct) == code
     (line,) = lines(direct, "to resume: ")
@@ -255,16 +262,7 @@ def test_a_code_of_256_characters_or_more_resumes():
 @pytest.mark.parametrize("args", [[], ["scopa", "2", "5"], ["scopa", "two", "5", "hard"]])
 def test_run_directly_with_too_few_or_bad_arguments_says_how(args):
     # an IndexError or a ValueError traceback, exit 1 (a new user's find)
-    env = dict(os.environ, MICROPYPATH=".frozen:firmware")
-    proc = subprocess.run(
-        [mpy.MICROPYTHON, "tools/textgame.py", *args],
-        cwd=mpy.ROOT,
-        env=env,
-        input="q\n",
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    proc = run_directly(args)
     assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
     usage = "textgame: usage: micropython tools/textgame.py GAME PLAYERS SEED LEVEL [CODE]\n"
     assert proc.stderr == usage
